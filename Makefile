@@ -1,0 +1,125 @@
+# littlebig - top-level Makefile. Everything it builds goes under build/.
+#   make          kernel Image, device trees, host tools
+#   make run      boot the big.LITTLE QEMU machine with the console on this terminal
+#   make test     host unit tests + fuzz smoke + self-tests in every QEMU configuration
+#   make debug    QEMU halted with a gdb stub
+# Missing tools are installed by tools/deps.sh (Debian packages), which says so.
+
+BUILD   := build
+CROSS   ?= aarch64-linux-gnu-
+CC      := $(CROSS)gcc
+LD      := $(CROSS)ld
+OBJCOPY := $(CROSS)objcopy
+HOSTCC  ?= gcc
+FUZZCC  ?= clang
+PYTHON  ?= python3
+QEMU    ?= qemu-system-aarch64
+DEPS    := $(BUILD)/.deps-ok
+
+# ---- kernel -----------------------------------------------------------------
+# ARMv8.0 (Cortex-A53 has no LSE atomics), no FP/SIMD in the kernel, no
+# unaligned accesses (they fault with the MMU off), A53 errata 835769/843419.
+KCFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdlib -fpie -fno-plt \
+	-march=armv8-a -mno-outline-atomics -mgeneral-regs-only -mstrict-align \
+	-mfix-cortex-a53-835769 -fno-omit-frame-pointer -fno-stack-protector \
+	-fno-common -fno-tree-loop-distribute-patterns -Wall -Wextra -Werror -Wno-unused-parameter \
+	-Iinclude -I$(BUILD)/gen -MMD -MP
+KLDFLAGS := -T linker.ld -pie -z norelro -z noexecstack --no-dynamic-linker \
+	--fix-cortex-a53-843419 --no-warn-rwx-segments -Map=$(BUILD)/kernel.map --hash-style=sysv
+
+KSRC := $(wildcard arch/arm64/*.S arch/arm64/*.c drivers/*.c kernel/*.c kernel/sched/*.c \
+	lib/*.c tests/kernel/*.c)
+KOBJ := $(patsubst %,$(BUILD)/k/%.o,$(KSRC))
+GENHDR := $(BUILD)/gen/pelt_table.h
+
+all: $(BUILD)/Image dtbs host
+
+$(DEPS): tools/deps.sh
+	@bash tools/deps.sh
+	@mkdir -p $(@D) && touch $@
+
+# Only arch/ and drivers/ see the arm64 headers (the portable core sees include/).
+$(BUILD)/k/arch/%: KCFLAGS += -Iarch/arm64/include
+$(BUILD)/k/drivers/%: KCFLAGS += -Iarch/arm64/include
+
+$(BUILD)/k/%.c.o: %.c $(GENHDR) | $(DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(KCFLAGS) -c $< -o $@
+$(BUILD)/k/%.S.o: %.S | $(DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(KCFLAGS) -D__ASSEMBLY__ -c $< -o $@
+
+$(BUILD)/kernel.elf: $(KOBJ) linker.ld
+	$(LD) $(KLDFLAGS) $(KOBJ) -o $@
+$(BUILD)/Image: $(BUILD)/kernel.elf
+	$(OBJCOPY) -O binary $< $@
+
+# Generated tables say which tool made them (STYLE.md habit 5).
+$(BUILD)/gen/pelt_table.h: tools/gen_pelt_table.py | $(DEPS)
+	@mkdir -p $(@D)
+	$(PYTHON) $< > $@
+
+# ---- device trees -------------------------------------------------------------
+# dts/*.dts go through cpp (for the macros that generate repeated cpu nodes).
+DTS  := $(wildcard dts/*.dts)
+DTBS := $(patsubst dts/%.dts,$(BUILD)/dts/%.dtb,$(DTS))
+dtbs: $(DTBS)
+$(BUILD)/dts/%.dtb: dts/%.dts $(wildcard dts/*.dtsi dts/*.h) | $(DEPS)
+	@mkdir -p $(@D)
+	cpp -nostdinc -Idts -undef -D__DTS__ -x assembler-with-cpp -P $< | \
+		dtc -q -I dts -O dtb -o $@ -
+# Small broken or unusual trees, inputs of tests/host/test_topology.c.
+TEST_DTBS := $(patsubst tests/dts/%.dts,$(BUILD)/tests/dts/%.dtb,$(wildcard tests/dts/*.dts))
+dtbs: $(TEST_DTBS)
+$(BUILD)/tests/dts/%.dtb: tests/dts/%.dts $(wildcard tests/dts/*.h dts/*.h) | $(DEPS)
+	@mkdir -p $(@D)
+	cpp -nostdinc -Idts -undef -D__DTS__ -x assembler-with-cpp -P $< | \
+		dtc -q -I dts -O dtb -o $@ -
+
+# ---- host: unit tests, tools, fuzzers -----------------------------------------
+# The portable code that host tests link: pure files only (no arch, no drivers).
+HOST_PORTABLE := $(wildcard lib/dtb.c lib/printf.c kernel/ktest.c kernel/sched/pelt.c \
+	kernel/sched/topology.c)
+HOSTCFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter \
+	-Iinclude -I$(BUILD)/gen -DHOST_BUILD -fno-omit-frame-pointer
+SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all
+HOST_TESTS := $(wildcard tests/host/*.c)
+
+host: $(BUILD)/host/unittests $(BUILD)/host/topology
+
+$(BUILD)/host/unittests: $(HOST_PORTABLE) $(HOST_TESTS) $(GENHDR) $(wildcard include/*.h) | $(DEPS)
+	@mkdir -p $(@D)
+	$(HOSTCC) $(HOSTCFLAGS) $(SANITIZE) $(HOST_PORTABLE) $(HOST_TESTS) -lfdt -o $@
+
+$(BUILD)/host/topology: tools/topology.c $(HOST_PORTABLE) $(GENHDR) $(wildcard include/*.h) | $(DEPS)
+	@mkdir -p $(@D)
+	$(HOSTCC) $(HOSTCFLAGS) tools/topology.c $(filter-out kernel/ktest.c,$(HOST_PORTABLE)) \
+		tests/host/fake_printk.c -o $@
+
+FUZZERS := $(patsubst tests/fuzz/%.c,$(BUILD)/host/%,$(wildcard tests/fuzz/fuzz_*.c))
+fuzzers: $(FUZZERS)
+$(BUILD)/host/fuzz_%: tests/fuzz/fuzz_%.c $(HOST_PORTABLE) $(GENHDR) | $(DEPS)
+	@mkdir -p $(@D)
+	$(FUZZCC) $(HOSTCFLAGS) -fsanitize=fuzzer,address,undefined $< \
+		$(filter-out kernel/ktest.c,$(HOST_PORTABLE)) tests/host/fake_printk.c -o $@
+
+# ---- running ----------------------------------------------------------------
+MACHINE ?= qemu-bl44
+QEMU_BASE := -M virt -cpu cortex-a53 -smp 8 -m 512M -nographic -no-reboot
+run: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb
+	@echo "Booting $(MACHINE) (Ctrl-A X quits QEMU)"
+	$(QEMU) $(QEMU_BASE) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$(MACHINE).dtb $(QEMU_EXTRA)
+
+debug: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb
+	@echo "In another terminal: gdb-multiarch $(BUILD)/kernel.elf -ex 'target remote :1234'"
+	@echo "(the kernel relocates itself: add-symbol-file $(BUILD)/kernel.elf -o <load address>)"
+	$(QEMU) $(QEMU_BASE) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$(MACHINE).dtb -S -s
+
+test: all fuzzers
+	@$(PYTHON) tools/runtests.py
+
+clean:
+	rm -rf $(BUILD)
+
+.PHONY: all dtbs host fuzzers run debug test clean
+-include $(shell find $(BUILD)/k -name '*.d' 2>/dev/null)

@@ -1,0 +1,52 @@
+/* drivers.h - the arm64 platform drivers (drivers/) as arch/arm64 sees them.
+ * Each init takes the device tree and finds its device by compatible or by
+ * /chosen; each returns 0 or a negative error with a message printed. */
+#ifndef ARM64_DRIVERS_H
+#define ARM64_DRIVERS_H
+
+#include "dtb.h"
+#include "types.h"
+
+/* pl011.c */
+int pl011_init(const struct dtb *dt);	/* console from stdout-path */
+int pl011_enable_rx_irq(void);		/* after the GIC is up */
+
+/* gic.c, gicv2.c, gicv3.c */
+typedef void (*irq_handler_t)(unsigned int irq, void *arg);
+int gic_init(const struct dtb *dt);		/* boot CPU: distributor + own interface */
+void gic_cpu_init(unsigned int cpu);		/* each CPU: its interface / redistributor */
+int irq_register(unsigned int irq, irq_handler_t fn, void *arg);
+void gic_enable_irq(unsigned int irq);		/* SPIs go to the boot CPU */
+void gic_send_sgi(unsigned int cpu, unsigned int sgi);
+void gic_handle_irq(void);
+/* Interrupt number (GIC INTID) of entry `index` of a node's "interrupts". */
+int dt_irq(const struct dtb *dt, int node, int index);
+const char *gic_name(void);
+
+struct gic_ops {
+	const char *name;
+	void (*cpu_init)(unsigned int cpu);
+	u32 (*ack)(void);		/* INTID, >= 1020 if spurious */
+	void (*eoi)(u32 intid);
+	void (*enable)(unsigned int irq);
+	void (*send_sgi)(unsigned int cpu, unsigned int sgi);
+};
+const struct gic_ops *gicv2_probe(const struct dtb *dt, int node);
+const struct gic_ops *gicv3_probe(const struct dtb *dt, int node);
+
+/* arm_timer.c */
+int arm_timer_init(const struct dtb *dt);
+void arm_timer_cpu_init(void);
+u64 arm_timer_read_ns(void);
+void arm_timer_set_deadline_ns(u64 ns);
+u64 arm_timer_freq(void);
+
+/* psci.c */
+int psci_init(const struct dtb *dt);
+int psci_cpu_on(u64 mpidr, u64 entry_pa, u64 context);
+void psci_system_off(void);
+void psci_system_reset(void);
+bool psci_available(void);
+u32 psci_version(void);
+
+#endif

@@ -1,0 +1,124 @@
+/* setup.c - arm64 from "MMU on" to the portable kernel_main(): exception
+ * vectors, the console, RAM handed to the page allocator minus everything in
+ * use, then (called back by kernel_main once the topology is known) the GIC,
+ * PSCI and the timer; and the start of each secondary CPU. */
+#include "boot.h"
+#include "drivers.h"
+#include "kernel.h"
+#include "mm.h"
+#include "sched.h"
+#include "smp.h"
+#include "sysreg.h"
+#include "topology.h"
+
+extern char vectors[];
+void kernel_main(const struct dtb *dt) __attribute__((noreturn));
+void mmu_allocator_ready(void);
+
+struct task_struct init_task = { .comm = "swapper/0", .is_idle = true };
+static struct dtb kernel_dtb;
+static struct task_struct *secondary_idle[NR_CPUS];
+
+/* /reserved-memory children and /memreserve/ are not ours to allocate. */
+static void reserve_firmware_memory(const struct dtb *dt)
+{
+	int rm = dtb_path(dt, "/reserved-memory");
+	u64 a, s;
+
+	for (int i = 0; dtb_mem_rsv(dt, i, &a, &s) == 0; i++)
+		page_alloc_reserve(a, s);
+	if (rm < 0)
+		return;
+	for (int n = dtb_first_child(dt, rm); n >= 0; n = dtb_next_sibling(dt, n))
+		for (int i = 0; dtb_reg(dt, n, i, &a, &s) == 0; i++)
+			page_alloc_reserve(a, s);
+}
+
+static void mm_setup(const struct dtb *dt)
+{
+	struct boot_params *bp = &boot_params;
+
+	for (int i = 0; i < bp->nr_mem; i++)
+		page_alloc_add_range(bp->mem[i].base, bp->mem[i].size);
+	if (page_alloc_init())
+		panic("mm: no RAM range can hold the page bitmap");
+	page_alloc_reserve(bp->load_base, (u64)_end - bp->load_base);
+	page_alloc_reserve(bp->dtb_pa, bp->dtb_size);
+	page_alloc_reserve(bp->pool_base, bp->pool_end - bp->pool_base);
+	reserve_firmware_memory(dt);
+	mmu_allocator_ready();
+}
+
+/* Boot CPU, MMU on, on the boot stack; x0 = DTB. */
+void start_kernel(u64 dtb_pa)
+{
+	write_sysreg(vbar_el1, (u64)vectors);
+	write_sysreg(tpidr_el1, 0);
+	write_sysreg(sp_el0, (u64)&init_task);
+	isb();
+	/* early_setup validated the blob with the MMU off; again, for our copy. */
+	if (dtb_init(&kernel_dtb, (const void *)dtb_pa, boot_params.dtb_size))
+		panic("device tree changed under us");
+	if (pl011_init(&kernel_dtb))
+		early_puts("littlebig: stdout-path names no PL011; continuing without console\n");
+	mm_setup(&kernel_dtb);
+	kernel_main(&kernel_dtb);
+}
+
+int arch_platform_init(const struct dtb *dt)
+{
+	if (gic_init(dt))
+		return -1;
+	if (psci_init(dt))
+		printk("psci: unavailable: secondary CPUs need spin-table, no poweroff\n");
+	if (arm_timer_init(dt))
+		return -1;
+	return 0;
+}
+
+void arch_cpu_init_local(unsigned int cpu)
+{
+	gic_cpu_init(cpu);
+	arm_timer_cpu_init();
+	pl011_enable_rx_irq();
+}
+
+int arch_cpu_start(unsigned int cpu, struct task_struct *idle)
+{
+	const struct cpu_topology *ct = &cpu_topology.cpu[cpu];
+	struct boot_params *bp = &boot_params;
+	u64 entry = (u64)secondary_entry;
+
+	secondary_idle[cpu] = idle;
+	bp->mpidr[cpu] = ct->mpidr;
+	bp->stack[cpu] = (u64)idle->stack + idle->stack_size;
+	if (bp->nr_cpus < cpu + 1)
+		bp->nr_cpus = cpu + 1;
+	/* The new CPU reads these with its MMU off. */
+	dcache_clean_poc((u64)bp, (u64)(bp + 1));
+	dcache_clean_poc((u64)&secondary_idle[cpu], (u64)&secondary_idle[cpu + 1]);
+
+	if (ct->enable_method && !strcmp(ct->enable_method, "spin-table")) {
+		volatile u64 *rel = (volatile u64 *)ct->cpu_release_addr;
+
+		if (!rel)
+			return -1;
+		*rel = entry;
+		dcache_clean_poc((u64)rel, (u64)rel + 8);
+		__asm__ volatile("dsb sy; sev" ::: "memory");
+		return 0;
+	}
+	return psci_cpu_on(ct->mpidr, entry, cpu);
+}
+
+/* A secondary CPU, MMU on, on its idle task's stack. */
+void secondary_start_kernel(unsigned int cpu)
+{
+	write_sysreg(vbar_el1, (u64)vectors);
+	write_sysreg(tpidr_el1, cpu);
+	write_sysreg(sp_el0, (u64)secondary_idle[cpu]);
+	isb();
+	gic_cpu_init(cpu);
+	arm_timer_cpu_init();
+	secondary_cpu_main(cpu);
+}

@@ -1,0 +1,141 @@
+/* traps.c - synchronous exceptions and unexpected vectors: nothing is
+ * recoverable in a kernel without user space, so each is reported in full
+ * (exception class decoded from ESR, FAR, ELR, registers, backtrace, CPU and
+ * thread) and ends in panic(). Also arch_dump_stack() for WARN and panic. */
+#include "boot.h"
+#include "kernel.h"
+#include "mm.h"
+#include "ptregs.h"
+#include "sched.h"
+#include "sysreg.h"
+
+int mmu_lookup(u64 va, u64 *attrs);
+
+/* ESR_ELx.EC values, Arm ARM D17.2.37. */
+static const char *ec_name(unsigned int ec)
+{
+	switch (ec) {
+	case 0x00: return "unknown reason";
+	case 0x01: return "WFI/WFE trapped";
+	case 0x07: return "FP/SIMD access trapped";
+	case 0x0e: return "illegal execution state";
+	case 0x15: return "SVC";
+	case 0x16: return "HVC";
+	case 0x17: return "SMC";
+	case 0x18: return "MSR/MRS/system instruction trapped";
+	case 0x20: return "instruction abort from a lower EL";
+	case 0x21: return "instruction abort (same EL)";
+	case 0x22: return "PC alignment fault";
+	case 0x24: return "data abort from a lower EL";
+	case 0x25: return "data abort (same EL)";
+	case 0x26: return "SP alignment fault";
+	case 0x2f: return "SError";
+	case 0x30: case 0x31: return "breakpoint";
+	case 0x32: case 0x33: return "software step";
+	case 0x34: case 0x35: return "watchpoint";
+	case 0x3c: return "BRK instruction";
+	default: return "reserved/unhandled class";
+	}
+}
+
+/* Data/instruction fault status code, ESR.ISS[5:0]. */
+static const char *fsc_name(unsigned int fsc)
+{
+	switch (fsc & 0x3c) {
+	case 0x04: return "translation fault (page not mapped)";
+	case 0x08: return "access flag fault";
+	case 0x0c: return "permission fault";
+	case 0x10: return "synchronous external abort";
+	case 0x20: return "alignment fault";
+	default: return "other fault";
+	}
+}
+
+/* Print addresses relative to the link address too: `addr2line -e build/kernel.elf`. */
+static void print_addr(const char *prefix, u64 a)
+{
+	u64 off = a - boot_params.load_base;
+
+	if (a >= boot_params.load_base && a < (u64)_etext)
+		printk("%s%#llx (kernel.elf+%#llx)\n", prefix, a, off);
+	else
+		printk("%s%#llx\n", prefix, a);
+}
+
+static bool fp_ok(u64 fp)
+{
+	return fp && !(fp & 7) && mmu_lookup(fp, NULL) == 0 && mmu_lookup(fp + 8, NULL) == 0;
+}
+
+void dump_backtrace(u64 fp, u64 pc)
+{
+	printk("Call trace:\n");
+	print_addr("  ", pc);
+	for (int depth = 0; depth < 32 && fp_ok(fp); depth++) {
+		u64 next = ((u64 *)fp)[0], lr = ((u64 *)fp)[1];
+
+		if (!lr)
+			break;
+		print_addr("  ", lr);
+		if (next <= fp)	/* stacks grow down: frames only go up */
+			break;
+		fp = next;
+	}
+}
+
+void arch_dump_stack(void)
+{
+	u64 fp = (u64)__builtin_frame_address(0);
+
+	dump_backtrace(fp, (u64)__builtin_return_address(0));
+}
+
+void show_regs(const struct pt_regs *regs)
+{
+	struct task_struct *t = arch_current();
+
+	printk("CPU %u, thread %s (pid %d)\n", arch_cpu_id(), t ? t->comm : "?", t ? t->pid : -1);
+	print_addr("pc : ", regs->pc);
+	print_addr("lr : ", regs->regs[30]);
+	printk("sp : %#018llx pstate: %#010llx\n", regs->sp, regs->pstate);
+	for (int i = 29; i >= 0; i -= 2) {
+		if (i == 29)
+			printk("x29: %016llx x28: %016llx\n", regs->regs[29], regs->regs[28]);
+		else if (i > 0)
+			printk("x%-2d: %016llx x%-2d: %016llx\n", i, regs->regs[i], i - 1,
+			       regs->regs[i - 1]);
+	}
+	printk("x1 : %016llx x0 : %016llx\n", regs->regs[1], regs->regs[0]);
+}
+
+void handle_sync(struct pt_regs *regs)
+{
+	u64 esr = read_sysreg(esr_el1), far = read_sysreg(far_el1);
+	unsigned int ec = esr >> 26;
+	struct task_struct *t = arch_current();
+
+	printk("\nUnhandled exception: %s (EC %#x, ESR %#llx)\n", ec_name(ec), ec, esr);
+	if (ec == 0x20 || ec == 0x21 || ec == 0x24 || ec == 0x25) {
+		printk("%s at address %#llx (%s)\n", fsc_name(esr & 0x3f), far,
+		       (ec & 4) && (esr & (1 << 6)) ? "write" : "read or fetch");
+		if (t && t->stack && far >= (u64)t->stack - PAGE_SIZE && far < (u64)t->stack)
+			printk("This is the guard page below the stack of %s [%#llx-%#llx]: "
+			       "stack overflow\n",
+			       t->comm, (u64)t->stack, (u64)t->stack + t->stack_size);
+	}
+	show_regs(regs);
+	dump_backtrace(regs->regs[29], regs->pc);
+	panic("unhandled exception");
+}
+
+void handle_bad(struct pt_regs *regs, int vector)
+{
+	static const char *const kind[] = { "sync", "IRQ", "FIQ", "SError" };
+
+	printk("\nUnexpected exception vector %d (%s, %s)\n", vector, kind[vector & 3],
+	       vector < 4 ? "SP_EL0" : vector < 8 ? "current EL" : "lower EL");
+	printk("ESR %#llx FAR %#llx\n", read_sysreg(esr_el1), read_sysreg(far_el1));
+	show_regs(regs);
+	dump_backtrace(regs->regs[29], regs->pc);
+	panic("unexpected exception");
+}

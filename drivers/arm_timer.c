@@ -1,0 +1,71 @@
+/* arm_timer.c - the ARM generic timer: the EL1 virtual timer (CNTV_*) as
+ * each CPU's one-shot deadline and CNTVCT as the clock. The frequency is
+ * read from CNTFRQ_EL0, never assumed (QEMU: 62.5 MHz; HiKey960: 1.92 MHz).
+ * Its PPI comes from the DT's arm,armv8-timer node (entry 2: virtual). */
+#include "drivers.h"
+#include "kernel.h"
+#include "sysreg.h"
+#include "timer.h"
+
+#define CNTV_CTL_ENABLE (1u << 0)
+#define CNTV_CTL_IMASK (1u << 1)
+
+static u64 freq;
+static u64 ns_mult;	/* ns = cnt * ns_mult >> 32 */
+static u64 cnt_mult;	/* cnt = ns * cnt_mult >> 32 */
+static int timer_irq = -1;
+
+u64 arm_timer_freq(void)
+{
+	return freq;
+}
+
+u64 arm_timer_read_ns(void)
+{
+	u64 cnt;
+
+	isb();	/* don't let the counter read be speculated early */
+	cnt = read_sysreg(cntvct_el0);
+	return (u64)(((unsigned __int128)cnt * ns_mult) >> 32);
+}
+
+/* The deadline is rounded up to a whole count, so it never fires early. */
+void arm_timer_set_deadline_ns(u64 ns)
+{
+	u64 cnt = (u64)(((unsigned __int128)ns * cnt_mult) >> 32) + 1;
+
+	write_sysreg(cntv_cval_el0, cnt);
+	write_sysreg(cntv_ctl_el0, CNTV_CTL_ENABLE);
+	isb();
+}
+
+static void arm_timer_irq(unsigned int irq, void *arg)
+{
+	/* Mask until reprogrammed: a level interrupt stays asserted otherwise. */
+	write_sysreg(cntv_ctl_el0, CNTV_CTL_ENABLE | CNTV_CTL_IMASK);
+	timer_interrupt();
+}
+
+int arm_timer_init(const struct dtb *dt)
+{
+	int node = dtb_find_compatible(dt, -1, "arm,armv8-timer");
+
+	freq = read_sysreg(cntfrq_el0) & 0xffffffff;
+	if (!freq) {
+		printk("timer: CNTFRQ_EL0 is 0 (firmware did not set it)\n");
+		return -1;
+	}
+	/* Both fit in 64 bits: 10^9 x 2^32 < 2^62 and freq < 2^32. */
+	ns_mult = (NSEC_PER_SEC << 32) / freq;
+	cnt_mult = (freq << 32) / NSEC_PER_SEC;
+	timer_irq = node >= 0 ? dt_irq(dt, node, 2) : 27;
+	if (timer_irq < 0)
+		timer_irq = 27;	/* architected PPI 11, as every binding uses */
+	return irq_register((unsigned int)timer_irq, arm_timer_irq, NULL);
+}
+
+void arm_timer_cpu_init(void)
+{
+	write_sysreg(cntv_ctl_el0, CNTV_CTL_IMASK);
+	gic_enable_irq((unsigned int)timer_irq);
+}

@@ -1,0 +1,74 @@
+/* arch.h - the one interface through which the portable core (kernel/,
+ * kernel/sched/, lib/) reaches the machine (DESIGN.md "One rule").
+ * arm64 implements it in arch/arm64/; host tests provide a fake.
+ * Obligations are stated per function: which CPU, which IRQ state. */
+#ifndef ARCH_H
+#define ARCH_H
+
+#include "types.h"
+
+struct task_struct;
+
+/* Callee-saved state of a switched-out thread; layout owned by the arch. */
+struct arch_context {
+	u64 regs[14];
+};
+
+/* Logical id of the calling CPU. Stable only while preemption or IRQs are off. */
+unsigned int arch_cpu_id(void);
+/* The running task: per-thread register, valid in any context. */
+struct task_struct *arch_current(void);
+
+/* Local IRQ mask. save returns the previous state for restore. */
+unsigned long arch_irq_save(void);
+void arch_irq_restore(unsigned long flags);
+void arch_irq_enable(void);
+void arch_irq_disable(void);
+bool arch_irqs_disabled(void);
+
+/* Monotonic time in ns since the counter started (emulated time under -icount). */
+u64 arch_clock_ns(void);
+/* Program this CPU's one-shot timer for absolute time `ns` (replaces the
+ * previous deadline). Called with IRQs off. */
+void arch_timer_set_deadline(u64 ns);
+
+/* Inter-processor interrupts. */
+enum ipi_type { IPI_RESCHEDULE, IPI_CALL_FUNC, IPI_STOP, NR_IPIS };
+void arch_send_ipi(unsigned int cpu, enum ipi_type type);
+
+/* Wait for an interrupt. Called with IRQs disabled; returns with IRQs
+ * disabled after an interrupt was taken (mask / wfi / unmask, DESIGN.md). */
+void arch_idle(void);
+/* Inside spin loops: lets other (v)CPUs run. */
+void arch_cpu_relax(void);
+
+/* Switch from prev to next (IRQs off): saves prev's callee-saved registers,
+ * loads next's, and makes `next` the arch_current(). Returns when prev runs
+ * again, with the task that was switched out to resume it (Linux: `last`). */
+struct task_struct *arch_context_switch(struct task_struct *prev, struct arch_context *prev_ctx,
+			 struct task_struct *next, struct arch_context *next_ctx);
+/* Prepare ctx so that switching to it calls entry(arg) on stack_top. */
+void arch_context_init(struct arch_context *ctx, void *stack_top, void (*entry)(void *), void *arg);
+
+/* Start logical CPU `cpu` (as cpu_topology describes it: MPIDR, enable
+ * method) running `idle` on idle's stack; 0, or a negative error if the
+ * firmware refused. The CPU then calls secondary_cpu_main(cpu). */
+int arch_cpu_start(unsigned int cpu, struct task_struct *idle);
+/* This CPU's hardware id (MPIDR affinity on arm64), and telling the arch
+ * which logical id it has (boot CPU, once the topology is known). */
+u64 arch_cpu_hwid(void);
+void arch_set_cpu_id(unsigned int cpu);
+/* Interrupt controller, timer, firmware: after the topology is parsed. */
+struct dtb;
+int arch_platform_init(const struct dtb *dt);
+/* Per-CPU parts of the above, on the calling (boot) CPU. */
+void arch_cpu_init_local(unsigned int cpu);
+/* Mark a page of the linear map not present (guard pages) or present again. */
+void arch_page_set_present(void *page, bool present);
+
+void arch_poweroff(void) __attribute__((noreturn));
+void arch_reboot(void) __attribute__((noreturn));
+/* Print a backtrace of the calling context (panic, WARN). */
+void arch_dump_stack(void);
+
+#endif

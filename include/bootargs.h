@@ -1,0 +1,20 @@
+/* bootargs.h - the kernel command line (/chosen/bootargs): space-separated
+ * words, each `key` or `key=value`. The contract with outside tools:
+ *   selftest          run every self-test suite, then power off
+ *   selftest=a,b      run the named suites, then power off
+ *   panic=poweroff    power off after a panic (unattended runs)
+ * Unknown words are reported and ignored. */
+#ifndef BOOTARGS_H
+#define BOOTARGS_H
+
+#include "types.h"
+
+#define BOOTARGS_MAX 512
+
+void bootargs_init(const char *cmdline);	/* copies; NULL = empty */
+/* The value of `key` (copied into buf), "" for a bare key; NULL if absent. */
+const char *bootarg_get(const char *key, char *buf, size_t size);
+bool bootarg_has(const char *key);
+const char *bootargs_string(void);
+
+#endif

@@ -1,0 +1,47 @@
+/* smp.h - CPUs: which are online, bring-up, IPIs and cross-CPU calls
+ * (kernel/smp.c). Logical CPU ids come from the device tree order
+ * (kernel/sched/topology.c); the MPIDR of each is in the topology. */
+#ifndef SMP_H
+#define SMP_H
+
+#include "arch.h"
+#include "types.h"
+
+typedef u64 cpumask_t;
+#define cpumask_of(cpu) (1ull << (cpu))
+#define for_each_cpu(cpu, mask)                                                            \
+	for ((cpu) = 0; (cpu) < NR_CPUS; (cpu)++)                                          \
+		if ((mask) & cpumask_of(cpu))
+
+struct topology;
+extern struct topology cpu_topology;	/* the machine, parsed once at boot */
+extern cpumask_t cpu_online_mask;
+extern unsigned int nr_cpu_ids;	/* possible CPUs (from the DT) */
+static inline bool cpu_online(unsigned int cpu)
+{
+	return __atomic_load_n(&cpu_online_mask, __ATOMIC_ACQUIRE) & cpumask_of(cpu);
+}
+static inline unsigned int num_online_cpus(void)
+{
+	cpumask_t m = cpu_online_mask;
+	unsigned int n = 0;
+
+	for (; m; m &= m - 1)	/* no libgcc: count bits by hand */
+		n++;
+	return n;
+}
+static inline unsigned int smp_processor_id(void)
+{
+	return arch_cpu_id();
+}
+
+void smp_init(void);	/* boot CPU: start all secondaries */
+void secondary_cpu_main(unsigned int cpu) __attribute__((noreturn));	/* from arch */
+void ipi_handler(enum ipi_type type);	/* from the IRQ driver */
+/* Run fn(arg) on `cpu` (in IRQ context there); with wait, returns after it
+ * ran. Call with IRQs on when waiting. Returns -1 if cpu is offline. */
+int smp_call_function_single(unsigned int cpu, void (*fn)(void *), void *arg, bool wait);
+void smp_send_stop(void);	/* panic: halt every other CPU */
+u64 smp_boot_time_ns(unsigned int cpu);	/* when the CPU came online */
+
+#endif

@@ -1,0 +1,38 @@
+/* timer.h - per-CPU one-shot timers and the scheduler tick, multiplexed on
+ * each CPU's single arch deadline (kernel/timer.c). Callbacks run in IRQ
+ * context on the CPU the timer was armed on. */
+#ifndef TIMER_H
+#define TIMER_H
+
+#include "list.h"
+#include "types.h"
+
+#define HZ 250
+#define TICK_NSEC (1000000000ull / HZ)
+
+struct timer {
+	u64 expires;	/* absolute, ns (arch_clock_ns) */
+	void (*fn)(struct timer *t);
+	struct list_head node;
+	int cpu;	/* -1 when not queued */
+};
+
+void timer_init(struct timer *t, void (*fn)(struct timer *t));
+/* Arm on the calling CPU (replacing a pending arming). */
+void timer_add(struct timer *t, u64 expires);
+/* Returns true if it was pending. Safe against the callback running elsewhere
+ * only in that it never returns while t is queued. */
+bool timer_cancel(struct timer *t);
+
+/* Sleep the current task for ns of (emulated) time. */
+void sleep_ns(u64 ns);
+static inline void msleep(u64 ms)
+{
+	sleep_ns(ms * 1000000ull);
+}
+
+void timer_cpu_init(unsigned int cpu, unsigned int nr_cpus);	/* starts the tick */
+void timer_interrupt(void);	/* from the arch timer IRQ */
+u64 tick_count(unsigned int cpu);
+
+#endif

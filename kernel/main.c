@@ -1,0 +1,76 @@
+/* main.c - the portable kernel's table of contents: what happens, in order,
+ * once the arch has the MMU, a console and the page allocator up. Ends with
+ * the boot CPU becoming its idle task while the init thread runs the
+ * self-tests (bootargs "selftest") or the console. */
+#include "bootargs.h"
+#include "console.h"
+#include "dtb.h"
+#include "kernel.h"
+#include "ktest.h"
+#include "mm.h"
+#include "sched.h"
+#include "smp.h"
+#include "timer.h"
+#include "topology.h"
+
+extern struct task_struct init_task;
+extern bool panic_poweroff;
+u64 boot_first_line_ns;
+
+/* Which logical CPU are we? The one whose MPIDR matches ours. */
+static unsigned int boot_cpu_id(void)
+{
+	u64 hwid = arch_cpu_hwid();
+
+	for (int i = 0; i < cpu_topology.nr_cpus; i++)
+		if (cpu_topology.cpu[i].mpidr == hwid)
+			return (unsigned int)i;
+	printk("smp: boot CPU (MPIDR %#llx) is not in /cpus; calling it CPU0\n", hwid);
+	return 0;
+}
+
+static void init_thread(void *unused)
+{
+	char filter[BOOTARGS_MAX];
+
+	if (bootarg_get("selftest", filter, sizeof(filter))) {
+		int failed = ktest_run(filter);
+
+		printk("selftest: %d failed case(s); powering off\n", failed);
+		arch_poweroff();
+	}
+	console_loop();
+}
+
+void kernel_main(const struct dtb *dt)
+{
+	int chosen = dtb_path(dt, "/chosen");
+	char v[32];
+	unsigned int cpu;
+
+	boot_first_line_ns = arch_clock_ns();
+	printk("\nlittlebig: booting (first console line at %llu us of emulated time)\n",
+	       boot_first_line_ns / NSEC_PER_USEC);
+	bootargs_init(chosen >= 0 ? dtb_prop_str(dt, chosen, "bootargs") : NULL);
+	printk("bootargs: \"%s\"\n", bootargs_string());
+	panic_poweroff = bootarg_get("panic", v, sizeof(v)) && !strcmp(v, "poweroff");
+	printk("mm: %lu KiB free of %lu KiB\n", page_alloc_free_count() * 4,
+	       page_alloc_total_count() * 4);
+
+	topology_parse(dt, &cpu_topology);	/* CPUs, capacities, OPPs, domains */
+	cpu = boot_cpu_id();
+	arch_set_cpu_id(cpu);
+	if (arch_platform_init(dt))	/* IRQ controller, firmware, timer */
+		panic("no interrupt controller or timer: cannot run");
+	sched_init_cpu(cpu, &init_task);	/* we become CPU's idle task */
+	init_task.cpu = (int)cpu;
+	arch_cpu_init_local(cpu);	/* this CPU's IRQs, timer, console input */
+	timer_cpu_init(cpu, (unsigned int)cpu_topology.nr_cpus);
+	arch_irq_enable();
+	smp_init();			/* every other CPU in the DT */
+	topology_print(&cpu_topology);
+
+	if (!kthread_run(init_thread, NULL, "init"))
+		panic("cannot create the init thread");
+	cpu_idle_loop();
+}

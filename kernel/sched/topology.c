@@ -1,0 +1,777 @@
+/* topology.c - reads the CPUs out of the device tree: logical numbering and
+ * MPIDRs, capacity_orig, clusters (cpu-map), OPP tables, frequency domains,
+ * the energy model, and the MC/DIE sched-domain spans with their asymmetry
+ * flags. Pure: everything lands in the caller's struct topology; no globals,
+ * no locks. Not the scheduler's runtime domains (those live in core.c/fair.c).
+ * Linux: drivers/base/arch_topology.c, drivers/opp/of.c, kernel/power/energy_model.c,
+ * kernel/sched/topology.c (asym_cpu_capacity_classify). */
+#include "topology.h"
+#include "printk.h"
+
+#define CPU_MAP_MAX_DEPTH 8	/* socket/cluster nesting; deeper is surely garbage */
+#define EM_MAX_POWER 64000000ull	/* uW; Linux: EM_MAX_POWER (64 W) */
+
+/* Each kind of bad input is reported once per parse, then only recorded. */
+static bool first_warning(struct topology *topo, enum topology_warning w)
+{
+	if (topo->warnings & (1u << w))
+		return false;
+	topo->warnings |= 1u << w;
+	return true;
+}
+
+#define topo_warn(topo, w, fmt, ...)                                                       \
+	do {                                                                               \
+		if (first_warning(topo, w))                                                \
+			printk("topology: warning: " fmt "\n", ##__VA_ARGS__);             \
+	} while (0)
+
+/* For legal trees that still make us guess (no cpu-map): said once, not a warning. */
+#define topo_note(topo, w, fmt, ...)                                                       \
+	do {                                                                               \
+		if (first_warning(topo, w))                                                \
+			printk("topology: " fmt "\n", ##__VA_ARGS__);                         \
+	} while (0)
+
+/* No libc in the kernel: the two string helpers this file needs. */
+static bool str_eq(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+/* "cluster12" matches prefix "cluster": the prefix then one or more digits. */
+static bool name_is(const char *name, int len, const char *prefix)
+{
+	int i = 0;
+
+	if (!name)
+		return false;
+	for (; prefix[i]; i++)
+		if (i >= len || name[i] != prefix[i])
+			return false;
+	if (i >= len)
+		return false;
+	for (; i < len; i++)
+		if (name[i] < '0' || name[i] > '9')
+			return false;
+	return true;
+}
+
+static int popcount64(u64 m)
+{
+	int n = 0;
+
+	for (; m; m &= m - 1)
+		n++;
+	return n;
+}
+
+static u64 all_cpus(const struct topology *topo)
+{
+	return topo->nr_cpus >= 64 ? ~0ull : (1ull << topo->nr_cpus) - 1;
+}
+
+/* Logical id of the possible cpu whose node is `node`, or -1. */
+static int cpu_of_node(const struct topology *topo, int node)
+{
+	for (int cpu = 0; cpu < topo->nr_cpus; cpu++)
+		if (topo->cpu[cpu].node == node)
+			return cpu;
+	return -1;
+}
+
+/* ---- cpus: numbering, MPIDR, boot properties ------------------------------- */
+
+/* reg holds the MPIDR affinity fields (1 or 2 cells as /cpus says). Linux
+ * drops cpus with a bad or duplicate reg; our numbering contract keeps them,
+ * marked MPIDR_INVALID so that they are never started. */
+static u64 read_mpidr(const struct dtb *dt, struct topology *topo, int node, int cpu)
+{
+	int cells = dtb_addr_cells(dt, node), len;
+	const void *reg = dtb_prop(dt, node, "reg", &len);
+	u64 hwid;
+
+	if (!reg || (cells != 1 && cells != 2) || len < 4 * cells) {
+		topo_warn(topo, TW_BAD_REG, "cpu%d: reg absent or malformed: never started", cpu);
+		return MPIDR_INVALID;
+	}
+	hwid = dtb_read_cells(reg, cells);
+	if (hwid & ~MPIDR_HWID_BITMASK) {
+		topo_warn(topo, TW_BAD_REG, "cpu%d: reg 0x%llx is not an MPIDR: never started",
+			  cpu, (unsigned long long)hwid);
+		return MPIDR_INVALID;
+	}
+	for (int i = 0; i < cpu; i++) {
+		if (topo->cpu[i].mpidr == hwid) {
+			topo_warn(topo, TW_DUP_MPIDR, "cpu%d: reg 0x%llx duplicates cpu%d's: never started",
+				  cpu, (unsigned long long)hwid, i);
+			return MPIDR_INVALID;
+		}
+	}
+	return hwid;
+}
+
+static void read_cpu_node(const struct dtb *dt, struct topology *topo, int node)
+{
+	int cpu = topo->nr_cpus++;
+	struct cpu_topology *c = &topo->cpu[cpu];
+	u32 dmips = 0;
+	u64 release = 0;
+
+	c->node = node;
+	c->mpidr = read_mpidr(dt, topo, node, cpu);
+	c->enable_method = dtb_prop_str(dt, node, "enable-method");
+	c->compatible = dtb_prop_str(dt, node, "compatible");
+	if (dtb_prop_u64(dt, node, "cpu-release-addr", &release) == 0)
+		c->cpu_release_addr = release;
+	if (dtb_prop_u32(dt, node, "capacity-dmips-mhz", &dmips) == 0 && dmips == 0)
+		topo_warn(topo, TW_DMIPS_ZERO, "cpu%d: capacity-dmips-mhz is 0: treated as absent",
+			  cpu);
+	c->dmips = dmips;
+	c->opp_table = -1;
+	c->sd_asym_cpucapacity = -1;
+}
+
+/* THE LOGICAL CPU NUMBERING CONTRACT (topology.h): device_type = "cpu"
+ * children of /cpus, DT order, disabled ones skipped, at most NR_CPUS. */
+static void parse_cpus(const struct dtb *dt, struct topology *topo)
+{
+	int cpus = dtb_path(dt, "/cpus");
+
+	if (cpus < 0)
+		return;
+	for (int node = dtb_first_child(dt, cpus); node >= 0; node = dtb_next_sibling(dt, node)) {
+		const char *type = dtb_prop_str(dt, node, "device_type");
+
+		if (!type || !str_eq(type, "cpu") || !dtb_node_enabled(dt, node))
+			continue;
+		if (topo->nr_cpus == NR_CPUS) {
+			topo_warn(topo, TW_TOO_MANY_CPUS, "more than %d cpus: the rest are ignored",
+				  NR_CPUS);
+			break;
+		}
+		read_cpu_node(dt, topo, node);
+	}
+}
+
+/* ---- OPP tables and frequency domains ---------------------------------------- */
+
+/* opp-hz is /bits/ 64 (several clocks may follow: the first is the cpu's). */
+static u32 opp_khz(const struct dtb *dt, int node)
+{
+	int len;
+	const void *p = dtb_prop(dt, node, "opp-hz", &len);
+	u64 hz;
+
+	if (!p || len < 4)
+		return 0;
+	hz = dtb_read_cells(p, len >= 8 ? 2 : 1);
+	if (hz / 1000 > 0xffffffffull)
+		return 0;
+	return (u32)(hz / 1000);
+}
+
+/* Insert one entry keeping the table sorted: DTs may list OPPs in any order. */
+static void opp_insert(struct topology *topo, struct topology_opp_table *t, u32 khz, u32 uv)
+{
+	int i = t->nr_opps;
+
+	for (int j = 0; j < t->nr_opps; j++) {
+		if (t->opp[j].freq_khz == khz) {
+			topo_warn(topo, TW_OPP_BAD_ENTRY, "OPP %u kHz listed twice: one is ignored",
+				  khz);
+			return;
+		}
+	}
+	if (t->nr_opps == TOPOLOGY_MAX_OPPS) {
+		topo_warn(topo, TW_OPP_TOO_MANY, "OPP table with more than %d entries: truncated",
+			  TOPOLOGY_MAX_OPPS);
+		return;
+	}
+	for (; i > 0 && t->opp[i - 1].freq_khz > khz; i--)
+		t->opp[i] = t->opp[i - 1];
+	t->opp[i].freq_khz = khz;
+	t->opp[i].microvolt = uv;
+	t->nr_opps++;
+}
+
+/* Linux: _of_add_opp_table_v2(). Disabled and turbo-mode entries are skipped
+ * (turbo OPPs are not for normal use); the table latency is the largest. */
+static void parse_opp_table(const struct dtb *dt, struct topology *topo, int node,
+			    struct topology_opp_table *t)
+{
+	t->node = node;
+	t->shared = dtb_prop(dt, node, "opp-shared", NULL) != NULL;
+	for (int opp = dtb_first_child(dt, node); opp >= 0; opp = dtb_next_sibling(dt, opp)) {
+		u32 khz, lat = 0;
+		int len;
+		const void *uv;
+
+		if (!dtb_node_enabled(dt, opp) || dtb_prop(dt, opp, "turbo-mode", NULL))
+			continue;
+		khz = opp_khz(dt, opp);
+		if (!khz) {
+			topo_warn(topo, TW_OPP_BAD_ENTRY, "OPP without a usable opp-hz: ignored");
+			continue;
+		}
+		/* opp-microvolt: <target> or <target min max>; the target is what we need. */
+		uv = dtb_prop(dt, opp, "opp-microvolt", &len);
+		if (dtb_prop_u32(dt, opp, "clock-latency-ns", &lat) == 0 && lat > t->clock_latency_ns)
+			t->clock_latency_ns = lat;
+		opp_insert(topo, t, khz, uv && len >= 4 ? dtb_be32(uv) : 0);
+	}
+}
+
+/* Index of the cpu's OPP table in topo->opp_table (parsed on first use), or -1. */
+static int cpu_opp_table(const struct dtb *dt, struct topology *topo, int cpu)
+{
+	u32 phandle;
+	int node, i;
+
+	if (dtb_prop_u32(dt, topo->cpu[cpu].node, "operating-points-v2", &phandle) < 0)
+		return -1;
+	node = dtb_node_by_phandle(dt, phandle);
+	if (node < 0) {
+		topo_warn(topo, TW_OPP_PHANDLE, "cpu%d: operating-points-v2 names no node", cpu);
+		return -1;
+	}
+	for (i = 0; i < topo->nr_opp_tables; i++)
+		if (topo->opp_table[i].node == node)
+			return topo->opp_table[i].nr_opps ? i : -1;
+	/* Each cpu adds at most one table, so NR_CPUS slots always suffice. */
+	parse_opp_table(dt, topo, node, &topo->opp_table[i]);
+	topo->nr_opp_tables++;
+	if (!topo->opp_table[i].nr_opps) {
+		topo_warn(topo, TW_OPP_EMPTY, "cpu%d: OPP table without a usable entry", cpu);
+		return -1;
+	}
+	return i;
+}
+
+/* Linux: a cpufreq policy per table with opp-shared, else one per cpu. */
+static void build_freq_domains(const struct dtb *dt, struct topology *topo)
+{
+	for (int cpu = 0; cpu < topo->nr_cpus; cpu++) {
+		struct cpu_topology *c = &topo->cpu[cpu];
+		int fd, t = cpu_opp_table(dt, topo, cpu);
+
+		c->opp_table = t;
+		if (t >= 0) {
+			c->fmin = topo->opp_table[t].opp[0].freq_khz;
+			c->fmax = topo->opp_table[t].opp[topo->opp_table[t].nr_opps - 1].freq_khz;
+		}
+		for (fd = 0; fd < topo->nr_freq_domains; fd++)
+			if (t >= 0 && topo->opp_table[t].shared && topo->freq_domain[fd].opp_table == t)
+				break;
+		if (fd == topo->nr_freq_domains) {
+			topo->nr_freq_domains++;
+			topo->freq_domain[fd].opp_table = t;
+		}
+		topo->freq_domain[fd].cpus |= 1ull << cpu;
+		c->freq_domain = fd;
+	}
+}
+
+/* ---- capacity_orig ------------------------------------------------------------- */
+
+/* Linux: topology_normalize_cpu_scale(). raw = dmips x f_max (kHz) when every
+ * cpu has an OPP table, dmips alone when none has; the largest raw becomes
+ * SCHED_CAPACITY_SCALE. capacity-dmips-mhz is all-or-nothing: one cpu without
+ * it and every cpu gets 1024. */
+static void compute_capacities(struct topology *topo)
+{
+	int n = topo->nr_cpus, no_dmips = -1, no_fmax = -1, with_dmips = 0, with_fmax = 0;
+	u64 raw[NR_CPUS], max = 0;
+	int shift = 0;
+
+	for (int cpu = 0; cpu < n; cpu++) {
+		if (topo->cpu[cpu].dmips)
+			with_dmips++;
+		else if (no_dmips < 0)
+			no_dmips = cpu;
+		if (topo->cpu[cpu].fmax)
+			with_fmax++;
+		else if (no_fmax < 0)
+			no_fmax = cpu;
+	}
+	if (no_dmips >= 0) {
+		/* None at all is a symmetric machine, not an error (Linux is silent too). */
+		if (with_dmips)
+			topo_warn(topo, TW_DMIPS_MISSING,
+				  "cpu%d lacks capacity-dmips-mhz: every cpu gets capacity 1024",
+				  no_dmips);
+		for (int cpu = 0; cpu < n; cpu++)
+			topo->cpu[cpu].capacity_orig = SCHED_CAPACITY_SCALE;
+		return;
+	}
+	if (with_fmax && with_fmax < n)
+		topo_warn(topo, TW_NO_FMAX, "cpu%d has no usable OPP table: capacity from dmips alone",
+			  no_fmax);
+	for (int cpu = 0; cpu < n; cpu++) {
+		raw[cpu] = topo->cpu[cpu].dmips;
+		if (with_fmax == n)
+			raw[cpu] *= topo->cpu[cpu].fmax;	/* both < 2^32: no overflow */
+		max = MAX(max, raw[cpu]);
+	}
+	/* raw x 1024 must fit in 64 bits: drop low bits of absurd values. */
+	while ((max >> shift) >= (1ull << 53))
+		shift++;
+	for (int cpu = 0; cpu < n; cpu++) {
+		u64 cap = ((raw[cpu] >> shift) << SCHED_CAPACITY_SHIFT) / (max >> shift);
+
+		topo->cpu[cpu].capacity_orig = cap ? (u32)cap : 1;
+	}
+}
+
+/* ---- clusters: cpu-map, else MPIDR Aff1 ------------------------------------------ */
+
+struct cpu_map_walk {
+	const struct dtb *dt;
+	struct topology *topo;
+	int cluster_of[NR_CPUS];	/* -1 until the cpu-map names the cpu */
+	const char *why;		/* first reason the map is unusable, NULL if fine */
+	int why_arg;
+};
+
+static void map_reject(struct cpu_map_walk *w, const char *why, int arg)
+{
+	if (!w->why) {
+		w->why = why;
+		w->why_arg = arg;
+	}
+}
+
+/* A "cpu" phandle inside a core or thread node. Linux: get_cpu_for_node().
+ * A phandle to a disabled cpu (or one past NR_CPUS) is legal and ignored. */
+static void map_cpu(struct cpu_map_walk *w, int node, int *cluster)
+{
+	u32 phandle;
+	int target, cpu;
+
+	if (dtb_prop_u32(w->dt, node, "cpu", &phandle) < 0) {
+		map_reject(w, "a core without a cpu phandle at node offset", node);
+		return;
+	}
+	target = dtb_node_by_phandle(w->dt, phandle);
+	if (target < 0) {
+		map_reject(w, "a cpu phandle names no node, phandle", (int)phandle);
+		return;
+	}
+	cpu = cpu_of_node(w->topo, target);
+	if (cpu < 0)
+		return;
+	if (w->cluster_of[cpu] >= 0) {
+		map_reject(w, "named twice: cpu", cpu);
+		return;
+	}
+	if (*cluster < 0)	/* ids go to clusters that hold a possible cpu, in DT order */
+		*cluster = w->topo->nr_clusters++;
+	w->cluster_of[cpu] = *cluster;
+}
+
+/* coreN holds either a cpu phandle or threadN children (SMT) with one each. */
+static void map_core(struct cpu_map_walk *w, int core, int *cluster)
+{
+	bool threads = false;
+
+	for (int n = dtb_first_child(w->dt, core); n >= 0; n = dtb_next_sibling(w->dt, n)) {
+		int len;
+		const char *name = dtb_node_name(w->dt, n, &len);
+
+		if (name_is(name, len, "thread")) {
+			threads = true;
+			map_cpu(w, n, cluster);
+		}
+	}
+	if (threads && dtb_prop(w->dt, core, "cpu", NULL))
+		map_reject(w, "a core with both threads and a cpu, node offset", core);
+	else if (!threads)
+		map_cpu(w, core, cluster);
+}
+
+/* socketN and clusterN nest (Linux: parse_socket(), parse_cluster()); only a
+ * leaf cluster, one holding coreN nodes, is a cluster for the scheduler. */
+static void map_cluster(struct cpu_map_walk *w, int node, int depth)
+{
+	int cluster = -1;
+	bool inner = false, cores = false;
+
+	if (depth > CPU_MAP_MAX_DEPTH) {
+		map_reject(w, "nested deeper than", CPU_MAP_MAX_DEPTH);
+		return;
+	}
+	for (int n = dtb_first_child(w->dt, node); n >= 0; n = dtb_next_sibling(w->dt, n)) {
+		int len;
+		const char *name = dtb_node_name(w->dt, n, &len);
+
+		if (name_is(name, len, "cluster") || name_is(name, len, "socket")) {
+			inner = true;
+			map_cluster(w, n, depth + 1);
+		} else if (name_is(name, len, "core")) {
+			cores = true;
+			map_core(w, n, &cluster);
+		}
+	}
+	if (cores && (inner || depth == 0))
+		map_reject(w, "cores outside a leaf cluster, node offset", node);
+}
+
+/* Returns false (nothing assigned) when there is no usable cpu-map. */
+static bool parse_cpu_map(const struct dtb *dt, struct topology *topo)
+{
+	struct cpu_map_walk w = { .dt = dt, .topo = topo };
+	int map = dtb_path(dt, "/cpus/cpu-map");
+
+	if (map < 0) {
+		topo_note(topo, TW_NO_CPU_MAP, "no cpu-map: clusters from MPIDR Aff1");
+		return false;
+	}
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		w.cluster_of[cpu] = -1;
+	map_cluster(&w, map, 0);
+	for (int cpu = 0; cpu < topo->nr_cpus && !w.why; cpu++)
+		if (w.cluster_of[cpu] < 0)
+			map_reject(&w, "does not name cpu", cpu);
+	if (w.why) {
+		topo_warn(topo, TW_CPU_MAP, "cpu-map unusable (%s %d): clusters from MPIDR Aff1",
+			  w.why, w.why_arg);
+		topo->nr_clusters = 0;
+		return false;
+	}
+	for (int cpu = 0; cpu < topo->nr_cpus; cpu++)
+		topo->cpu[cpu].cluster_id = w.cluster_of[cpu];
+	return true;
+}
+
+/* Linux: store_cpu_topology() without MT: a cluster is Aff3.Aff2.Aff1. A cpu
+ * without a valid MPIDR is a cluster of its own. */
+static void clusters_from_mpidr(struct topology *topo)
+{
+	u64 key[NR_CPUS];
+
+	topo->nr_clusters = 0;
+	for (int cpu = 0; cpu < topo->nr_cpus; cpu++) {
+		u64 mpidr = topo->cpu[cpu].mpidr;
+		int id;
+
+		key[cpu] = mpidr == MPIDR_INVALID ? ~0ull - cpu : mpidr >> 8;
+		for (id = 0; id < cpu; id++)
+			if (key[id] == key[cpu])
+				break;
+		topo->cpu[cpu].cluster_id = id < cpu ? topo->cpu[id].cluster_id : topo->nr_clusters++;
+	}
+}
+
+static void build_clusters(const struct dtb *dt, struct topology *topo)
+{
+	topo->cpu_map = parse_cpu_map(dt, topo);
+	if (!topo->cpu_map)
+		clusters_from_mpidr(topo);
+	for (int cpu = 0; cpu < topo->nr_cpus; cpu++)
+		topo->cluster_cpus[topo->cpu[cpu].cluster_id] |= 1ull << cpu;
+}
+
+/* ---- energy model ---------------------------------------------------------------- */
+
+/* dynamic-power-coefficient is often on the first cpu of a cluster only: the
+ * first one found applies to the whole frequency domain. */
+static u32 domain_power_coeff(const struct dtb *dt, struct topology *topo, int fd)
+{
+	u32 coeff = 0;
+
+	for (int cpu = 0; cpu < topo->nr_cpus; cpu++) {
+		u32 c;
+
+		if (!(topo->freq_domain[fd].cpus & (1ull << cpu)) ||
+		    dtb_prop_u32(dt, topo->cpu[cpu].node, "dynamic-power-coefficient", &c) < 0 || !c)
+			continue;
+		if (!coeff)
+			coeff = c;
+		else if (c != coeff)
+			topo_warn(topo, TW_POWER_COEFF,
+				  "cpu%d: dynamic-power-coefficient %u differs from its domain's %u: ignored",
+				  cpu, c, coeff);
+	}
+	return coeff;
+}
+
+/* Linux: _get_power() in drivers/opp/of.c: uW = C x mV^2 x MHz / 10^6.
+ * Returns 0 when the OPP gives no usable power (no voltage, out of range). */
+static u64 opp_power_uw(u32 coeff, const struct topology_opp *opp)
+{
+	u64 mv = opp->microvolt / 1000, mhz = opp->freq_khz / 1000, t;
+
+	if (!mv || !mhz || mv > 0xffff)	/* mV^2 < 2^32, so C x mV^2 < 2^64 */
+		return 0;
+	t = (u64)coeff * mv * mv;
+	if (t > ~0ull / mhz)
+		return 0;
+	t = t * mhz / 1000000;
+	return t <= EM_MAX_POWER ? t : 0;
+}
+
+/* Linux: em_create_perf_table(): cost = f_max x power / f, so that the cost
+ * of running a unit of work at each OPP can be compared across domains. */
+static void build_energy_model(const struct dtb *dt, struct topology *topo, int fd)
+{
+	struct topology_freq_domain *d = &topo->freq_domain[fd];
+	const struct topology_opp_table *t;
+	u32 fmax;
+
+	d->power_coeff = domain_power_coeff(dt, topo, fd);
+	if (!d->power_coeff)
+		return;		/* no coefficient: no energy model, as on Linux */
+	if (d->opp_table < 0) {
+		topo_warn(topo, TW_EM, "frequency domain %d: power coefficient but no OPPs: no energy model",
+			  fd);
+		return;
+	}
+	t = &topo->opp_table[d->opp_table];
+	fmax = t->opp[t->nr_opps - 1].freq_khz;
+	for (int i = 0; i < t->nr_opps; i++) {
+		u64 power = opp_power_uw(d->power_coeff, &t->opp[i]);
+
+		if (!power) {
+			topo_warn(topo, TW_EM, "frequency domain %d: OPP %u kHz gives no power "
+				  "(opp-microvolt absent or absurd): no energy model", fd,
+				  t->opp[i].freq_khz);
+			d->nr_perf_states = 0;
+			return;
+		}
+		d->em[i].frequency = t->opp[i].freq_khz;
+		d->em[i].power = power;
+		d->em[i].cost = (u64)fmax * power / t->opp[i].freq_khz;
+		d->nr_perf_states = i + 1;
+	}
+}
+
+/* ---- sched domains ----------------------------------------------------------------- */
+
+/* Linux: asym_cpu_capacity_classify(). A capacity value "seen" by the span is
+ * one that some cpu of the span has; FULL when the span sees them all. */
+static u32 asym_classify(const struct topology *topo, u64 span)
+{
+	u32 caps[NR_CPUS];
+	u64 seen[NR_CPUS];
+	int nr = 0, count = 0;
+
+	for (int cpu = 0; cpu < topo->nr_cpus; cpu++) {
+		int i;
+
+		for (i = 0; i < nr && caps[i] != topo->cpu[cpu].capacity_orig; i++)
+			;
+		if (i == nr) {
+			caps[nr] = topo->cpu[cpu].capacity_orig;
+			seen[nr++] = 0;
+		}
+		seen[i] |= 1ull << cpu;
+	}
+	for (int i = 0; i < nr; i++)
+		count += (seen[i] & span) != 0;
+	if (count < 2)
+		return 0;
+	return count < nr ? SD_ASYM_CPUCAPACITY : SD_ASYM_CPUCAPACITY | SD_ASYM_CPUCAPACITY_FULL;
+}
+
+/* MC spans the cpu's cluster, DIE all cpus when there is more than one
+ * cluster. As Linux's degeneration does, a level spanning one cpu is dropped. */
+static void build_sched_domains(struct topology *topo)
+{
+	for (int cpu = 0; cpu < topo->nr_cpus; cpu++) {
+		struct cpu_topology *c = &topo->cpu[cpu];
+		u64 mc = topo->cluster_cpus[c->cluster_id];
+
+		if (popcount64(mc) > 1) {
+			c->sd[SD_LEVEL_MC].span = mc;
+			c->sd[SD_LEVEL_MC].flags = SD_SHARE_PKG_RESOURCES;
+		}
+		if (topo->nr_clusters > 1)
+			c->sd[SD_LEVEL_DIE].span = all_cpus(topo);
+		for (int l = 0; l < SD_NR_LEVELS; l++) {
+			if (!c->sd[l].span)
+				continue;
+			c->sd[l].flags |= asym_classify(topo, c->sd[l].span);
+			if (c->sd[l].flags & SD_ASYM_CPUCAPACITY)
+				topo->asym_cpucapacity = true;
+			if ((c->sd[l].flags & SD_ASYM_CPUCAPACITY_FULL) && c->sd_asym_cpucapacity < 0)
+				c->sd_asym_cpucapacity = l;
+		}
+	}
+}
+
+/* ---- entry points ----------------------------------------------------------------- */
+
+/* No usable cpu: the boot cpu still runs, alone, at full capacity. */
+static void default_cpu(struct topology *topo)
+{
+	struct cpu_topology *c = &topo->cpu[0];
+
+	topo_warn(topo, TW_NO_CPUS, "no usable cpu in /cpus: one cpu, capacity 1024");
+	topo->nr_cpus = 1;
+	c->node = -1;
+	c->mpidr = MPIDR_INVALID;
+	c->opp_table = -1;
+	c->sd_asym_cpucapacity = -1;
+	c->capacity_orig = SCHED_CAPACITY_SCALE;
+	topo->nr_clusters = 1;
+	topo->cluster_cpus[0] = 1;
+	topo->nr_freq_domains = 1;
+	topo->freq_domain[0].cpus = 1;
+	topo->freq_domain[0].opp_table = -1;
+}
+
+int topology_parse(const struct dtb *dt, struct topology *topo)
+{
+	*topo = (struct topology){ 0 };
+	parse_cpus(dt, topo);
+	if (!topo->nr_cpus) {
+		default_cpu(topo);
+		return -1;
+	}
+	build_freq_domains(dt, topo);
+	compute_capacities(topo);
+	build_clusters(dt, topo);
+	for (int fd = 0; fd < topo->nr_freq_domains; fd++)
+		build_energy_model(dt, topo, fd);
+	build_sched_domains(topo);
+	return 0;
+}
+
+/* ---- printing ------------------------------------------------------------------------ */
+
+const char *topology_level_name(int level)
+{
+	return level == SD_LEVEL_MC ? "MC" : level == SD_LEVEL_DIE ? "DIE" : "?";
+}
+
+/* Append v in base 10 or 16 to buf[pos..], keeping room for the NUL. */
+static size_t put_uint(char *buf, size_t size, size_t pos, u64 v, unsigned int base)
+{
+	char tmp[20];
+	int n = 0;
+
+	do {
+		tmp[n++] = "0123456789abcdef"[v % base];
+		v /= base;
+	} while (v);
+	while (n && pos + 1 < size)
+		buf[pos++] = tmp[--n];
+	return pos;
+}
+
+void topology_format_mask(char *buf, size_t size, u64 mask)
+{
+	size_t pos = 0;
+
+	if (!size)
+		return;
+	for (unsigned int cpu = 0; cpu < 64; cpu++) {
+		unsigned int last = cpu;
+
+		if (!(mask & (1ull << cpu)))
+			continue;
+		while (last + 1 < 64 && (mask & (1ull << (last + 1))))
+			last++;
+		if (pos && pos + 1 < size)
+			buf[pos++] = ',';
+		pos = put_uint(buf, size, pos, cpu, 10);
+		if (last > cpu) {
+			if (pos + 1 < size)
+				buf[pos++] = '-';
+			pos = put_uint(buf, size, pos, last, 10);
+		}
+		cpu = last;
+	}
+	if (!pos) {
+		for (const char *s = "none"; *s && pos + 1 < size; s++)
+			buf[pos++] = *s;
+	}
+	buf[pos] = '\0';
+}
+
+static const char *flags_name(u32 flags)
+{
+	static const char *const names[] = {
+		"none",
+		"SD_SHARE_PKG_RESOURCES",
+		"SD_ASYM_CPUCAPACITY",
+		"SD_SHARE_PKG_RESOURCES|SD_ASYM_CPUCAPACITY",
+		"SD_ASYM_CPUCAPACITY_FULL",
+		"SD_SHARE_PKG_RESOURCES|SD_ASYM_CPUCAPACITY_FULL",
+		"SD_ASYM_CPUCAPACITY|SD_ASYM_CPUCAPACITY_FULL",
+		"SD_SHARE_PKG_RESOURCES|SD_ASYM_CPUCAPACITY|SD_ASYM_CPUCAPACITY_FULL",
+	};
+
+	return flags < ARRAY_SIZE(names) ? names[flags] : "?";
+}
+
+/* One printk per line: lines are atomic on the console, fragments are not. */
+static void print_cpu(const struct topology *topo, int cpu)
+{
+	const struct cpu_topology *c = &topo->cpu[cpu];
+	const struct topology_freq_domain *fd = &topo->freq_domain[c->freq_domain];
+	const struct topology_opp_table *t = c->opp_table >= 0 ? &topo->opp_table[c->opp_table] : NULL;
+	char mpidr[24] = "invalid";
+
+	if (c->mpidr != MPIDR_INVALID) {
+		mpidr[0] = '0';
+		mpidr[1] = 'x';
+		mpidr[put_uint(mpidr, sizeof(mpidr), 2, c->mpidr, 16)] = '\0';
+	}
+	printk("topology: cpu=%d mpidr=%s cluster=%d freq_domain=%d compatible=%s dmips=%u "
+	       "capacity=%u fmin=%u fmax=%u nr_opps=%d power_coeff=%u enable_method=%s "
+	       "cpu_release_addr=0x%llx sd_asym_cpucapacity=%s\n",
+	       cpu, mpidr, c->cluster_id, c->freq_domain, c->compatible ? c->compatible : "none",
+	       c->dmips, c->capacity_orig, c->fmin, c->fmax, t ? t->nr_opps : 0, fd->power_coeff,
+	       c->enable_method ? c->enable_method : "none",
+	       (unsigned long long)c->cpu_release_addr,
+	       c->sd_asym_cpucapacity >= 0 ? topology_level_name(c->sd_asym_cpucapacity) : "none");
+}
+
+static void print_freq_domain(const struct topology *topo, int fd)
+{
+	const struct topology_freq_domain *d = &topo->freq_domain[fd];
+	const struct topology_opp_table *t = d->opp_table >= 0 ? &topo->opp_table[d->opp_table] : NULL;
+	char cpus[64];
+
+	topology_format_mask(cpus, sizeof(cpus), d->cpus);
+	printk("topology: freq_domain=%d cpus=%s nr_opps=%d fmin=%u fmax=%u latency_ns=%u "
+	       "shared=%d power_coeff=%u nr_perf_states=%d\n",
+	       fd, cpus, t ? t->nr_opps : 0, t ? t->opp[0].freq_khz : 0,
+	       t ? t->opp[t->nr_opps - 1].freq_khz : 0, t ? t->clock_latency_ns : 0,
+	       t ? t->shared : 0, d->power_coeff, d->nr_perf_states);
+	for (int i = 0; t && i < t->nr_opps; i++)
+		printk("topology: opp freq_domain=%d freq=%u microvolt=%u power=%llu cost=%llu\n", fd,
+		       t->opp[i].freq_khz, t->opp[i].microvolt,
+		       (unsigned long long)(i < d->nr_perf_states ? d->em[i].power : 0),
+		       (unsigned long long)(i < d->nr_perf_states ? d->em[i].cost : 0));
+}
+
+void topology_print(const struct topology *topo)
+{
+	char span[64];
+
+	printk("topology: nr_cpus=%d nr_clusters=%d nr_freq_domains=%d clusters_from=%s "
+	       "asym_cpucapacity=%d\n",
+	       topo->nr_cpus, topo->nr_clusters, topo->nr_freq_domains,
+	       topo->cpu_map ? "cpu-map" : "mpidr", topo->asym_cpucapacity);
+	for (int cpu = 0; cpu < topo->nr_cpus; cpu++)
+		print_cpu(topo, cpu);
+	for (int cpu = 0; cpu < topo->nr_cpus; cpu++) {
+		for (int l = 0; l < SD_NR_LEVELS; l++) {
+			const struct topology_sd *sd = &topo->cpu[cpu].sd[l];
+
+			if (!sd->span)
+				continue;
+			topology_format_mask(span, sizeof(span), sd->span);
+			printk("topology: domain=%s cpu=%d span=%s flags=%s\n", topology_level_name(l),
+			       cpu, span, flags_name(sd->flags));
+		}
+	}
+	for (int fd = 0; fd < topo->nr_freq_domains; fd++)
+		print_freq_domain(topo, fd);
+}

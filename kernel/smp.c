@@ -1,0 +1,178 @@
+/* smp.c - bringing the secondary CPUs online, IPIs, cross-CPU function
+ * calls, and stopping everything on panic. The CPU list and MPIDRs come
+ * from the topology (one place, kernel/sched/topology.c); how a CPU is
+ * started is the arch's business. Call queues under each CPU's call_lock. */
+#include "kernel.h"
+#include "mm.h"
+#include "sched.h"
+#include "smp.h"
+#include "timer.h"
+#include "topology.h"
+
+#define CPU_START_TIMEOUT_NS (1000 * NSEC_PER_MSEC)	/* emulated time */
+
+struct topology cpu_topology;
+cpumask_t cpu_online_mask;
+unsigned int nr_cpu_ids = 1;
+
+struct call_entry {
+	void (*fn)(void *);
+	void *arg;
+	int done;
+	bool owned;	/* kmalloc'ed for a call nobody waits for: freed after */
+	struct call_entry *next;
+};
+
+static struct {
+	spinlock_t lock;
+	struct call_entry *head;
+	u64 online_ns;
+} percpu[NR_CPUS];
+
+static void set_cpu_online(unsigned int cpu)
+{
+	percpu[cpu].online_ns = arch_clock_ns();
+	__atomic_fetch_or(&cpu_online_mask, cpumask_of(cpu), __ATOMIC_RELEASE);
+}
+
+u64 smp_boot_time_ns(unsigned int cpu)
+{
+	return percpu[cpu].online_ns;
+}
+
+/* Boot CPU, after the scheduler and timers are up. */
+void smp_init(void)
+{
+	unsigned int self = arch_cpu_id();
+
+	nr_cpu_ids = (unsigned int)cpu_topology.nr_cpus;
+	set_cpu_online(self);
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		struct task_struct *idle;
+		u64 deadline;
+		int err;
+
+		if (cpu == self)
+			continue;
+		if (cpu_topology.cpu[cpu].mpidr == MPIDR_INVALID) {
+			printk("smp: CPU%u has no valid MPIDR in the device tree, left out\n", cpu);
+			continue;
+		}
+		idle = idle_task_create(cpu);
+		if (!idle) {
+			printk("smp: CPU%u: out of memory for its idle task, left out\n", cpu);
+			continue;
+		}
+		sched_init_cpu(cpu, idle);
+		err = arch_cpu_start(cpu, idle);
+		deadline = arch_clock_ns() + CPU_START_TIMEOUT_NS;
+		while (!err && !cpu_online(cpu) && arch_clock_ns() < deadline)
+			arch_cpu_relax();
+		if (!cpu_online(cpu)) {
+			printk("smp: CPU%u (MPIDR %#llx) failed to come online (%s), left out\n", cpu,
+			       cpu_topology.cpu[cpu].mpidr,
+			       err ? "the firmware refused to start it" : "timed out");
+			continue;
+		}
+	}
+	printk("smp: %u of %u CPUs online at %llu us\n", num_online_cpus(), nr_cpu_ids,
+	       arch_clock_ns() / NSEC_PER_USEC);
+}
+
+/* A secondary CPU, MMU and IRQ controller set up by the arch, IRQs off. */
+void secondary_cpu_main(unsigned int cpu)
+{
+	timer_cpu_init(cpu, nr_cpu_ids);
+	set_cpu_online(cpu);
+	arch_irq_enable();
+	cpu_idle_loop();
+}
+
+static void run_calls(unsigned int cpu)
+{
+	struct call_entry *e;
+
+	spin_lock(&percpu[cpu].lock);
+	e = percpu[cpu].head;
+	percpu[cpu].head = NULL;
+	spin_unlock(&percpu[cpu].lock);
+	while (e) {
+		struct call_entry *next = e->next;
+
+		e->fn(e->arg);
+		if (e->owned)
+			kfree(e);
+		else
+			__atomic_store_n(&e->done, 1, __ATOMIC_RELEASE);	/* e may vanish now */
+		e = next;
+	}
+}
+
+int smp_call_function_single(unsigned int cpu, void (*fn)(void *), void *arg, bool wait)
+{
+	struct call_entry *e, local = { fn, arg, 0, !wait, NULL };
+	unsigned long flags;
+
+	if (cpu >= NR_CPUS || !cpu_online(cpu))
+		return -1;
+	if (cpu == arch_cpu_id()) {
+		flags = arch_irq_save();
+		fn(arg);
+		arch_irq_restore(flags);
+		return 0;
+	}
+	if (wait) {
+		e = &local;
+	} else {
+		e = kmalloc(sizeof(*e));
+		if (!e)
+			return -1;
+		*e = local;
+	}
+	flags = spin_lock_irqsave(&percpu[cpu].lock);
+	e->next = percpu[cpu].head;
+	percpu[cpu].head = e;
+	spin_unlock_irqrestore(&percpu[cpu].lock, flags);
+	arch_send_ipi(cpu, IPI_CALL_FUNC);
+	while (wait && !__atomic_load_n(&e->done, __ATOMIC_ACQUIRE))
+		arch_cpu_relax();
+	return 0;
+}
+
+static void stop_this_cpu(void)
+{
+	__atomic_fetch_and(&cpu_online_mask, ~cpumask_of(arch_cpu_id()), __ATOMIC_RELEASE);
+	arch_irq_disable();
+	for (;;)
+		arch_idle();
+}
+
+void smp_send_stop(void)
+{
+	unsigned int cpu, self = arch_cpu_id();
+	u64 deadline = arch_clock_ns() + 100 * NSEC_PER_MSEC;
+
+	for_each_cpu(cpu, cpu_online_mask)
+		if (cpu != self)
+			arch_send_ipi(cpu, IPI_STOP);
+	while ((cpu_online_mask & ~cpumask_of(self)) && arch_clock_ns() < deadline)
+		arch_cpu_relax();
+}
+
+/* IRQ context. */
+void ipi_handler(enum ipi_type type)
+{
+	switch (type) {
+	case IPI_RESCHEDULE:
+		resched_cpu(arch_cpu_id());	/* need_resched; acted on at IRQ exit */
+		break;
+	case IPI_CALL_FUNC:
+		run_calls(arch_cpu_id());
+		break;
+	case IPI_STOP:
+		stop_this_cpu();
+		break;
+	default:
+		WARN_ON_ONCE(1);
+	}
+}

@@ -1,0 +1,159 @@
+/* thread.c - kernel thread lifetime: task_struct and stack allocation (a
+ * guard page below every stack, so an overflow faults instead of silently
+ * corrupting a neighbour), create, exit, join, and the global task list.
+ * Not scheduling (kernel/sched/). Task list and pid counter under tasks_lock. */
+#include "kernel.h"
+#include "mm.h"
+#include "sched.h"
+
+#define THREAD_STACK_PAGES 4	/* 16 KiB usable */
+
+static struct list_head all_tasks = LIST_HEAD_INIT(all_tasks);
+static spinlock_t tasks_lock;
+static int next_pid = 1;
+static unsigned long nr_alive;
+
+static void task_init_common(struct task_struct *t, const char *name)
+{
+	unsigned long flags;
+
+	strlcpy_k(t->comm, name, sizeof(t->comm));
+	spin_lock_init(&t->pi_lock);
+	INIT_LIST_HEAD(&t->run_list);
+	init_waitqueue_head(&t->exit_wq);
+	t->cpu = -1;
+	t->cpus_allowed = ~0ull;
+	flags = spin_lock_irqsave(&tasks_lock);
+	t->pid = next_pid++;
+	list_add_tail(&t->tasks, &all_tasks);
+	nr_alive++;
+	spin_unlock_irqrestore(&tasks_lock, flags);
+}
+
+/* Stack plus a guard page below it, unmapped while the thread lives. */
+static void *stack_alloc(void)
+{
+	u8 *base = alloc_pages(THREAD_STACK_PAGES + 1);
+
+	if (!base)
+		return NULL;
+	arch_page_set_present(base, false);
+	return base + PAGE_SIZE;
+}
+
+static void stack_free(void *stack)
+{
+	u8 *base = (u8 *)stack - PAGE_SIZE;
+
+	arch_page_set_present(base, true);
+	free_pages(base, THREAD_STACK_PAGES + 1);
+}
+
+static void thread_entry_trampoline(void *unused)
+{
+	struct task_struct *t = current;
+
+	t->entry(t->arg);
+	thread_exit(0);
+}
+
+struct task_struct *kthread_create(void (*fn)(void *), void *arg, const char *name)
+{
+	struct task_struct *t = kzalloc(sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->stack = stack_alloc();
+	if (!t->stack) {
+		kfree(t);
+		return NULL;
+	}
+	t->stack_size = THREAD_STACK_PAGES * PAGE_SIZE;
+	t->entry = fn;
+	t->arg = arg;
+	t->state = TASK_NEW;
+	t->refcount = 2;	/* one for running, one for the creator's join */
+	task_init_common(t, name);
+	arch_context_init(&t->ctx, (u8 *)t->stack + t->stack_size, thread_entry_trampoline, NULL);
+	return t;
+}
+
+struct task_struct *kthread_run(void (*fn)(void *), void *arg, const char *name)
+{
+	struct task_struct *t = kthread_create(fn, arg, name);
+
+	if (t)
+		wake_up_new_task(t);
+	return t;
+}
+
+/* The idle task of a secondary CPU: its stack is the CPU's boot stack. */
+struct task_struct *idle_task_create(unsigned int cpu)
+{
+	struct task_struct *t = kzalloc(sizeof(*t));
+	char name[TASK_COMM_LEN];
+
+	if (!t)
+		return NULL;
+	t->stack = stack_alloc();
+	if (!t->stack) {
+		kfree(t);
+		return NULL;
+	}
+	t->stack_size = THREAD_STACK_PAGES * PAGE_SIZE;
+	t->refcount = 1;
+	ksnprintf(name, sizeof(name), "idle/%u", cpu);
+	task_init_common(t, name);
+	return t;
+}
+
+void put_task_struct(struct task_struct *t)
+{
+	unsigned long flags;
+
+	if (__atomic_sub_fetch(&t->refcount, 1, __ATOMIC_ACQ_REL))
+		return;
+	flags = spin_lock_irqsave(&tasks_lock);
+	list_del_init(&t->tasks);
+	nr_alive--;
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	stack_free(t->stack);
+	kfree(t);
+}
+
+void thread_exit(int code)
+{
+	struct task_struct *t = current;
+
+	BUG_ON(t->is_idle);
+	t->exit_code = code;
+	arch_irq_disable();
+	/* Mark dead before waking the joiner; the stack is freed only after
+	 * the switch away (put_task_struct in finish_task_switch). */
+	t->state = TASK_DEAD;
+	__atomic_store_n(&t->exited, true, __ATOMIC_RELEASE);
+	wake_up(&t->exit_wq);
+	schedule();
+	panic("dead thread %s ran again", t->comm);
+}
+
+/* entry.S's ret_from_fork falls back here if entry returns. */
+void thread_exit_current(void)
+{
+	thread_exit(0);
+}
+
+int kthread_join(struct task_struct *t)
+{
+	int code;
+
+	wait_event(t->exit_wq, __atomic_load_n(&t->exited, __ATOMIC_ACQUIRE));
+	code = t->exit_code;
+	put_task_struct(t);
+	return code;
+}
+
+unsigned long nr_tasks_alive(void)
+{
+	return READ_ONCE(nr_alive);
+}

@@ -1,0 +1,162 @@
+/* timer.c - per-CPU timers and the scheduler tick on one arch deadline per
+ * CPU. Each CPU keeps its pending timers sorted by expiry and programs the
+ * earlier of its next tick and its first timer. Ticks are phase-shifted by
+ * cpu x TICK_NSEC / nr_cpus: QEMU handles same-instant deadlines one vCPU
+ * after another (DESIGN.md). State per CPU under its timer_base lock. */
+#include "kernel.h"
+#include "sched.h"
+#include "timer.h"
+
+struct timer_base {
+	spinlock_t lock;
+	struct list_head pending;	/* sorted by expires */
+	u64 next_tick;
+	u64 ticks;
+	bool running;
+} __attribute__((aligned(64)));
+
+static struct timer_base bases[NR_CPUS];
+
+static void reprogram(struct timer_base *b)
+{
+	u64 next = b->next_tick;
+
+	if (!list_empty(&b->pending))
+		next = MIN(next, list_first_entry(&b->pending, struct timer, node)->expires);
+	arch_timer_set_deadline(next);
+}
+
+void timer_init(struct timer *t, void (*fn)(struct timer *t))
+{
+	t->fn = fn;
+	t->cpu = -1;
+	INIT_LIST_HEAD(&t->node);
+}
+
+bool timer_cancel(struct timer *t)
+{
+	for (;;) {
+		int cpu = READ_ONCE(t->cpu);
+		struct timer_base *b;
+		unsigned long flags;
+
+		if (cpu < 0)
+			return false;
+		b = &bases[cpu];
+		flags = spin_lock_irqsave(&b->lock);
+		if (t->cpu == cpu) {
+			list_del_init(&t->node);
+			t->cpu = -1;
+			spin_unlock_irqrestore(&b->lock, flags);
+			return true;
+		}
+		spin_unlock_irqrestore(&b->lock, flags);
+	}
+}
+
+void timer_add(struct timer *t, u64 expires)
+{
+	unsigned long flags;
+	struct timer_base *b;
+	struct list_head *pos;
+
+	timer_cancel(t);
+	flags = arch_irq_save();
+	b = &bases[arch_cpu_id()];
+	spin_lock(&b->lock);
+	t->expires = expires;
+	t->cpu = (int)arch_cpu_id();
+	list_for_each(pos, &b->pending)
+		if (list_entry(pos, struct timer, node)->expires > expires)
+			break;
+	list_add_tail(&t->node, pos);	/* before the first later one */
+	if (b->pending.next == &t->node)
+		reprogram(b);
+	spin_unlock(&b->lock);
+	arch_irq_restore(flags);
+}
+
+void timer_cpu_init(unsigned int cpu, unsigned int nr_cpus)
+{
+	struct timer_base *b = &bases[cpu];
+	unsigned long flags = arch_irq_save();
+
+	spin_lock_init(&b->lock);
+	INIT_LIST_HEAD(&b->pending);
+	b->next_tick = arch_clock_ns() + TICK_NSEC + cpu * TICK_NSEC / (nr_cpus ? nr_cpus : 1);
+	b->running = true;
+	reprogram(b);
+	arch_irq_restore(flags);
+}
+
+/* IRQ context: run the tick if due, then every expired timer. */
+void timer_interrupt(void)
+{
+	unsigned int cpu = arch_cpu_id();
+	struct timer_base *b = &bases[cpu];
+	u64 now = arch_clock_ns();
+	bool tick = false;
+
+	spin_lock(&b->lock);
+	if (now >= b->next_tick) {
+		/* Skip missed ticks rather than replaying them. */
+		while (b->next_tick <= now)
+			b->next_tick += TICK_NSEC;
+		b->ticks++;
+		tick = true;
+	}
+	while (!list_empty(&b->pending)) {
+		struct timer *t = list_first_entry(&b->pending, struct timer, node);
+
+		if (t->expires > now)
+			break;
+		list_del_init(&t->node);
+		WRITE_ONCE(t->cpu, -1);
+		spin_unlock(&b->lock);
+		t->fn(t);
+		spin_lock(&b->lock);
+	}
+	reprogram(b);
+	spin_unlock(&b->lock);
+	if (tick)
+		scheduler_tick();
+}
+
+u64 tick_count(unsigned int cpu)
+{
+	return READ_ONCE(bases[cpu].ticks);
+}
+
+struct sleeper {
+	struct timer timer;
+	struct task_struct *task;
+	bool done;
+};
+
+static void sleeper_fn(struct timer *t)
+{
+	struct sleeper *s = container_of(t, struct sleeper, timer);
+	struct task_struct *task = s->task;	/* s may vanish once done is seen */
+
+	__atomic_store_n(&s->done, true, __ATOMIC_RELEASE);
+	wake_up_process(task);
+}
+
+void sleep_ns(u64 ns)
+{
+	struct sleeper s = { .task = current, .done = false };
+
+	timer_init(&s.timer, sleeper_fn);
+	arch_irq_disable();
+	current->state = TASK_INTERRUPTIBLE;
+	timer_add(&s.timer, arch_clock_ns() + ns);
+	while (!READ_ONCE(s.done)) {
+		schedule();
+		arch_irq_disable();
+		if (!READ_ONCE(s.done))
+			current->state = TASK_INTERRUPTIBLE;
+	}
+	current->state = TASK_RUNNING;
+	arch_irq_enable();
+	timer_cancel(&s.timer);
+}

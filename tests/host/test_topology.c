@@ -1,0 +1,373 @@
+/* test_topology.c - host tests of kernel/sched/topology.c on the trees of dts/
+ * (exact capacities, clusters, domains, flags, OPPs, energy model) and on the
+ * broken trees of tests/dts/ (one fallback each). Trees are read from
+ * BUILD/dts and BUILD/tests/dts (BUILD = build, or the directory of the
+ * --dtb files the runner passes); a missing tree fails, never skips.
+ * Expected values are computed here from the DT facts, in doubles. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "host.h"
+#include "ktest.h"
+#include "topology.h"
+
+struct tree {
+	void *blob;
+	struct dtb dt;
+	struct topology topo;
+	int ret;
+};
+
+/* BUILD: the runner passes --dtb BUILD/dts/X.dtb; without it, "build". */
+static const char *build_dir(void)
+{
+	static char dir[512];
+
+	for (int i = 0; i < host_nr_dtbs; i++) {
+		const char *f = host_dtb_files[i], *s = strstr(f, "/dts/");
+
+		if (s && !strchr(s + 5, '/') && (size_t)(s - f) < sizeof(dir)) {
+			memcpy(dir, f, (size_t)(s - f));
+			dir[s - f] = '\0';
+			return dir;
+		}
+	}
+	return "build";
+}
+
+static struct tree *parse_blob(struct ktest *t, void *blob, size_t size, const char *what)
+{
+	struct tree *tr = calloc(1, sizeof(*tr));
+	int err;
+
+	if (!tr) {
+		free(blob);
+		return NULL;
+	}
+	tr->blob = blob;
+	if ((err = dtb_init(&tr->dt, blob, size)) < 0) {
+		ktest_fail(t, __FILE__, __LINE__, "%s: dtb_init: %s", what, dtb_strerror(err));
+		free(blob);
+		free(tr);
+		return NULL;
+	}
+	tr->ret = topology_parse(&tr->dt, &tr->topo);
+	return tr;
+}
+
+/* sub is "dts" or "tests/dts"; name without ".dtb". */
+static struct tree *load(struct ktest *t, const char *sub, const char *name)
+{
+	char path[1024];
+	size_t size;
+	void *blob;
+
+	snprintf(path, sizeof(path), "%s/%s/%s.dtb", build_dir(), sub, name);
+	if (!(blob = host_read_file(path, &size))) {
+		ktest_fail(t, __FILE__, __LINE__, "cannot read %s (make dtbs builds it)", path);
+		return NULL;
+	}
+	return parse_blob(t, blob, size, path);
+}
+
+static void unload(struct tree *tr)
+{
+	if (tr) {
+		free(tr->blob);
+		free(tr);
+	}
+}
+
+static bool warned(const struct topology *topo, enum topology_warning w)
+{
+	return topo->warnings & (1u << w);
+}
+
+/* ---- invariants that hold for any input ------------------------------------ */
+
+static void check_opp_table(struct ktest *t, const struct topology_opp_table *ot)
+{
+	EXPECT_GT(t, ot->nr_opps, 0);
+	EXPECT_LE(t, ot->nr_opps, TOPOLOGY_MAX_OPPS);
+	for (int i = 1; i < ot->nr_opps; i++)
+		EXPECT_LT(t, ot->opp[i - 1].freq_khz, ot->opp[i].freq_khz);
+}
+
+static void check_cpu(struct ktest *t, const struct topology *topo, int cpu, u64 all)
+{
+	const struct cpu_topology *c = &topo->cpu[cpu];
+	u64 me = 1ull << cpu;
+
+	EXPECT_GE(t, c->capacity_orig, 1);
+	EXPECT_LE(t, c->capacity_orig, SCHED_CAPACITY_SCALE);
+	ASSERT_GE(t, c->cluster_id, 0);
+	ASSERT_LT(t, c->cluster_id, topo->nr_clusters);
+	EXPECT_TRUE(t, topo->cluster_cpus[c->cluster_id] & me);
+	ASSERT_GE(t, c->freq_domain, 0);
+	ASSERT_LT(t, c->freq_domain, topo->nr_freq_domains);
+	EXPECT_TRUE(t, topo->freq_domain[c->freq_domain].cpus & me);
+	EXPECT_TRUE(t, c->opp_table >= -1 && c->opp_table < topo->nr_opp_tables);
+	if (c->mpidr != MPIDR_INVALID)
+		EXPECT_EQ(t, c->mpidr & ~MPIDR_HWID_BITMASK, 0);
+	for (int l = 0; l < SD_NR_LEVELS; l++) {
+		if (!c->sd[l].span)
+			continue;
+		EXPECT_TRUE(t, c->sd[l].span & me);
+		EXPECT_EQ(t, c->sd[l].span & ~all, 0);
+		EXPECT_GT(t, __builtin_popcountll(c->sd[l].span), 1);
+	}
+	if (c->sd_asym_cpucapacity >= 0)
+		EXPECT_TRUE(t, c->sd[c->sd_asym_cpucapacity].flags & SD_ASYM_CPUCAPACITY_FULL);
+}
+
+static void check_invariants(struct ktest *t, const struct topology *topo)
+{
+	u64 all, clusters = 0, domains = 0;
+	u32 max_cap = 0;
+
+	ASSERT_GE(t, topo->nr_cpus, 1);
+	ASSERT_LE(t, topo->nr_cpus, NR_CPUS);
+	all = (1ull << topo->nr_cpus) - 1;
+	for (int cpu = 0; cpu < topo->nr_cpus; cpu++) {
+		check_cpu(t, topo, cpu, all);
+		max_cap = MAX(max_cap, topo->cpu[cpu].capacity_orig);
+	}
+	EXPECT_EQ(t, max_cap, SCHED_CAPACITY_SCALE);
+	for (int i = 0; i < topo->nr_clusters; i++) {
+		EXPECT_NE(t, topo->cluster_cpus[i], 0);
+		EXPECT_EQ(t, clusters & topo->cluster_cpus[i], 0);	/* disjoint */
+		clusters |= topo->cluster_cpus[i];
+	}
+	EXPECT_EQ(t, clusters, all);
+	for (int i = 0; i < topo->nr_freq_domains; i++) {
+		EXPECT_EQ(t, domains & topo->freq_domain[i].cpus, 0);
+		domains |= topo->freq_domain[i].cpus;
+	}
+	EXPECT_EQ(t, domains, all);
+	for (int i = 0; i < topo->nr_opp_tables; i++)
+		if (topo->opp_table[i].nr_opps)
+			check_opp_table(t, &topo->opp_table[i]);
+}
+
+/* ---- the machines of dts/ --------------------------------------------------- */
+
+#define L 462	/* A53: 592 x 1844000 x 1024 / (1024 x 2362000) */
+#define B 1024
+#define MC_FLAGS SD_SHARE_PKG_RESOURCES
+#define ASYM_FULL (SD_ASYM_CPUCAPACITY | SD_ASYM_CPUCAPACITY_FULL)
+
+struct machine {
+	const char *name;
+	int nr_cpus;
+	u64 mpidr[8];
+	u32 capacity[8];
+	int cluster[8];
+	u32 fmax[8];
+	int nr_freq_domains;
+	u32 mc_flags;		/* every MC domain */
+	bool die;		/* a DIE level exists (more than one cluster) */
+	int sd_asym;		/* expected sd_asym_cpucapacity level of every cpu */
+	const char *compat_big;
+};
+
+#define HIKEY_FMAX { 1844000, 1844000, 1844000, 1844000, 2362000, 2362000, 2362000, 2362000 }
+#define CAPS_44 { L, L, L, L, B, B, B, B }
+
+static const struct machine machines[] = {
+	{ "hi3660-hikey960", 8, { 0, 1, 2, 3, 0x100, 0x101, 0x102, 0x103 }, CAPS_44,
+	  { 0, 0, 0, 0, 1, 1, 1, 1 }, HIKEY_FMAX, 2, MC_FLAGS, true, SD_LEVEL_DIE,
+	  "arm,cortex-a73" },
+	{ "qemu-bl44", 8, { 0, 1, 2, 3, 4, 5, 6, 7 }, CAPS_44, { 0, 0, 0, 0, 1, 1, 1, 1 },
+	  HIKEY_FMAX, 2, MC_FLAGS, true, SD_LEVEL_DIE, "arm,cortex-a53" },
+	{ "qemu-bl44-1c", 8, { 0, 1, 2, 3, 4, 5, 6, 7 }, CAPS_44, { 0 }, HIKEY_FMAX, 2,
+	  MC_FLAGS | ASYM_FULL, false, SD_LEVEL_MC, "arm,cortex-a53" },
+	{ "qemu-sym8", 8, { 0, 1, 2, 3, 4, 5, 6, 7 }, { B, B, B, B, B, B, B, B }, { 0 },
+	  { 1844000, 1844000, 1844000, 1844000, 1844000, 1844000, 1844000, 1844000 }, 1,
+	  MC_FLAGS, false, -1, "arm,cortex-a53" },
+	{ "qemu-bl22", 4, { 0, 1, 2, 3 }, { L, L, B, B }, { 0, 0, 1, 1 },
+	  { 1844000, 1844000, 2362000, 2362000 }, 2, MC_FLAGS, true, SD_LEVEL_DIE,
+	  "arm,cortex-a53" },
+	{ "qemu-hikey-mpidr", 8, { 0, 1, 2, 3, 0x100, 0x101, 0x102, 0x103 }, CAPS_44,
+	  { 0, 0, 0, 0, 1, 1, 1, 1 }, HIKEY_FMAX, 2, MC_FLAGS, true, SD_LEVEL_DIE,
+	  "arm,cortex-a72" },
+};
+
+static void check_machine_cpu(struct ktest *t, const struct machine *m,
+			      const struct topology *topo, int cpu)
+{
+	const struct cpu_topology *c = &topo->cpu[cpu];
+	u64 all = (1ull << m->nr_cpus) - 1, cluster = 0;
+
+	for (int i = 0; i < m->nr_cpus; i++)
+		if (m->cluster[i] == m->cluster[cpu])
+			cluster |= 1ull << i;
+	EXPECT_EQ(t, c->mpidr, m->mpidr[cpu]);
+	EXPECT_EQ(t, c->capacity_orig, m->capacity[cpu]);
+	EXPECT_EQ(t, c->cluster_id, m->cluster[cpu]);
+	EXPECT_EQ(t, c->fmax, m->fmax[cpu]);
+	EXPECT_EQ(t, topo->opp_table[c->opp_table].nr_opps, 5);
+	EXPECT_STREQ(t, c->enable_method, "psci");
+	EXPECT_EQ(t, c->cpu_release_addr, 0);
+	if (c->capacity_orig == B && m->capacity[0] != B)
+		EXPECT_STREQ(t, c->compatible, m->compat_big);
+	EXPECT_EQ(t, c->sd[SD_LEVEL_MC].span, cluster);
+	EXPECT_EQ(t, c->sd[SD_LEVEL_MC].flags, m->mc_flags);
+	EXPECT_EQ(t, c->sd[SD_LEVEL_DIE].span, m->die ? all : 0);
+	if (m->die)
+		EXPECT_EQ(t, c->sd[SD_LEVEL_DIE].flags, ASYM_FULL);
+	EXPECT_EQ(t, c->sd_asym_cpucapacity, m->sd_asym);
+}
+
+static void check_machine(struct ktest *t, const struct machine *m)
+{
+	struct tree *tr = load(t, "dts", m->name);
+
+	if (!tr)
+		return;
+	ktest_diag(t, "%s", m->name);
+	EXPECT_EQ(t, tr->ret, 0);
+	EXPECT_EQ(t, tr->topo.warnings, 0);
+	EXPECT_TRUE(t, tr->topo.cpu_map);
+	EXPECT_EQ(t, tr->topo.nr_cpus, m->nr_cpus);
+	EXPECT_EQ(t, tr->topo.nr_clusters, m->die ? 2 : 1);
+	EXPECT_EQ(t, tr->topo.nr_freq_domains, m->nr_freq_domains);
+	EXPECT_EQ(t, tr->topo.asym_cpucapacity, m->sd_asym >= 0);
+	check_invariants(t, &tr->topo);
+	for (int cpu = 0; cpu < m->nr_cpus && cpu < tr->topo.nr_cpus; cpu++)
+		check_machine_cpu(t, m, &tr->topo, cpu);
+	unload(tr);
+}
+
+static void every_dts_machine(struct ktest *t)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(machines); i++)
+		check_machine(t, &machines[i]);
+}
+
+/* A tree added to dts/ must get its expectations above. */
+static void every_dts_file_is_checked(struct ktest *t)
+{
+	DIR *d = opendir("dts");
+	struct dirent *e;
+	int n = 0;
+
+	ASSERT_TRUE(t, d != NULL);
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name), i;
+
+		if (len < 5 || strcmp(e->d_name + len - 4, ".dts"))
+			continue;
+		n++;
+		for (i = 0; i < ARRAY_SIZE(machines); i++)
+			if (strlen(machines[i].name) == len - 4 &&
+			    !strncmp(machines[i].name, e->d_name, len - 4))
+				break;
+		EXPECT_TRUE(t, i < ARRAY_SIZE(machines));
+		if (i == ARRAY_SIZE(machines))
+			ktest_diag(t, "dts/%s has no expectations in test_topology.c", e->d_name);
+	}
+	closedir(d);
+	EXPECT_EQ(t, n, (int)ARRAY_SIZE(machines));
+}
+
+static const u32 a53_khz[] = { 533000, 999000, 1402000, 1709000, 1844000 };
+static const u32 a73_khz[] = { 903000, 1421000, 1805000, 2112000, 2362000 };
+static const u32 hikey_uv[] = { 700000, 800000, 900000, 1000000, 1100000 };
+
+static void hikey960_opp_tables(struct ktest *t)
+{
+	struct tree *tr = load(t, "dts", "hi3660-hikey960");
+
+	if (!tr)
+		return;
+	ASSERT_EQ(t, tr->topo.nr_freq_domains, 2);
+	for (int fd = 0; fd < 2; fd++) {
+		const struct topology_freq_domain *d = &tr->topo.freq_domain[fd];
+		const struct topology_opp_table *ot = &tr->topo.opp_table[d->opp_table];
+		const u32 *khz = fd ? a73_khz : a53_khz;
+
+		EXPECT_EQ(t, d->cpus, fd ? 0xf0 : 0x0f);
+		EXPECT_TRUE(t, ot->shared);
+		EXPECT_EQ(t, ot->clock_latency_ns, 300000);
+		ASSERT_EQ(t, ot->nr_opps, 5);
+		for (int i = 0; i < 5; i++) {
+			EXPECT_EQ(t, ot->opp[i].freq_khz, khz[i]);
+			EXPECT_EQ(t, ot->opp[i].microvolt, hikey_uv[i]);
+		}
+	}
+	unload(tr);
+}
+
+/* uW = C x mV^2 x MHz / 10^6 and cost = fmax x power / f, from the DT facts. */
+static void check_em(struct ktest *t, const struct topology_freq_domain *d, double coeff,
+		     const u32 *khz)
+{
+	ASSERT_EQ(t, d->nr_perf_states, 5);
+	EXPECT_EQ(t, d->power_coeff, (u32)coeff);
+	for (int i = 0; i < 5; i++) {
+		double mv = hikey_uv[i] / 1000.0, mhz = khz[i] / 1000.0;
+		double power = coeff * mv * mv * mhz / 1e6, cost = khz[4] * power / khz[i];
+
+		EXPECT_EQ(t, d->em[i].frequency, khz[i]);
+		EXPECT_NEAR(t, d->em[i].power, power, 1);
+		EXPECT_NEAR(t, d->em[i].cost, cost, 2);
+		if (i)
+			EXPECT_GT(t, d->em[i].cost, d->em[i - 1].cost);
+	}
+}
+
+static void hikey960_energy_model(struct ktest *t)
+{
+	struct tree *tr = load(t, "dts", "hi3660-hikey960");
+
+	if (!tr)
+		return;
+	check_em(t, &tr->topo.freq_domain[0], 110, a53_khz);
+	check_em(t, &tr->topo.freq_domain[1], 550, a73_khz);
+	/* The figures: A53 at 533 MHz ~28.7 mW, A73 at 2362 MHz ~1572 mW. */
+	EXPECT_NEAR(t, tr->topo.freq_domain[0].em[0].power, 28700, 50);
+	EXPECT_NEAR(t, tr->topo.freq_domain[1].em[4].power, 1572000, 500);
+	/* The coefficient sits on cpu0/cpu4 only; it applies to the whole domain. */
+	EXPECT_EQ(t, tr->topo.freq_domain[tr->topo.cpu[3].freq_domain].power_coeff, 110);
+	EXPECT_EQ(t, tr->topo.freq_domain[tr->topo.cpu[7].freq_domain].power_coeff, 550);
+	unload(tr);
+}
+
+/* Every DTB the runner passes (ours and QEMU's own): parse and hold the invariants. */
+static void any_dtb_holds_invariants(struct ktest *t)
+{
+	for (int i = 0; i < host_nr_dtbs; i++) {
+		size_t size;
+		void *blob = host_read_file(host_dtb_files[i], &size);
+		struct tree *tr;
+
+		ASSERT_TRUE(t, blob != NULL);
+		if (!(tr = parse_blob(t, blob, size, host_dtb_files[i])))
+			continue;
+		check_invariants(t, &tr->topo);
+		unload(tr);
+	}
+	if (!host_nr_dtbs)
+		ktest_diag(t, "no --dtb given: only the named trees are checked");
+}
+
+static void format_mask(struct ktest *t)
+{
+	char buf[64], small[5];
+
+	topology_format_mask(buf, sizeof(buf), 0);
+	EXPECT_STREQ(t, buf, "none");
+	topology_format_mask(buf, sizeof(buf), 0xf0);
+	EXPECT_STREQ(t, buf, "4-7");
+	topology_format_mask(buf, sizeof(buf), 0x1ull | 0x4 | 0x38 | (1ull << 63));
+	EXPECT_STREQ(t, buf, "0,2-5,63");
+	topology_format_mask(small, sizeof(small), 0x15);
+	EXPECT_STREQ(t, small, "0,2,");	/* truncated, still terminated */
+	EXPECT_STREQ(t, topology_level_name(SD_LEVEL_MC), "MC");
+	EXPECT_STREQ(t, topology_level_name(SD_LEVEL_DIE), "DIE");
+}
+
+KTEST_SUITE(topology, KTEST_CASE(every_dts_machine), KTEST_CASE(every_dts_file_is_checked),
+	    KTEST_CASE(hikey960_opp_tables), KTEST_CASE(hikey960_energy_model),
+	    KTEST_CASE(any_dtb_holds_invariants), KTEST_CASE(format_mask));
