@@ -19,11 +19,11 @@ DEPS    := $(BUILD)/.deps-ok
 # ---- kernel -----------------------------------------------------------------
 # ARMv8.0 (Cortex-A53 has no LSE atomics), no FP/SIMD in the kernel, no
 # unaligned accesses (they fault with the MMU off), A53 errata 835769/843419.
-KCFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdlib -fpie -fno-plt \
+KCFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdlib -fpie \
 	-march=armv8-a -mno-outline-atomics -mgeneral-regs-only -mstrict-align \
 	-mfix-cortex-a53-835769 -fno-omit-frame-pointer -fno-stack-protector \
 	-fno-common -fno-tree-loop-distribute-patterns -Wall -Wextra -Werror -Wno-unused-parameter \
-	-Iinclude -I$(BUILD)/gen -MMD -MP
+	-include include/compiler.h -Iinclude -I$(BUILD)/gen -MMD -MP
 KLDFLAGS := -T linker.ld -pie -z norelro -z noexecstack --no-dynamic-linker \
 	--fix-cortex-a53-843419 --no-warn-rwx-segments -Map=$(BUILD)/kernel.map --hash-style=sysv
 
@@ -41,6 +41,7 @@ $(DEPS): tools/deps.sh
 # Only arch/ and drivers/ see the arm64 headers (the portable core sees include/).
 $(BUILD)/k/arch/%: KCFLAGS += -Iarch/arm64/include
 $(BUILD)/k/drivers/%: KCFLAGS += -Iarch/arm64/include
+$(BUILD)/k/tests/kernel/%: KCFLAGS += -Iarch/arm64/include	# tests of the arch itself
 
 $(BUILD)/k/%.c.o: %.c $(GENHDR) | $(DEPS)
 	@mkdir -p $(@D)

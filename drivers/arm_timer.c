@@ -46,18 +46,26 @@ static void arm_timer_irq(unsigned int irq, void *arg)
 	timer_interrupt();
 }
 
+/* The clock, first thing after the MMU: printk timestamps need it. */
+int arm_timer_clock_init(void)
+{
+	freq = read_sysreg(cntfrq_el0) & 0xffffffff;
+	if (!freq)
+		return -1;
+	/* Both fit in 64 bits: 10^9 x 2^32 < 2^62 and freq < 2^32. */
+	ns_mult = (NSEC_PER_SEC << 32) / freq;
+	cnt_mult = (freq << 32) / NSEC_PER_SEC;
+	return 0;
+}
+
 int arm_timer_init(const struct dtb *dt)
 {
 	int node = dtb_find_compatible(dt, -1, "arm,armv8-timer");
 
-	freq = read_sysreg(cntfrq_el0) & 0xffffffff;
 	if (!freq) {
 		printk("timer: CNTFRQ_EL0 is 0 (firmware did not set it)\n");
 		return -1;
 	}
-	/* Both fit in 64 bits: 10^9 x 2^32 < 2^62 and freq < 2^32. */
-	ns_mult = (NSEC_PER_SEC << 32) / freq;
-	cnt_mult = (freq << 32) / NSEC_PER_SEC;
 	timer_irq = node >= 0 ? dt_irq(dt, node, 2) : 27;
 	if (timer_irq < 0)
 		timer_irq = 27;	/* architected PPI 11, as every binding uses */

@@ -13,56 +13,56 @@
 #define SCHED_CAPACITY_SHIFT 10
 #define SCHED_CAPACITY_SCALE (1u << SCHED_CAPACITY_SHIFT)
 
-#define TOPOLOGY_MAX_OPPS 32		/* per OPP table; more are ignored, with a warning */
-#define TOPOLOGY_MAX_CLUSTERS NR_CPUS	/* every cluster holds at least one CPU */
-#define MPIDR_INVALID (~0ull)		/* Linux: INVALID_HWID; reg absent, bad or duplicated */
+#define TOPOLOGY_MAX_OPPS     32      /* per OPP table; more are ignored, with a warning */
+#define TOPOLOGY_MAX_CLUSTERS NR_CPUS /* every cluster holds at least one CPU */
+#define MPIDR_INVALID	      (~0ull) /* Linux: INVALID_HWID; reg absent, bad or duplicated */
 /* Linux: MPIDR_HWID_BITMASK - the affinity fields Aff3..Aff0 that reg may hold. */
-#define MPIDR_HWID_BITMASK 0xff00ffffffull
+#define MPIDR_HWID_BITMASK    0xff00ffffffull
 
 _Static_assert(NR_CPUS <= 64, "cpu masks are u64 bitmasks");
 
 /* Sched-domain levels, lowest first. Linux: default_topology[] without SMT/CLS. */
 enum topology_level {
-	SD_LEVEL_MC,		/* the CPUs of one cluster */
-	SD_LEVEL_DIE,		/* all CPUs, when there is more than one cluster */
+	SD_LEVEL_MC,  /* the CPUs of one cluster */
+	SD_LEVEL_DIE, /* all CPUs, when there is more than one cluster */
 	SD_NR_LEVELS,
 };
 
 /* Linux's SD_* flags that this tree can derive (values are ours). */
-#define SD_SHARE_PKG_RESOURCES (1u << 0)	/* MC: the cluster shares its last-level cache */
-#define SD_ASYM_CPUCAPACITY (1u << 1)		/* span holds more than one capacity value */
-#define SD_ASYM_CPUCAPACITY_FULL (1u << 2)	/* span sees every capacity value of the system */
+#define SD_SHARE_PKG_RESOURCES	 (1u << 0) /* MC: the cluster shares its last-level cache */
+#define SD_ASYM_CPUCAPACITY	 (1u << 1) /* span holds more than one capacity value */
+#define SD_ASYM_CPUCAPACITY_FULL (1u << 2) /* span sees every capacity value of the system */
 
 /* Which fallbacks fired (topology->warnings); each is printed once per parse. */
 enum topology_warning {
-	TW_NO_CPUS,		/* no usable /cpus: one default CPU */
-	TW_TOO_MANY_CPUS,	/* more than NR_CPUS: the rest are ignored */
-	TW_BAD_REG,		/* cpu reg absent or outside MPIDR_HWID_BITMASK */
-	TW_DUP_MPIDR,		/* two cpus with the same reg */
-	TW_DMIPS_MISSING,	/* some cpu lacks capacity-dmips-mhz: all get 1024 */
-	TW_DMIPS_ZERO,		/* capacity-dmips-mhz = 0 counts as missing */
-	TW_NO_FMAX,		/* some cpus have OPPs, one has none: dmips alone */
-	TW_OPP_PHANDLE,		/* operating-points-v2 names no node */
-	TW_OPP_EMPTY,		/* an OPP table with no usable entry */
-	TW_OPP_BAD_ENTRY,	/* an OPP without opp-hz, with 0 Hz, or a duplicate */
-	TW_OPP_TOO_MANY,	/* more than TOPOLOGY_MAX_OPPS entries */
-	TW_NO_CPU_MAP,		/* no cpu-map: clusters from MPIDR Aff1 (informational) */
-	TW_CPU_MAP,		/* cpu-map broken: clusters from MPIDR Aff1 */
-	TW_EM,			/* an energy model could not be built for a domain */
-	TW_POWER_COEFF,		/* cpus of one frequency domain disagree on the coefficient */
+	TW_NO_CPUS,	  /* no usable /cpus: one default CPU */
+	TW_TOO_MANY_CPUS, /* more than NR_CPUS: the rest are ignored */
+	TW_BAD_REG,	  /* cpu reg absent or outside MPIDR_HWID_BITMASK */
+	TW_DUP_MPIDR,	  /* two cpus with the same reg */
+	TW_DMIPS_MISSING, /* some cpu lacks capacity-dmips-mhz: all get 1024 */
+	TW_DMIPS_ZERO,	  /* capacity-dmips-mhz = 0 counts as missing */
+	TW_NO_FMAX,	  /* some cpus have OPPs, one has none: dmips alone */
+	TW_OPP_PHANDLE,	  /* operating-points-v2 names no node */
+	TW_OPP_EMPTY,	  /* an OPP table with no usable entry */
+	TW_OPP_BAD_ENTRY, /* an OPP without opp-hz, with 0 Hz, or a duplicate */
+	TW_OPP_TOO_MANY,  /* more than TOPOLOGY_MAX_OPPS entries */
+	TW_NO_CPU_MAP,	  /* no cpu-map: clusters from MPIDR Aff1 (informational) */
+	TW_CPU_MAP,	  /* cpu-map broken: clusters from MPIDR Aff1 */
+	TW_EM,		  /* an energy model could not be built for a domain */
+	TW_POWER_COEFF,	  /* cpus of one frequency domain disagree on the coefficient */
 	TW_NR,
 };
 
 struct topology_opp {
-	u32 freq_khz;		/* opp-hz / 1000 */
-	u32 microvolt;		/* first cell of opp-microvolt, 0 if absent */
+	u32 freq_khz;  /* opp-hz / 1000 */
+	u32 microvolt; /* first cell of opp-microvolt, 0 if absent */
 };
 
 /* An operating-points-v2 table, sorted by ascending frequency. */
 struct topology_opp_table {
-	int node;			/* DT offset of the table node */
-	bool shared;			/* opp-shared: one frequency for its cpus */
-	u32 clock_latency_ns;		/* the largest clock-latency-ns of its entries */
+	int node;	      /* DT offset of the table node */
+	bool shared;	      /* opp-shared: one frequency for its cpus */
+	u32 clock_latency_ns; /* the largest clock-latency-ns of its entries */
 	int nr_opps;
 	struct topology_opp opp[TOPOLOGY_MAX_OPPS];
 };
@@ -70,40 +70,40 @@ struct topology_opp_table {
 /* Linux: struct em_perf_state. power_uW = C x mV^2 x MHz / 10^6,
  * cost = f_max x power / f. */
 struct topology_em_state {
-	u32 frequency;		/* kHz */
-	u64 power;		/* uW */
+	u32 frequency; /* kHz */
+	u64 power;     /* uW */
 	u64 cost;
 };
 
 /* A frequency domain (Linux: a cpufreq policy and its em_perf_domain). */
 struct topology_freq_domain {
-	u64 cpus;			/* mask of logical cpus */
-	int opp_table;			/* index in topology->opp_table, -1 if none */
-	u32 power_coeff;		/* dynamic-power-coefficient, 0 if none */
-	int nr_perf_states;		/* 0: no energy model */
+	u64 cpus;	    /* mask of logical cpus */
+	int opp_table;	    /* index in topology->opp_table, -1 if none */
+	u32 power_coeff;    /* dynamic-power-coefficient, 0 if none */
+	int nr_perf_states; /* 0: no energy model */
 	struct topology_em_state em[TOPOLOGY_MAX_OPPS];
 };
 
 struct topology_sd {
-	u64 span;		/* 0: this level does not exist for this cpu */
-	u32 flags;		/* SD_* */
+	u64 span;  /* 0: this level does not exist for this cpu */
+	u32 flags; /* SD_* */
 };
 
 /* Per logical cpu. Linux: struct cpu_topology + the bits of the cpu node. */
 struct cpu_topology {
-	int node;			/* DT offset of the cpu node (-1: default cpu) */
-	u64 mpidr;			/* reg, or MPIDR_INVALID: never start such a cpu */
-	const char *enable_method;	/* "psci", "spin-table" (into the DTB) or NULL */
-	u64 cpu_release_addr;		/* 0 if absent */
-	const char *compatible;		/* first compatible string, or NULL */
-	u32 dmips;			/* capacity-dmips-mhz as read, 0 if absent */
-	u32 capacity_orig;		/* Linux: arch_scale_cpu_capacity(), 1..1024 */
-	int cluster_id;			/* 0..nr_clusters-1 */
-	int freq_domain;		/* index in topology->freq_domain */
-	int opp_table;			/* index in topology->opp_table, -1 if none */
-	u32 fmin, fmax;			/* kHz, 0 without an OPP table */
+	int node;		   /* DT offset of the cpu node (-1: default cpu) */
+	u64 mpidr;		   /* reg, or MPIDR_INVALID: never start such a cpu */
+	const char *enable_method; /* "psci", "spin-table" (into the DTB) or NULL */
+	u64 cpu_release_addr;	   /* 0 if absent */
+	const char *compatible;	   /* first compatible string, or NULL */
+	u32 dmips;		   /* capacity-dmips-mhz as read, 0 if absent */
+	u32 capacity_orig;	   /* Linux: arch_scale_cpu_capacity(), 1..1024 */
+	int cluster_id;		   /* 0..nr_clusters-1 */
+	int freq_domain;	   /* index in topology->freq_domain */
+	int opp_table;		   /* index in topology->opp_table, -1 if none */
+	u32 fmin, fmax;		   /* kHz, 0 without an OPP table */
 	struct topology_sd sd[SD_NR_LEVELS];
-	int sd_asym_cpucapacity;	/* lowest level with ..._FULL, -1 if none */
+	int sd_asym_cpucapacity; /* lowest level with ..._FULL, -1 if none */
 };
 
 struct topology {
@@ -111,13 +111,13 @@ struct topology {
 	struct cpu_topology cpu[NR_CPUS];
 	int nr_clusters;
 	u64 cluster_cpus[TOPOLOGY_MAX_CLUSTERS];
-	bool cpu_map;			/* clusters came from /cpus/cpu-map (else MPIDR) */
+	bool cpu_map; /* clusters came from /cpus/cpu-map (else MPIDR) */
 	int nr_opp_tables;
 	struct topology_opp_table opp_table[NR_CPUS];
 	int nr_freq_domains;
 	struct topology_freq_domain freq_domain[NR_CPUS];
-	bool asym_cpucapacity;		/* Linux: sched_asym_cpucapacity static key */
-	u32 warnings;			/* 1 << TW_*: which fallbacks fired */
+	bool asym_cpucapacity; /* Linux: sched_asym_cpucapacity static key */
+	u32 warnings;	       /* 1 << TW_*: which fallbacks fired */
 };
 
 /* THE LOGICAL CPU NUMBERING CONTRACT: the possible cpus are the children of
@@ -138,7 +138,7 @@ int topology_parse(const struct dtb *dt, struct topology *topo);
  * domain and per energy-model state. Deterministic (no addresses). */
 void topology_print(const struct topology *topo);
 
-const char *topology_level_name(int level);	/* "MC", "DIE" */
+const char *topology_level_name(int level); /* "MC", "DIE" */
 
 /* Span as a cpu list ("0-3,6"): writes at most size bytes, NUL-terminated. */
 void topology_format_mask(char *buf, size_t size, u64 mask);

@@ -5,9 +5,11 @@
 #include "ktest.h"
 #include "printk.h"
 
-/* Bounds of the section, provided by GNU ld on the host and by linker.ld in the kernel. */
-extern const struct ktest_suite __start_ktest_suites[];
-extern const struct ktest_suite __stop_ktest_suites[];
+/* Bounds of the section, provided by GNU ld on the host and by linker.ld in the kernel.
+ * Hidden: they are in this image, so -fpie addresses them PC-relative instead of through the
+ * GOT, which the self-relocating kernel would otherwise have to fix up first. */
+extern const struct ktest_suite __start_ktest_suites[] __attribute__((visibility("hidden")));
+extern const struct ktest_suite __stop_ktest_suites[] __attribute__((visibility("hidden")));
 
 /* Indentation of a suite's lines, nested under the top-level plan as KUnit does. */
 #define SUB "    "

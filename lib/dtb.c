@@ -6,20 +6,20 @@
 #include "dtb.h"
 
 /* Structure block tokens (Devicetree Specification v0.4, 5.4.1). */
-#define FDT_BEGIN_NODE	1
-#define FDT_END_NODE	2
-#define FDT_PROP	3
-#define FDT_NOP		4
-#define FDT_END		9
+#define FDT_BEGIN_NODE 1
+#define FDT_END_NODE   2
+#define FDT_PROP       3
+#define FDT_NOP	       4
+#define FDT_END	       9
 
 /* Header sizes: version 16 ends after size_dt_strings, 17 adds size_dt_struct. */
-#define HDR_V16_SIZE	0x24
-#define HDR_V17_SIZE	0x28
-#define RSV_ENTRY_SIZE	16
+#define HDR_V16_SIZE   0x24
+#define HDR_V17_SIZE   0x28
+#define RSV_ENTRY_SIZE 16
 
 /* Nesting bound of dtb_parent()'s stack; real trees are under 10 deep. The spec sets no limit,
  * so a deeper tree is treated as malformed rather than risking the (kernel) stack. */
-#define MAX_DEPTH	64
+#define MAX_DEPTH 64
 
 /* ---- tiny freestanding helpers (no libc here) ------------------------------------------ */
 
@@ -72,15 +72,24 @@ static const char *mem_chr(const char *s, char c, size_t n)
 const char *dtb_strerror(int err)
 {
 	switch (err) {
-	case 0:			return "ok";
-	case DTB_E_NOTFOUND:	return "not found";
-	case DTB_E_BADMAGIC:	return "bad magic (not a DTB)";
-	case DTB_E_BADVERSION:	return "unsupported DTB version";
-	case DTB_E_TRUNCATED:	return "truncated DTB";
-	case DTB_E_BADSTRUCT:	return "malformed structure block";
-	case DTB_E_BADVALUE:	return "property has an unexpected length or value";
-	case DTB_E_BADPATH:	return "bad path";
-	default:		return "unknown DTB error";
+	case 0:
+		return "ok";
+	case DTB_E_NOTFOUND:
+		return "not found";
+	case DTB_E_BADMAGIC:
+		return "bad magic (not a DTB)";
+	case DTB_E_BADVERSION:
+		return "unsupported DTB version";
+	case DTB_E_TRUNCATED:
+		return "truncated DTB";
+	case DTB_E_BADSTRUCT:
+		return "malformed structure block";
+	case DTB_E_BADVALUE:
+		return "property has an unexpected length or value";
+	case DTB_E_BADPATH:
+		return "bad path";
+	default:
+		return "unknown DTB error";
 	}
 }
 
@@ -98,7 +107,7 @@ u32 dtb_header_totalsize(const void *blob)
 static int check_block(u32 off, u32 size, u32 hdrsize, u32 totalsize)
 {
 	if (off < hdrsize)
-		return DTB_E_BADSTRUCT;	/* overlaps the header: a layout error */
+		return DTB_E_BADSTRUCT; /* overlaps the header: a layout error */
 	if ((u64)off + size > totalsize)
 		return DTB_E_TRUNCATED;
 	return 0;
@@ -261,7 +270,7 @@ static int node_end(const struct dtb *dt, int node)
 		} else if (tag == FDT_END_NODE) {
 			depth--;
 		} else if (tag == FDT_END) {
-			return DTB_E_BADSTRUCT;	/* the tree ends inside a node */
+			return DTB_E_BADSTRUCT; /* the tree ends inside a node */
 		}
 		off = next;
 	} while (depth > 0);
@@ -313,7 +322,7 @@ int dtb_next_sibling(const struct dtb *dt, int node)
 	/* END_NODE: the parent closes. END: `node` was the root. */
 	if (tag == FDT_END_NODE || tag == FDT_END)
 		return DTB_E_NOTFOUND;
-	return DTB_E_BADSTRUCT;	/* a property after a subnode */
+	return DTB_E_BADSTRUCT; /* a property after a subnode */
 }
 
 /* The DTB has no parent links: walk from the root with a stack of open nodes until `node`
@@ -329,7 +338,7 @@ int dtb_parent(const struct dtb *dt, int node)
 		return off;
 	for (;;) {
 		if (off > node)
-			return DTB_E_BADSTRUCT;	/* `node` is not on a token boundary */
+			return DTB_E_BADSTRUCT; /* `node` is not on a token boundary */
 		tag = next_tag(dt, off, &next);
 		if (tag < 0)
 			return tag;
@@ -340,7 +349,7 @@ int dtb_parent(const struct dtb *dt, int node)
 				return DTB_E_BADSTRUCT;
 			stack[depth++] = off;
 		} else if (tag == FDT_END_NODE) {
-			/* Closing the root (or more) before meeting `node`: it is outside the tree. */
+			/* The root closed before `node` showed up: it is outside the tree. */
 			if (--depth <= 0)
 				return DTB_E_BADSTRUCT;
 		} else if (tag == FDT_END) {
@@ -414,8 +423,7 @@ static int subnode_namelen(const struct dtb *dt, int parent, const char *name, s
 	const char *nm;
 	int child, len;
 
-	for (child = dtb_first_child(dt, parent); child >= 0;
-	     child = dtb_next_sibling(dt, child)) {
+	for (child = dtb_first_child(dt, parent); child >= 0; child = dtb_next_sibling(dt, child)) {
 		if (!(nm = dtb_node_name(dt, child, &len)))
 			return len;
 		if (name_matches(nm, (size_t)len, name, n))
@@ -467,8 +475,7 @@ static const char *string_at(const struct dtb *dt, u32 nameoff)
 {
 	const char *s = (const char *)dt->blob + dt->off_strings;
 
-	if (nameoff >= dt->size_strings ||
-	    !mem_chr(s + nameoff, '\0', dt->size_strings - nameoff))
+	if (nameoff >= dt->size_strings || !mem_chr(s + nameoff, '\0', dt->size_strings - nameoff))
 		return NULL;
 	return s + nameoff;
 }
@@ -573,7 +580,7 @@ int dtb_stringlist_index(const struct dtb *dt, int node, const char *name, const
 		return len;
 	for (end = p + len; p < end; p = nul + 1, idx++) {
 		if (!(nul = mem_chr(p, '\0', (size_t)(end - p))))
-			return DTB_E_BADVALUE;	/* last string unterminated */
+			return DTB_E_BADVALUE; /* last string unterminated */
 		if ((size_t)(nul - p) == n && mem_eq(p, str, n))
 			return idx;
 	}
@@ -700,7 +707,7 @@ static int parent_cells(const struct dtb *dt, int node, const char *name, int df
 	u32 v;
 
 	if (parent == DTB_E_NOTFOUND)
-		return dflt;	/* the root: nothing to read */
+		return dflt; /* the root: nothing to read */
 	if (parent < 0)
 		return parent;
 	err = dtb_prop_u32(dt, parent, name, &v);

@@ -1,7 +1,7 @@
 /* printf.c - kvsnprintf()/ksnprintf(): format into a caller's buffer (see include/printk.h).
  * Pure and freestanding, so the host tests compare it against the C library's snprintf.
  * Not: where the text goes (kernel/printk.c owns the console and its lock), no floating point.
- * Supported: %d %i %u %x %X %o %c %s %p %%, flags '-' '0', width and precision (also '*'),
+ * Supported: %d %i %u %x %X %o %c %s %p %%, flags '-' '0' '#' (hex only), width and precision (also '*'),
  * length modifiers hh h l ll z t. Unknown conversions are copied out literally. */
 #include "printk.h"
 
@@ -27,10 +27,11 @@ static void pad(struct out *o, char c, int n)
 }
 
 struct spec {
-	bool left;	/* '-': pad on the right */
-	bool zero;	/* '0': pad numbers with zeros */
+	bool left; /* '-': pad on the right */
+	bool zero; /* '0': pad numbers with zeros */
+	bool alt; /* '#': 0x / 0X before a non-zero hex value */
 	int width;
-	int prec;	/* -1: none */
+	int prec; /* -1: none */
 };
 
 static void emit_str(struct out *o, const struct spec *sp, const char *s)
@@ -57,7 +58,7 @@ static void emit_num(struct out *o, const struct spec *sp, u64 v, unsigned base,
 		     char sign, const char *prefix)
 {
 	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
-	char tmp[24];	/* 2^64 needs 22 octal digits */
+	char tmp[24]; /* 2^64 needs 22 octal digits */
 	int n = 0, plen = 0, zeros, total;
 
 	if (v != 0 || sp->prec != 0) {
@@ -115,24 +116,36 @@ static enum length parse_length(const char **fmt)
 static s64 arg_signed(va_list *ap, enum length l)
 {
 	switch (l) {
-	case LEN_HH:	return (signed char)va_arg(*ap, int);
-	case LEN_H:	return (short)va_arg(*ap, int);
-	case LEN_L:	return va_arg(*ap, long);
-	case LEN_LL:	return va_arg(*ap, long long);
-	case LEN_Z:	return (s64)va_arg(*ap, size_t);
-	default:	return va_arg(*ap, int);
+	case LEN_HH:
+		return (signed char)va_arg(*ap, int);
+	case LEN_H:
+		return (short)va_arg(*ap, int);
+	case LEN_L:
+		return va_arg(*ap, long);
+	case LEN_LL:
+		return va_arg(*ap, long long);
+	case LEN_Z:
+		return (s64)va_arg(*ap, size_t);
+	default:
+		return va_arg(*ap, int);
 	}
 }
 
 static u64 arg_unsigned(va_list *ap, enum length l)
 {
 	switch (l) {
-	case LEN_HH:	return (unsigned char)va_arg(*ap, unsigned int);
-	case LEN_H:	return (unsigned short)va_arg(*ap, unsigned int);
-	case LEN_L:	return va_arg(*ap, unsigned long);
-	case LEN_LL:	return va_arg(*ap, unsigned long long);
-	case LEN_Z:	return va_arg(*ap, size_t);
-	default:	return va_arg(*ap, unsigned int);
+	case LEN_HH:
+		return (unsigned char)va_arg(*ap, unsigned int);
+	case LEN_H:
+		return (unsigned short)va_arg(*ap, unsigned int);
+	case LEN_L:
+		return va_arg(*ap, unsigned long);
+	case LEN_LL:
+		return va_arg(*ap, unsigned long long);
+	case LEN_Z:
+		return va_arg(*ap, size_t);
+	default:
+		return va_arg(*ap, unsigned int);
 	}
 }
 
@@ -141,7 +154,7 @@ static void parse_spec(const char **fmt, struct spec *sp, va_list *ap)
 {
 	const char *f = *fmt;
 
-	sp->left = sp->zero = false;
+	sp->left = sp->zero = sp->alt = false;
 	sp->width = 0;
 	sp->prec = -1;
 	for (;; f++) {
@@ -149,6 +162,8 @@ static void parse_spec(const char **fmt, struct spec *sp, va_list *ap)
 			sp->left = true;
 		else if (*f == '0')
 			sp->zero = true;
+		else if (*f == '#')
+			sp->alt = true;
 		else
 			break;
 	}
@@ -169,7 +184,7 @@ static void parse_spec(const char **fmt, struct spec *sp, va_list *ap)
 		if (*f == '*') {
 			sp->prec = va_arg(*ap, int);
 			if (sp->prec < 0)
-				sp->prec = -1;	/* negative precision: as if omitted */
+				sp->prec = -1; /* negative precision: as if omitted */
 			f++;
 		} else {
 			while (*f >= '0' && *f <= '9')
@@ -186,6 +201,7 @@ static const char *convert(struct out *o, const char *fmt, va_list *ap)
 	struct spec sp;
 	enum length l;
 	s64 sv;
+	u64 v;
 	char c;
 
 	parse_spec(&fmt, &sp, ap);
@@ -202,7 +218,8 @@ static const char *convert(struct out *o, const char *fmt, va_list *ap)
 		break;
 	case 'x':
 	case 'X':
-		emit_num(o, &sp, arg_unsigned(ap, l), 16, *fmt == 'X', 0, "");
+		v = arg_unsigned(ap, l);
+		emit_num(o, &sp, v, 16, *fmt == 'X', 0, sp.alt && v ? (*fmt == 'X' ? "0X" : "0x") : "");
 		break;
 	case 'o':
 		emit_num(o, &sp, arg_unsigned(ap, l), 8, false, 0, "");

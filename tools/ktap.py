@@ -378,7 +378,11 @@ def parse(text):
 
 
 def main(argv):
-    data = open(argv[1], errors="replace").read() if len(argv) > 1 else sys.stdin.read()
+    if len(argv) > 1:
+        with open(argv[1], errors="replace") as f:
+            data = f.read()
+    else:
+        data = sys.stdin.read()
     s = parse(data)
     for f in s.failures:
         for d in f.diagnostics[-10:]:

@@ -102,12 +102,13 @@ class Outcome:
         self.skip_reason = None
         self.seconds = 0.0
 
-    def add_summary(self, s, ignore=()):
+    def add_summary(self, s):
+        """Add a ktap.Summary: its counts, failures and protocol problems."""
         self.passed += s.passed
         self.failed += s.failed
         self.skipped += s.skipped
         self.failures += s.failures
-        self.problems += [p for p in s.problems if p not in ignore]
+        self.problems += s.problems
 
     @property
     def total_failed(self):
@@ -168,6 +169,8 @@ class Process:
             except BaseException:
                 _kill_group(proc)
                 raise
+            finally:
+                proc.stdout.close()
         return self
 
     def _pump(self, proc, log):
@@ -251,14 +254,15 @@ def _kill_group(proc):
 
 # ---- kinds of run ------------------------------------------------------------------------
 
-def run_ktap_command(run, opt, out, argv, marks=SANITIZER_MARKS, exit_explained=True):
-    """Run a host program that prints KTAP and judge it."""
+def run_ktap_command(run, opt, out, argv):
+    """Run a host program that prints KTAP and judge it. A non-zero exit is
+    expected when cases failed; without failed cases it is a problem."""
     parser = ktap.Parser()
     seen = []
 
     def on_line(line):
         parser.feed(line)
-        if not seen and any(m in line for m in marks):
+        if not seen and any(m in line for m in SANITIZER_MARKS):
             seen.append(line.strip())
 
     timeout, idle = opt.timeouts(run)
@@ -270,10 +274,9 @@ def run_ktap_command(run, opt, out, argv, marks=SANITIZER_MARKS, exit_explained=
         out.problems.append("error in the output: " + seen[0])
     if p.hang:
         out.problems.append("hang: %s" % p.hang)
-    elif p.returncode != 0 and not (exit_explained and summary.failed):
+    elif p.returncode != 0 and not summary.failed:
         out.problems.append("%s exited with status %d" % (os.path.basename(argv[0]),
                                                           p.returncode))
-    return p, summary
 
 
 def kind_command(run, opt, out):
@@ -316,11 +319,19 @@ def dump_qemu_dtbs(opt, out):
             text = r.stdout.decode("utf-8", "replace").strip()
         except (OSError, subprocess.TimeoutExpired) as e:
             text = str(e)
-        if os.path.exists(path) and open(path, "rb").read(4) == b"\xd0\x0d\xfe\xed":
+        if _is_dtb(path):
             made.append(path)
         else:
             out.problems.append("could not dump QEMU's tree %s: %s" % (name, text or "?"))
     return made
+
+
+def _is_dtb(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read(4) == b"\xd0\x0d\xfe\xed"
+    except OSError:
+        return False
 
 
 def expand_fuzz(run, opt):
@@ -477,6 +488,8 @@ EXPANDERS = {"fuzz": expand_fuzz}
 
 def describe(run, opt):
     kind = run["kind"]
+    if kind == "skip":
+        return "(skipped: %s)" % run["reason"]
     if kind == "qemu":
         return " ".join(shlex.quote(a) for a in qemu_argv(run, opt))
     if kind == "fuzz":
@@ -507,10 +520,13 @@ def report(out, width, verbose):
         print("      not ok " + f.name + (" # " + f.reason if f.reason else ""))
     for p in out.problems:
         print("      " + p)
-    if out.problems and out.tail and not verbose:
-        print("      last lines of %s:" % out.log)
-        for line in out.tail:
-            print("          " + line)
+    if out.problems and not verbose and os.path.exists(out.log):
+        if out.tail:
+            print("      last lines of %s:" % out.log)
+            for line in out.tail:
+                print("          " + line)
+        else:
+            print("      (it printed nothing)")
 
 
 def selected_runs(opt, pattern):

@@ -52,7 +52,8 @@ primary_entry:
 
 	/* Apply R_AARCH64_RELATIVE relocations: *(base + off) = base + addend. */
 	adr_l	x0, __rela_start
-	adr_l	x1, __rela_end
+	ldr	x1, =__rela_size
+	add	x1, x1, x0
 4:	cmp	x0, x1
 	b.hs	5f
 	ldp	x3, x4, [x0], #16		/* r_offset, r_info */

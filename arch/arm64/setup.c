@@ -56,6 +56,7 @@ void start_kernel(u64 dtb_pa)
 	write_sysreg(tpidr_el1, 0);
 	write_sysreg(sp_el0, (u64)&init_task);
 	isb();
+	arm_timer_clock_init();
 	/* early_setup validated the blob with the MMU off; again, for our copy. */
 	if (dtb_init(&kernel_dtb, (const void *)dtb_pa, boot_params.dtb_size))
 		panic("device tree changed under us");

@@ -108,12 +108,26 @@ void show_regs(const struct pt_regs *regs)
 	printk("x1 : %016llx x0 : %016llx\n", regs->regs[1], regs->regs[0]);
 }
 
+/* A fault while reporting a fault: say so once and stop this CPU. */
+static int nesting[NR_CPUS];
+
+static void check_recursion(struct pt_regs *regs)
+{
+	if (nesting[arch_cpu_id()]++ == 0)
+		return;
+	printk("\nException while handling an exception on CPU %u (pc %#llx); halting it\n",
+	       arch_cpu_id(), regs->pc);
+	for (;;)
+		__asm__ volatile("wfi");
+}
+
 void handle_sync(struct pt_regs *regs)
 {
 	u64 esr = read_sysreg(esr_el1), far = read_sysreg(far_el1);
 	unsigned int ec = esr >> 26;
 	struct task_struct *t = arch_current();
 
+	check_recursion(regs);
 	printk("\nUnhandled exception: %s (EC %#x, ESR %#llx)\n", ec_name(ec), ec, esr);
 	if (ec == 0x20 || ec == 0x21 || ec == 0x24 || ec == 0x25) {
 		printk("%s at address %#llx (%s)\n", fsc_name(esr & 0x3f), far,
@@ -132,6 +146,7 @@ void handle_bad(struct pt_regs *regs, int vector)
 {
 	static const char *const kind[] = { "sync", "IRQ", "FIQ", "SError" };
 
+	check_recursion(regs);
 	printk("\nUnexpected exception vector %d (%s, %s)\n", vector, kind[vector & 3],
 	       vector < 4 ? "SP_EL0" : vector < 8 ? "current EL" : "lower EL");
 	printk("ESR %#llx FAR %#llx\n", read_sysreg(esr_el1), read_sysreg(far_el1));

@@ -187,7 +187,10 @@ void schedule_tail(struct task_struct *prev)
 	arch_irq_enable();
 }
 
-void schedule(void)
+/* preempt: called from the IRQ return path. A task preempted between
+ * marking itself sleeping and calling schedule() must stay queued, or the
+ * wakeup it is about to wait for could be lost (Linux: SM_PREEMPT). */
+static void __schedule(bool preempt)
 {
 	unsigned long flags = arch_irq_save();
 	struct rq *rq = this_rq();
@@ -198,9 +201,10 @@ void schedule(void)
 	spin_lock(&rq->lock);
 	rq->need_resched = false;
 	if (!prev->is_idle) {
-		if (prev->state != TASK_RUNNING) {
+		if (prev->state != TASK_RUNNING && !preempt) {
 			dequeue_task(rq, prev);
-		} else if (!(prev->cpus_allowed & cpumask_of(arch_cpu_id()))) {
+		} else if (prev->state == TASK_RUNNING &&
+			   !(prev->cpus_allowed & cpumask_of(arch_cpu_id()))) {
 			dequeue_task(rq, prev);	/* moved after the switch */
 		} else {
 			list_add_tail(&prev->run_list, &rq->queue);
@@ -231,9 +235,14 @@ void schedule(void)
 	arch_irq_restore(flags);
 }
 
+void schedule(void)
+{
+	__schedule(false);
+}
+
 void yield(void)
 {
-	schedule();
+	__schedule(true);
 }
 
 /* Called from the IRQ return path with IRQs off. */
@@ -242,7 +251,7 @@ void irq_exit_preempt(void)
 	struct task_struct *t = current;
 
 	if (READ_ONCE(this_rq()->need_resched) && t->preempt_count == 0 && !t->is_idle)
-		schedule();
+		__schedule(true);
 }
 
 /* PLACEHOLDER tick: round robin once the slice is used up. */
@@ -285,6 +294,10 @@ int set_cpus_allowed(struct task_struct *p, cpumask_t mask)
 		return -1;
 	flags = spin_lock_irqsave(&p->pi_lock);
 	p->cpus_allowed = mask;
+	if (p->state == TASK_NEW) {	/* not queued anywhere yet */
+		spin_unlock_irqrestore(&p->pi_lock, flags);
+		return 0;
+	}
 	rq = cpu_rq(p->cpu);
 	spin_lock(&rq->lock);
 	if (p->on_rq && rq->curr != p && !(mask & cpumask_of(p->cpu))) {

@@ -8,8 +8,8 @@
 #include "topology.h"
 #include "printk.h"
 
-#define CPU_MAP_MAX_DEPTH 8	/* socket/cluster nesting; deeper is surely garbage */
-#define EM_MAX_POWER 64000000ull	/* uW; Linux: EM_MAX_POWER (64 W) */
+#define CPU_MAP_MAX_DEPTH 8	      /* socket/cluster nesting; deeper is surely garbage */
+#define EM_MAX_POWER	  64000000ull /* uW; Linux: EM_MAX_POWER (64 W) */
 
 /* Each kind of bad input is reported once per parse, then only recorded. */
 static bool first_warning(struct topology *topo, enum topology_warning w)
@@ -20,17 +20,17 @@ static bool first_warning(struct topology *topo, enum topology_warning w)
 	return true;
 }
 
-#define topo_warn(topo, w, fmt, ...)                                                       \
-	do {                                                                               \
-		if (first_warning(topo, w))                                                \
-			printk("topology: warning: " fmt "\n", ##__VA_ARGS__);             \
+#define topo_warn(topo, w, fmt, ...)                                                               \
+	do {                                                                                       \
+		if (first_warning(topo, w))                                                        \
+			printk("topology: warning: " fmt "\n", ##__VA_ARGS__);                     \
 	} while (0)
 
 /* For legal trees that still make us guess (no cpu-map): said once, not a warning. */
-#define topo_note(topo, w, fmt, ...)                                                       \
-	do {                                                                               \
-		if (first_warning(topo, w))                                                \
-			printk("topology: " fmt "\n", ##__VA_ARGS__);                         \
+#define topo_note(topo, w, fmt, ...)                                                               \
+	do {                                                                                       \
+		if (first_warning(topo, w))                                                        \
+			printk("topology: " fmt "\n", ##__VA_ARGS__);                              \
 	} while (0)
 
 /* No libc in the kernel: the two string helpers this file needs. */
@@ -101,14 +101,15 @@ static u64 read_mpidr(const struct dtb *dt, struct topology *topo, int node, int
 	}
 	hwid = dtb_read_cells(reg, cells);
 	if (hwid & ~MPIDR_HWID_BITMASK) {
-		topo_warn(topo, TW_BAD_REG, "cpu%d: reg 0x%llx is not an MPIDR: never started",
-			  cpu, (unsigned long long)hwid);
+		topo_warn(topo, TW_BAD_REG, "cpu%d: reg 0x%llx is not an MPIDR: never started", cpu,
+			  (unsigned long long)hwid);
 		return MPIDR_INVALID;
 	}
 	for (int i = 0; i < cpu; i++) {
 		if (topo->cpu[i].mpidr == hwid) {
-			topo_warn(topo, TW_DUP_MPIDR, "cpu%d: reg 0x%llx duplicates cpu%d's: never started",
-				  cpu, (unsigned long long)hwid, i);
+			topo_warn(topo, TW_DUP_MPIDR,
+				  "cpu%d: reg 0x%llx duplicates cpu%d's: never started", cpu,
+				  (unsigned long long)hwid, i);
 			return MPIDR_INVALID;
 		}
 	}
@@ -220,7 +221,8 @@ static void parse_opp_table(const struct dtb *dt, struct topology *topo, int nod
 		}
 		/* opp-microvolt: <target> or <target min max>; the target is what we need. */
 		uv = dtb_prop(dt, opp, "opp-microvolt", &len);
-		if (dtb_prop_u32(dt, opp, "clock-latency-ns", &lat) == 0 && lat > t->clock_latency_ns)
+		if (dtb_prop_u32(dt, opp, "clock-latency-ns", &lat) == 0 &&
+		    lat > t->clock_latency_ns)
 			t->clock_latency_ns = lat;
 		opp_insert(topo, t, khz, uv && len >= 4 ? dtb_be32(uv) : 0);
 	}
@@ -265,7 +267,8 @@ static void build_freq_domains(const struct dtb *dt, struct topology *topo)
 			c->fmax = topo->opp_table[t].opp[topo->opp_table[t].nr_opps - 1].freq_khz;
 		}
 		for (fd = 0; fd < topo->nr_freq_domains; fd++)
-			if (t >= 0 && topo->opp_table[t].shared && topo->freq_domain[fd].opp_table == t)
+			if (t >= 0 && topo->opp_table[t].shared &&
+			    topo->freq_domain[fd].opp_table == t)
 				break;
 		if (fd == topo->nr_freq_domains) {
 			topo->nr_freq_domains++;
@@ -309,12 +312,12 @@ static void compute_capacities(struct topology *topo)
 		return;
 	}
 	if (with_fmax && with_fmax < n)
-		topo_warn(topo, TW_NO_FMAX, "cpu%d has no usable OPP table: capacity from dmips alone",
-			  no_fmax);
+		topo_warn(topo, TW_NO_FMAX,
+			  "cpu%d has no usable OPP table: capacity from dmips alone", no_fmax);
 	for (int cpu = 0; cpu < n; cpu++) {
 		raw[cpu] = topo->cpu[cpu].dmips;
 		if (with_fmax == n)
-			raw[cpu] *= topo->cpu[cpu].fmax;	/* both < 2^32: no overflow */
+			raw[cpu] *= topo->cpu[cpu].fmax; /* both < 2^32: no overflow */
 		max = MAX(max, raw[cpu]);
 	}
 	/* raw x 1024 must fit in 64 bits: drop low bits of absurd values. */
@@ -332,8 +335,8 @@ static void compute_capacities(struct topology *topo)
 struct cpu_map_walk {
 	const struct dtb *dt;
 	struct topology *topo;
-	int cluster_of[NR_CPUS];	/* -1 until the cpu-map names the cpu */
-	const char *why;		/* first reason the map is unusable, NULL if fine */
+	int cluster_of[NR_CPUS]; /* -1 until the cpu-map names the cpu */
+	const char *why;	 /* first reason the map is unusable, NULL if fine */
 	int why_arg;
 };
 
@@ -368,7 +371,7 @@ static void map_cpu(struct cpu_map_walk *w, int node, int *cluster)
 		map_reject(w, "named twice: cpu", cpu);
 		return;
 	}
-	if (*cluster < 0)	/* ids go to clusters that hold a possible cpu, in DT order */
+	if (*cluster < 0) /* ids go to clusters that hold a possible cpu, in DT order */
 		*cluster = w->topo->nr_clusters++;
 	w->cluster_of[cpu] = *cluster;
 }
@@ -462,7 +465,8 @@ static void clusters_from_mpidr(struct topology *topo)
 		for (id = 0; id < cpu; id++)
 			if (key[id] == key[cpu])
 				break;
-		topo->cpu[cpu].cluster_id = id < cpu ? topo->cpu[id].cluster_id : topo->nr_clusters++;
+		topo->cpu[cpu].cluster_id =
+			id < cpu ? topo->cpu[id].cluster_id : topo->nr_clusters++;
 	}
 }
 
@@ -487,13 +491,15 @@ static u32 domain_power_coeff(const struct dtb *dt, struct topology *topo, int f
 		u32 c;
 
 		if (!(topo->freq_domain[fd].cpus & (1ull << cpu)) ||
-		    dtb_prop_u32(dt, topo->cpu[cpu].node, "dynamic-power-coefficient", &c) < 0 || !c)
+		    dtb_prop_u32(dt, topo->cpu[cpu].node, "dynamic-power-coefficient", &c) < 0 ||
+		    !c)
 			continue;
 		if (!coeff)
 			coeff = c;
 		else if (c != coeff)
 			topo_warn(topo, TW_POWER_COEFF,
-				  "cpu%d: dynamic-power-coefficient %u differs from its domain's %u: ignored",
+				  "cpu%d: dynamic-power-coefficient %u differs from its domain's "
+				  "%u: ignored",
 				  cpu, c, coeff);
 	}
 	return coeff;
@@ -505,7 +511,7 @@ static u64 opp_power_uw(u32 coeff, const struct topology_opp *opp)
 {
 	u64 mv = opp->microvolt / 1000, mhz = opp->freq_khz / 1000, t;
 
-	if (!mv || !mhz || mv > 0xffff)	/* mV^2 < 2^32, so C x mV^2 < 2^64 */
+	if (!mv || !mhz || mv > 0xffff) /* mV^2 < 2^32, so C x mV^2 < 2^64 */
 		return 0;
 	t = (u64)coeff * mv * mv;
 	if (t > ~0ull / mhz)
@@ -524,9 +530,10 @@ static void build_energy_model(const struct dtb *dt, struct topology *topo, int 
 
 	d->power_coeff = domain_power_coeff(dt, topo, fd);
 	if (!d->power_coeff)
-		return;		/* no coefficient: no energy model, as on Linux */
+		return; /* no coefficient: no energy model, as on Linux */
 	if (d->opp_table < 0) {
-		topo_warn(topo, TW_EM, "frequency domain %d: power coefficient but no OPPs: no energy model",
+		topo_warn(topo, TW_EM,
+			  "frequency domain %d: power coefficient but no OPPs: no energy model",
 			  fd);
 		return;
 	}
@@ -536,9 +543,10 @@ static void build_energy_model(const struct dtb *dt, struct topology *topo, int 
 		u64 power = opp_power_uw(d->power_coeff, &t->opp[i]);
 
 		if (!power) {
-			topo_warn(topo, TW_EM, "frequency domain %d: OPP %u kHz gives no power "
-				  "(opp-microvolt absent or absurd): no energy model", fd,
-				  t->opp[i].freq_khz);
+			topo_warn(topo, TW_EM,
+				  "frequency domain %d: OPP %u kHz gives no power "
+				  "(opp-microvolt absent or absurd): no energy model",
+				  fd, t->opp[i].freq_khz);
 			d->nr_perf_states = 0;
 			return;
 		}
@@ -597,7 +605,8 @@ static void build_sched_domains(struct topology *topo)
 			c->sd[l].flags |= asym_classify(topo, c->sd[l].span);
 			if (c->sd[l].flags & SD_ASYM_CPUCAPACITY)
 				topo->asym_cpucapacity = true;
-			if ((c->sd[l].flags & SD_ASYM_CPUCAPACITY_FULL) && c->sd_asym_cpucapacity < 0)
+			if ((c->sd[l].flags & SD_ASYM_CPUCAPACITY_FULL) &&
+			    c->sd_asym_cpucapacity < 0)
 				c->sd_asym_cpucapacity = l;
 		}
 	}
@@ -714,7 +723,8 @@ static void print_cpu(const struct topology *topo, int cpu)
 {
 	const struct cpu_topology *c = &topo->cpu[cpu];
 	const struct topology_freq_domain *fd = &topo->freq_domain[c->freq_domain];
-	const struct topology_opp_table *t = c->opp_table >= 0 ? &topo->opp_table[c->opp_table] : NULL;
+	const struct topology_opp_table *t =
+		c->opp_table >= 0 ? &topo->opp_table[c->opp_table] : NULL;
 	char mpidr[24] = "invalid";
 
 	if (c->mpidr != MPIDR_INVALID) {
@@ -735,7 +745,8 @@ static void print_cpu(const struct topology *topo, int cpu)
 static void print_freq_domain(const struct topology *topo, int fd)
 {
 	const struct topology_freq_domain *d = &topo->freq_domain[fd];
-	const struct topology_opp_table *t = d->opp_table >= 0 ? &topo->opp_table[d->opp_table] : NULL;
+	const struct topology_opp_table *t =
+		d->opp_table >= 0 ? &topo->opp_table[d->opp_table] : NULL;
 	char cpus[64];
 
 	topology_format_mask(cpus, sizeof(cpus), d->cpus);
@@ -745,8 +756,8 @@ static void print_freq_domain(const struct topology *topo, int fd)
 	       t ? t->opp[t->nr_opps - 1].freq_khz : 0, t ? t->clock_latency_ns : 0,
 	       t ? t->shared : 0, d->power_coeff, d->nr_perf_states);
 	for (int i = 0; t && i < t->nr_opps; i++)
-		printk("topology: opp freq_domain=%d freq=%u microvolt=%u power=%llu cost=%llu\n", fd,
-		       t->opp[i].freq_khz, t->opp[i].microvolt,
+		printk("topology: opp freq_domain=%d freq=%u microvolt=%u power=%llu cost=%llu\n",
+		       fd, t->opp[i].freq_khz, t->opp[i].microvolt,
 		       (unsigned long long)(i < d->nr_perf_states ? d->em[i].power : 0),
 		       (unsigned long long)(i < d->nr_perf_states ? d->em[i].cost : 0));
 }
@@ -768,8 +779,8 @@ void topology_print(const struct topology *topo)
 			if (!sd->span)
 				continue;
 			topology_format_mask(span, sizeof(span), sd->span);
-			printk("topology: domain=%s cpu=%d span=%s flags=%s\n", topology_level_name(l),
-			       cpu, span, flags_name(sd->flags));
+			printk("topology: domain=%s cpu=%d span=%s flags=%s\n",
+			       topology_level_name(l), cpu, span, flags_name(sd->flags));
 		}
 	}
 	for (int fd = 0; fd < topo->nr_freq_domains; fd++)

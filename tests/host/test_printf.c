@@ -18,8 +18,8 @@
 /* Formats with vsnprintf and with kvsnprintf at every size that truncates differently, and
  * compares text, return value and untouched tail. Variadic so that gcc checks the format
  * against the arguments once, with printf rules, for both. */
-static void __attribute__((format(printf, 3, 4))) cmp(struct ktest *t, int line, const char *fmt,
-							 ...)
+static void __attribute__((format(printf, 3, 4)))
+cmp(struct ktest *t, int line, const char *fmt, ...)
 {
 	char want[300], buf[300];
 	va_list ap, aq;
@@ -30,8 +30,9 @@ static void __attribute__((format(printf, 3, 4))) cmp(struct ktest *t, int line,
 	wlen = vsnprintf(want, sizeof(want), fmt, aq);
 	va_end(aq);
 
-	size_t sizes[] = { 0, 1, 2, 3, (size_t)wlen / 2, (size_t)wlen, (size_t)wlen + 1,
-			   sizeof(buf) - 8 };
+	size_t sizes[] = {
+		0, 1, 2, 3, (size_t)wlen / 2, (size_t)wlen, (size_t)wlen + 1, sizeof(buf) - 8
+	};
 	for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
 		size_t size = sizes[i], stored = size ? MIN((size_t)wlen, size - 1) : 0;
 
@@ -71,9 +72,9 @@ static void printf_integers(struct ktest *t)
 	CMP(t, "%lld %llu %llx %llX", LLONG_MIN, ULLONG_MAX, 0xfedcba9876543210ULL,
 	    0xfedcba9876543210ULL);
 	CMP(t, "%lld", LLONG_MAX);
+	CMP(t, "%#x %#llx %#010x %#X %#x %-#8x|", 255u, 0x123456789abcULL, 0xbeefu, 0xabcu, 0u, 17u);
 	CMP(t, "%zu %zx %zd", (size_t)12345, (size_t)0xabc, (ssize_t)-7);
 	CMP(t, "%llo", ULLONG_MAX);
-	CMP(t, "%hhd %hhu %hd %hu", 300, 300, 70000, 70000);
 	CMP(t, "%td", (ptrdiff_t)-99);
 }
 
@@ -100,9 +101,10 @@ static void printf_width_flags(struct ktest *t)
 static void printf_flag_quirks(struct ktest *t)
 {
 	CMP(t, "");
-	CMP(t, "[%-05d] [%-0*d]", 42, 5, 3);	/* '-' wins over '0' */
-	CMP(t, "[%05.3d] [%08.0x]", 7, 0u);	/* a precision turns '0' off */
-	CMP(t, "[%00005d] [%-0-4d]", 3, 4);	/* repeated flags */
+	CMP(t, "[%-05d] [%-0*d]", 42, 5, 3);		     /* '-' wins over '0' */
+	CMP(t, "[%05.3d] [%08.0x]", 7, 0u);		     /* a precision turns '0' off */
+	CMP(t, "[%00005d] [%-0-4d]", 3, 4);		     /* repeated flags */
+	CMP(t, "%hhd %hhu %hd %hu", 300, 300, 70000, 70000); /* narrowed back; clang frowns */
 }
 #pragma GCC diagnostic pop
 
@@ -125,7 +127,7 @@ static void printf_pointers_and_quirks(struct ktest *t)
 	int x;
 	void *p = &x;
 	char buf[64], want[64];
-	const char *volatile null = NULL;	/* hidden from the format checker */
+	const char *volatile null = NULL; /* hidden from the format checker */
 	char unterminated[3] = { 'a', 'b', 'c' };
 
 	CMP(t, "%p", p);
@@ -166,5 +168,5 @@ static void printf_pointers_and_quirks(struct ktest *t)
 }
 
 KTEST_SUITE(printf, KTEST_CASE(printf_integers), KTEST_CASE(printf_width_flags),
-	    KTEST_CASE(printf_flag_quirks),
-	    KTEST_CASE(printf_strings), KTEST_CASE(printf_pointers_and_quirks));
+	    KTEST_CASE(printf_flag_quirks), KTEST_CASE(printf_strings),
+	    KTEST_CASE(printf_pointers_and_quirks));

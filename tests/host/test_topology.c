@@ -5,9 +5,11 @@
  * --dtb files the runner passes); a missing tree fails, never skips.
  * Expected values are computed here from the DT facts, in doubles. */
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "host.h"
 #include "ktest.h"
 #include "topology.h"
@@ -25,8 +27,10 @@ static const char *build_dir(void)
 	static char dir[512];
 
 	for (int i = 0; i < host_nr_dtbs; i++) {
-		const char *f = host_dtb_files[i], *s = strstr(f, "/dts/");
+		const char *f = host_dtb_files[i], *s = NULL;
 
+		for (const char *p = strstr(f, "/dts/"); p; p = strstr(p + 1, "/dts/"))
+			s = p; /* the last one: BUILD itself may contain "/dts/" */
 		if (s && !strchr(s + 5, '/') && (size_t)(s - f) < sizeof(dir)) {
 			memcpy(dir, f, (size_t)(s - f));
 			dir[s - f] = '\0';
@@ -136,7 +140,7 @@ static void check_invariants(struct ktest *t, const struct topology *topo)
 	EXPECT_EQ(t, max_cap, SCHED_CAPACITY_SCALE);
 	for (int i = 0; i < topo->nr_clusters; i++) {
 		EXPECT_NE(t, topo->cluster_cpus[i], 0);
-		EXPECT_EQ(t, clusters & topo->cluster_cpus[i], 0);	/* disjoint */
+		EXPECT_EQ(t, clusters & topo->cluster_cpus[i], 0); /* disjoint */
 		clusters |= topo->cluster_cpus[i];
 	}
 	EXPECT_EQ(t, clusters, all);
@@ -152,9 +156,9 @@ static void check_invariants(struct ktest *t, const struct topology *topo)
 
 /* ---- the machines of dts/ --------------------------------------------------- */
 
-#define L 462	/* A53: 592 x 1844000 x 1024 / (1024 x 2362000) */
-#define B 1024
-#define MC_FLAGS SD_SHARE_PKG_RESOURCES
+#define L	  462 /* A53: 592 x 1844000 x 1024 / (1024 x 2362000) */
+#define B	  1024
+#define MC_FLAGS  SD_SHARE_PKG_RESOURCES
 #define ASYM_FULL (SD_ASYM_CPUCAPACITY | SD_ASYM_CPUCAPACITY_FULL)
 
 struct machine {
@@ -165,36 +169,52 @@ struct machine {
 	int cluster[8];
 	u32 fmax[8];
 	int nr_freq_domains;
-	u32 mc_flags;		/* every MC domain */
-	bool die;		/* a DIE level exists (more than one cluster) */
-	int sd_asym;		/* expected sd_asym_cpucapacity level of every cpu */
+	u32 mc_flags; /* every MC domain */
+	bool die;     /* a DIE level exists (more than one cluster) */
+	int sd_asym;  /* expected sd_asym_cpucapacity level of every cpu */
 	const char *compat_big;
 };
 
+/* One machine per block reads better than one field per line. */
+/* clang-format off */
 #define HIKEY_FMAX { 1844000, 1844000, 1844000, 1844000, 2362000, 2362000, 2362000, 2362000 }
+#define HIKEY_MPIDR { 0, 1, 2, 3, 0x100, 0x101, 0x102, 0x103 }
+#define MPIDR_0_7 { 0, 1, 2, 3, 4, 5, 6, 7 }
 #define CAPS_44 { L, L, L, L, B, B, B, B }
+#define CLUSTERS_44 { 0, 0, 0, 0, 1, 1, 1, 1 }
 
 static const struct machine machines[] = {
-	{ "hi3660-hikey960", 8, { 0, 1, 2, 3, 0x100, 0x101, 0x102, 0x103 }, CAPS_44,
-	  { 0, 0, 0, 0, 1, 1, 1, 1 }, HIKEY_FMAX, 2, MC_FLAGS, true, SD_LEVEL_DIE,
-	  "arm,cortex-a73" },
-	{ "qemu-bl44", 8, { 0, 1, 2, 3, 4, 5, 6, 7 }, CAPS_44, { 0, 0, 0, 0, 1, 1, 1, 1 },
-	  HIKEY_FMAX, 2, MC_FLAGS, true, SD_LEVEL_DIE, "arm,cortex-a53" },
-	{ "qemu-bl44-1c", 8, { 0, 1, 2, 3, 4, 5, 6, 7 }, CAPS_44, { 0 }, HIKEY_FMAX, 2,
-	  MC_FLAGS | ASYM_FULL, false, SD_LEVEL_MC, "arm,cortex-a53" },
-	{ "qemu-sym8", 8, { 0, 1, 2, 3, 4, 5, 6, 7 }, { B, B, B, B, B, B, B, B }, { 0 },
-	  { 1844000, 1844000, 1844000, 1844000, 1844000, 1844000, 1844000, 1844000 }, 1,
-	  MC_FLAGS, false, -1, "arm,cortex-a53" },
-	{ "qemu-bl22", 4, { 0, 1, 2, 3 }, { L, L, B, B }, { 0, 0, 1, 1 },
-	  { 1844000, 1844000, 2362000, 2362000 }, 2, MC_FLAGS, true, SD_LEVEL_DIE,
-	  "arm,cortex-a53" },
-	{ "qemu-hikey-mpidr", 8, { 0, 1, 2, 3, 0x100, 0x101, 0x102, 0x103 }, CAPS_44,
-	  { 0, 0, 0, 0, 1, 1, 1, 1 }, HIKEY_FMAX, 2, MC_FLAGS, true, SD_LEVEL_DIE,
-	  "arm,cortex-a72" },
+	{ .name = "hi3660-hikey960", .nr_cpus = 8, .mpidr = HIKEY_MPIDR, .capacity = CAPS_44,
+	  .cluster = CLUSTERS_44, .fmax = HIKEY_FMAX, .nr_freq_domains = 2,
+	  .mc_flags = MC_FLAGS, .die = true, .sd_asym = SD_LEVEL_DIE,
+	  .compat_big = "arm,cortex-a73" },
+	{ .name = "qemu-bl44", .nr_cpus = 8, .mpidr = MPIDR_0_7, .capacity = CAPS_44,
+	  .cluster = CLUSTERS_44, .fmax = HIKEY_FMAX, .nr_freq_domains = 2,
+	  .mc_flags = MC_FLAGS, .die = true, .sd_asym = SD_LEVEL_DIE,
+	  .compat_big = "arm,cortex-a53" },
+	/* Pixel 3 shape: one cluster, so MC itself is the asymmetric domain. */
+	{ .name = "qemu-bl44-1c", .nr_cpus = 8, .mpidr = MPIDR_0_7, .capacity = CAPS_44,
+	  .cluster = { 0 }, .fmax = HIKEY_FMAX, .nr_freq_domains = 2,
+	  .mc_flags = MC_FLAGS | ASYM_FULL, .die = false, .sd_asym = SD_LEVEL_MC,
+	  .compat_big = "arm,cortex-a53" },
+	{ .name = "qemu-sym8", .nr_cpus = 8, .mpidr = MPIDR_0_7,
+	  .capacity = { B, B, B, B, B, B, B, B }, .cluster = { 0 },
+	  .fmax = { 1844000, 1844000, 1844000, 1844000, 1844000, 1844000, 1844000, 1844000 },
+	  .nr_freq_domains = 1, .mc_flags = MC_FLAGS, .die = false, .sd_asym = -1,
+	  .compat_big = "arm,cortex-a53" },
+	{ .name = "qemu-bl22", .nr_cpus = 4, .mpidr = { 0, 1, 2, 3 }, .capacity = { L, L, B, B },
+	  .cluster = { 0, 0, 1, 1 }, .fmax = { 1844000, 1844000, 2362000, 2362000 },
+	  .nr_freq_domains = 2, .mc_flags = MC_FLAGS, .die = true, .sd_asym = SD_LEVEL_DIE,
+	  .compat_big = "arm,cortex-a53" },
+	{ .name = "qemu-hikey-mpidr", .nr_cpus = 8, .mpidr = HIKEY_MPIDR, .capacity = CAPS_44,
+	  .cluster = CLUSTERS_44, .fmax = HIKEY_FMAX, .nr_freq_domains = 2,
+	  .mc_flags = MC_FLAGS, .die = true, .sd_asym = SD_LEVEL_DIE,
+	  .compat_big = "arm,cortex-a72" },
 };
+/* clang-format on */
 
-static void check_machine_cpu(struct ktest *t, const struct machine *m,
-			      const struct topology *topo, int cpu)
+static void check_machine_cpu(struct ktest *t, const struct machine *m, const struct topology *topo,
+			      int cpu)
 {
 	const struct cpu_topology *c = &topo->cpu[cpu];
 	u64 all = (1ull << m->nr_cpus) - 1, cluster = 0;
@@ -363,7 +383,7 @@ static void format_mask(struct ktest *t)
 	topology_format_mask(buf, sizeof(buf), 0x1ull | 0x4 | 0x38 | (1ull << 63));
 	EXPECT_STREQ(t, buf, "0,2-5,63");
 	topology_format_mask(small, sizeof(small), 0x15);
-	EXPECT_STREQ(t, small, "0,2,");	/* truncated, still terminated */
+	EXPECT_STREQ(t, small, "0,2,"); /* truncated, still terminated */
 	EXPECT_STREQ(t, topology_level_name(SD_LEVEL_MC), "MC");
 	EXPECT_STREQ(t, topology_level_name(SD_LEVEL_DIE), "DIE");
 }
@@ -371,3 +391,324 @@ static void format_mask(struct ktest *t)
 KTEST_SUITE(topology, KTEST_CASE(every_dts_machine), KTEST_CASE(every_dts_file_is_checked),
 	    KTEST_CASE(hikey960_opp_tables), KTEST_CASE(hikey960_energy_model),
 	    KTEST_CASE(any_dtb_holds_invariants), KTEST_CASE(format_mask));
+
+/* ---- bad and unusual input: the trees of tests/dts/, one fallback each --------- */
+
+static struct tree *load_bad(struct ktest *t, const char *name)
+{
+	struct tree *tr = load(t, "tests/dts", name);
+
+	if (tr)
+		check_invariants(t, &tr->topo);
+	return tr;
+}
+
+static void all_capacities(struct ktest *t, const struct topology *topo, u32 cap)
+{
+	for (int cpu = 0; cpu < topo->nr_cpus; cpu++)
+		EXPECT_EQ(t, topo->cpu[cpu].capacity_orig, cap);
+	EXPECT_FALSE(t, topo->asym_cpucapacity);
+}
+
+static void dmips_missing_gives_1024(struct ktest *t)
+{
+	struct tree *tr = load_bad(t, "dmips-missing");
+
+	if (!tr)
+		return;
+	EXPECT_TRUE(t, warned(&tr->topo, TW_DMIPS_MISSING));
+	all_capacities(t, &tr->topo, 1024);
+	unload(tr);
+	if (!(tr = load_bad(t, "dmips-zero")))
+		return;
+	EXPECT_TRUE(t, warned(&tr->topo, TW_DMIPS_ZERO));
+	EXPECT_TRUE(t, warned(&tr->topo, TW_DMIPS_MISSING));
+	all_capacities(t, &tr->topo, 1024);
+	unload(tr);
+}
+
+/* One cpu without f_max: every capacity from dmips alone (these trees' dmips
+ * top out at 1024, so capacity_orig = dmips). */
+static void missing_fmax_uses_dmips(struct ktest *t)
+{
+	static const char *const trees[] = { "opp-missing-one", "opp-phandle", "opp-empty" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(trees); i++) {
+		struct tree *tr = load_bad(t, trees[i]);
+
+		if (!tr)
+			continue;
+		ktest_diag(t, "%s", trees[i]);
+		EXPECT_TRUE(t, warned(&tr->topo, TW_NO_FMAX));
+		for (int cpu = 0; cpu < tr->topo.nr_cpus; cpu++)
+			EXPECT_EQ(t, tr->topo.cpu[cpu].capacity_orig, tr->topo.cpu[cpu].dmips);
+		unload(tr);
+	}
+}
+
+static void opp_phandle_to_nothing(struct ktest *t)
+{
+	struct tree *tr = load_bad(t, "opp-phandle");
+
+	if (!tr)
+		return;
+	EXPECT_TRUE(t, warned(&tr->topo, TW_OPP_PHANDLE));
+	EXPECT_EQ(t, tr->topo.cpu[1].opp_table, -1);
+	EXPECT_EQ(t, tr->topo.cpu[1].fmax, 0);
+	EXPECT_EQ(t, tr->topo.cpu[0].fmax, 1000000);
+	unload(tr);
+}
+
+/* Unsorted entries sorted; duplicate, 0 Hz, missing opp-hz, turbo and
+ * disabled entries dropped; triplet microvolt -> target; not opp-shared ->
+ * one frequency domain per cpu even on a common table. */
+static void opp_entries_filtered_and_sorted(struct ktest *t)
+{
+	struct tree *tr = load_bad(t, "opp-empty");
+	const struct topology_opp_table *ot;
+
+	if (!tr)
+		return;
+	EXPECT_TRUE(t, warned(&tr->topo, TW_OPP_EMPTY));
+	EXPECT_TRUE(t, warned(&tr->topo, TW_OPP_BAD_ENTRY));
+	EXPECT_EQ(t, tr->topo.cpu[1].opp_table, -1);
+	ASSERT_GE(t, tr->topo.cpu[0].opp_table, 0);
+	EXPECT_EQ(t, tr->topo.cpu[2].opp_table, tr->topo.cpu[0].opp_table);
+	EXPECT_NE(t, tr->topo.cpu[2].freq_domain, tr->topo.cpu[0].freq_domain);
+	EXPECT_EQ(t, tr->topo.nr_freq_domains, 3);
+	ot = &tr->topo.opp_table[tr->topo.cpu[0].opp_table];
+	EXPECT_FALSE(t, ot->shared);
+	ASSERT_EQ(t, ot->nr_opps, 3);
+	EXPECT_EQ(t, ot->opp[0].freq_khz, 600000);
+	EXPECT_EQ(t, ot->opp[1].freq_khz, 1200000);
+	EXPECT_EQ(t, ot->opp[1].microvolt, 950000);
+	EXPECT_EQ(t, ot->opp[2].freq_khz, 1500000);
+	EXPECT_EQ(t, ot->clock_latency_ns, 250000);
+	unload(tr);
+}
+
+/* A broken cpu-map falls back to MPIDR Aff1, as a missing one does. */
+static void cpu_map_fallbacks(struct ktest *t)
+{
+	static const struct {
+		const char *name;
+		int w, nr_clusters;
+	} cases[] = {
+		{ "cpu-map-phandle", TW_CPU_MAP, 2 },
+		{ "cpu-map-incomplete", TW_CPU_MAP, 1 },
+		{ "no-cpu-map", TW_NO_CPU_MAP, 2 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct tree *tr = load_bad(t, cases[i].name);
+
+		if (!tr)
+			continue;
+		ktest_diag(t, "%s", cases[i].name);
+		EXPECT_TRUE(t, warned(&tr->topo, cases[i].w));
+		EXPECT_FALSE(t, tr->topo.cpu_map);
+		EXPECT_EQ(t, tr->topo.nr_clusters, cases[i].nr_clusters);
+		if (cases[i].nr_clusters == 2) {
+			EXPECT_EQ(t, tr->topo.cluster_cpus[0], 0x3);
+			EXPECT_EQ(t, tr->topo.cluster_cpus[1], 0xc);
+			EXPECT_EQ(t, tr->topo.cpu[0].sd[SD_LEVEL_DIE].span, 0xf);
+		}
+		unload(tr);
+	}
+}
+
+static void no_cpu_map_two_cell_reg(struct ktest *t)
+{
+	struct tree *tr = load_bad(t, "no-cpu-map");
+
+	if (!tr)
+		return;
+	EXPECT_EQ(t, tr->topo.cpu[2].mpidr, 0x100);
+	EXPECT_EQ(t, tr->topo.cpu[0].capacity_orig, 512); /* 400 / 800, dmips alone */
+	EXPECT_EQ(t, tr->topo.cpu[3].capacity_orig, 1024);
+	EXPECT_EQ(t, tr->topo.cpu[0].sd[SD_LEVEL_DIE].flags, ASYM_FULL);
+	EXPECT_EQ(t, tr->topo.cpu[0].sd[SD_LEVEL_MC].flags, MC_FLAGS);
+	EXPECT_TRUE(t, tr->topo.cpu[0].enable_method == NULL);
+	unload(tr);
+}
+
+/* THE LOGICAL CPU NUMBERING CONTRACT, on odd nodes (see bad-reg.dts). */
+static void numbering_contract(struct ktest *t)
+{
+	struct tree *tr = load_bad(t, "bad-reg");
+	static const char *const names[] = { "cpu@0", "cpu-noreg", "cpu@2", "cpu@3", "cpu-dup" };
+	static const u64 mpidr[] = { 0, MPIDR_INVALID, 2, MPIDR_INVALID, MPIDR_INVALID };
+
+	if (!tr)
+		return;
+	ASSERT_EQ(t, tr->topo.nr_cpus, 5);
+	for (int cpu = 0; cpu < 5; cpu++) {
+		EXPECT_STREQ(t, dtb_node_name(&tr->dt, tr->topo.cpu[cpu].node, NULL), names[cpu]);
+		EXPECT_EQ(t, tr->topo.cpu[cpu].mpidr, mpidr[cpu]);
+	}
+	EXPECT_TRUE(t, warned(&tr->topo, TW_BAD_REG));
+	EXPECT_TRUE(t, warned(&tr->topo, TW_DUP_MPIDR));
+	unload(tr);
+}
+
+static void too_many_cpus(struct ktest *t)
+{
+	struct tree *tr = load_bad(t, "too-many-cpus");
+
+	if (!tr)
+		return;
+	EXPECT_TRUE(t, warned(&tr->topo, TW_TOO_MANY_CPUS));
+	EXPECT_EQ(t, tr->topo.nr_cpus, NR_CPUS);
+	EXPECT_FALSE(t, warned(&tr->topo, TW_CPU_MAP)); /* cpus 16, 17: legal, ignored */
+	EXPECT_TRUE(t, tr->topo.cpu_map);
+	EXPECT_EQ(t, tr->topo.cluster_cpus[1], 0xff00);
+	unload(tr);
+}
+
+static void no_cpus_gives_default_cpu(struct ktest *t)
+{
+	struct tree *tr = load_bad(t, "no-cpus");
+
+	if (!tr)
+		return;
+	EXPECT_EQ(t, tr->ret, -1);
+	EXPECT_TRUE(t, warned(&tr->topo, TW_NO_CPUS));
+	EXPECT_EQ(t, tr->topo.nr_cpus, 1);
+	EXPECT_EQ(t, tr->topo.cpu[0].mpidr, MPIDR_INVALID);
+	EXPECT_EQ(t, tr->topo.cpu[0].capacity_orig, 1024);
+	EXPECT_EQ(t, tr->topo.cpu[0].sd[SD_LEVEL_MC].span, 0);
+	unload(tr);
+}
+
+/* Three capacities, nested clusters, SMT threads, spin-table (tri-gear.dts). */
+static void three_capacities_partial_asym(struct ktest *t)
+{
+	struct tree *tr = load_bad(t, "tri-gear");
+	const struct topology *topo;
+
+	if (!tr)
+		return;
+	topo = &tr->topo;
+	EXPECT_TRUE(t, topo->cpu_map);
+	EXPECT_EQ(t, topo->nr_clusters, 2);
+	EXPECT_EQ(t, topo->cluster_cpus[1], 0xf0);
+	/* 300 x 1 GHz, 600 x 2 GHz, 1024 x 2.5 GHz -> 120, 480, 1024 */
+	EXPECT_EQ(t, topo->cpu[0].capacity_orig, 120);
+	EXPECT_EQ(t, topo->cpu[4].capacity_orig, 480);
+	EXPECT_EQ(t, topo->cpu[7].capacity_orig, 1024);
+	EXPECT_EQ(t, topo->cpu[0].sd[SD_LEVEL_MC].flags, MC_FLAGS);
+	EXPECT_EQ(t, topo->cpu[4].sd[SD_LEVEL_MC].flags, MC_FLAGS | SD_ASYM_CPUCAPACITY);
+	EXPECT_EQ(t, topo->cpu[4].sd[SD_LEVEL_DIE].flags, ASYM_FULL);
+	EXPECT_EQ(t, topo->cpu[4].sd_asym_cpucapacity, SD_LEVEL_DIE);
+	EXPECT_STREQ(t, topo->cpu[6].enable_method, "spin-table");
+	EXPECT_EQ(t, topo->cpu[6].cpu_release_addr, 0x8000fff8);
+	EXPECT_TRUE(t, warned(topo, TW_POWER_COEFF));
+	EXPECT_EQ(t, topo->freq_domain[0].power_coeff, 100); /* the first one wins */
+	EXPECT_EQ(t, topo->freq_domain[0].nr_perf_states, 1);
+	EXPECT_EQ(t, topo->warnings, 1u << TW_POWER_COEFF);
+	unload(tr);
+}
+
+static void energy_model_refused(struct ktest *t)
+{
+	struct tree *tr = load_bad(t, "em-bad");
+
+	if (!tr)
+		return;
+	EXPECT_TRUE(t, warned(&tr->topo, TW_EM));
+	for (int fd = 0; fd < tr->topo.nr_freq_domains; fd++)
+		EXPECT_EQ(t, tr->topo.freq_domain[fd].nr_perf_states, 0);
+	unload(tr);
+}
+
+static void extreme_values(struct ktest *t)
+{
+	struct tree *tr = load_bad(t, "extreme");
+
+	if (!tr)
+		return;
+	EXPECT_EQ(t, tr->topo.cpu[0].fmax, 4000000000u);
+	EXPECT_EQ(t, tr->topo.cpu[1].fmax, 1000);
+	EXPECT_EQ(t, tr->topo.cpu[0].capacity_orig, 1024);
+	EXPECT_EQ(t, tr->topo.cpu[1].capacity_orig, 1); /* floor: never 0 */
+	EXPECT_TRUE(t, warned(&tr->topo, TW_OPP_BAD_ENTRY));
+	unload(tr);
+}
+
+/* stdout (printk's warnings) to /dev/null and back: returns the saved fd. */
+static int quiet(int saved)
+{
+	fflush(stdout);
+	if (saved >= 0) {
+		dup2(saved, 1);
+		close(saved);
+		return -1;
+	}
+	saved = dup(1);
+	int null = open("/dev/null", O_WRONLY);
+
+	if (null >= 0) {
+		dup2(null, 1);
+		close(null);
+	}
+	return saved;
+}
+
+/* Cheap in-process fuzzing (the libFuzzer target needs clang): flip bytes
+ * of a real tree, deterministically; nothing may fault (ASan watches) and
+ * whatever parses must still hold the invariants. The parser's warnings
+ * would be hundreds of lines: they go to /dev/null, failures are re-run. */
+static void mutate(u8 *copy, size_t size, int round)
+{
+	u32 seed = 12345u + (u32)round * 7919u;
+
+	for (int n = 0; n < 1 + round % 4; n++) {
+		seed = seed * 1103515245u + 12345u;
+		/* Skip the header: a broken header is dtb_init's business. */
+		copy[40 + (seed >> 8) % (size - 40)] ^= (u8)(1u << ((seed >> 4) & 7));
+	}
+}
+
+static void mutated_trees(struct ktest *t)
+{
+	static struct tree tr;
+	char path[1024];
+	size_t size;
+	u8 *orig, *copy;
+	int saved, failed_round = -1;
+
+	snprintf(path, sizeof(path), "%s/dts/hi3660-hikey960.dtb", build_dir());
+	ASSERT_TRUE(t, (orig = host_read_file(path, &size)) != NULL);
+	ASSERT_TRUE(t, (copy = malloc(size)) != NULL);
+	saved = quiet(-1);
+	for (int round = 0; round < 300 && failed_round < 0; round++) {
+		memcpy(copy, orig, size);
+		mutate(copy, size, round);
+		if (dtb_init(&tr.dt, copy, size) == 0) {
+			tr.ret = topology_parse(&tr.dt, &tr.topo);
+			check_invariants(t, &tr.topo);
+		}
+		if (t->failed)
+			failed_round = round;
+	}
+	quiet(saved);
+	if (failed_round >= 0) {
+		ktest_diag(t, "mutation round %d breaks an invariant:", failed_round);
+		memcpy(copy, orig, size);
+		mutate(copy, size, failed_round);
+		if (dtb_init(&tr.dt, copy, size) == 0) {
+			topology_parse(&tr.dt, &tr.topo);
+			check_invariants(t, &tr.topo);
+		}
+	}
+	free(copy);
+	free(orig);
+}
+
+KTEST_SUITE(topology_bad_input, KTEST_CASE(dmips_missing_gives_1024),
+	    KTEST_CASE(missing_fmax_uses_dmips), KTEST_CASE(opp_phandle_to_nothing),
+	    KTEST_CASE(opp_entries_filtered_and_sorted), KTEST_CASE(cpu_map_fallbacks),
+	    KTEST_CASE(no_cpu_map_two_cell_reg), KTEST_CASE(numbering_contract),
+	    KTEST_CASE(too_many_cpus), KTEST_CASE(no_cpus_gives_default_cpu),
+	    KTEST_CASE(three_capacities_partial_asym), KTEST_CASE(energy_model_refused),
+	    KTEST_CASE(extreme_values), KTEST_CASE(mutated_trees));

@@ -35,6 +35,7 @@ const struct gic_ops *gicv2_probe(const struct dtb *dt, int node);
 const struct gic_ops *gicv3_probe(const struct dtb *dt, int node);
 
 /* arm_timer.c */
+int arm_timer_clock_init(void);
 int arm_timer_init(const struct dtb *dt);
 void arm_timer_cpu_init(void);
 u64 arm_timer_read_ns(void);

@@ -1,0 +1,97 @@
+/* timer.c - self-tests of time: the tick rate, one-shot timer accuracy and
+ * ordering, and sleeping, all in emulated time (exact under -icount). */
+#include "kernel.h"
+#include "ktest.h"
+#include "sched.h"
+#include "timer.h"
+
+static void timer_tick_rate(struct ktest *t)
+{
+	unsigned int cpu;
+	u64 before[NR_CPUS], start = arch_clock_ns();
+
+	for_each_cpu(cpu, cpu_online_mask)
+		before[cpu] = tick_count(cpu);
+	msleep(100);
+	for_each_cpu(cpu, cpu_online_mask) {
+		u64 n = tick_count(cpu) - before[cpu];
+
+		/* 100 ms at HZ=250 is 25 ticks; +-1 for the phase of the window. */
+		EXPECT_NEAR(t, n, 100 * HZ / 1000, 1);
+	}
+	ktest_diag(t, "HZ=%d, %llu ns elapsed", HZ, arch_clock_ns() - start);
+}
+
+struct shot {
+	struct timer timer;
+	u64 fired_at;
+	int order;
+};
+
+static int fire_count;
+
+static void shot_fn(struct timer *tm)
+{
+	struct shot *s = container_of(tm, struct shot, timer);
+
+	s->fired_at = arch_clock_ns();
+	s->order = __atomic_fetch_add(&fire_count, 1, __ATOMIC_RELAXED);
+}
+
+/* Timers fire at or after their deadline, soon after, and in deadline order. */
+static void timer_oneshot(struct ktest *t)
+{
+	static const u64 offs_us[] = { 700, 300, 1500, 100, 900, 50, 1200, 400 };
+	struct shot s[ARRAY_SIZE(offs_us)];
+	u64 now, worst = 0;
+
+	fire_count = 0;
+	arch_irq_disable();	/* all armed on this CPU at one `now` */
+	now = arch_clock_ns();
+	for (size_t i = 0; i < ARRAY_SIZE(offs_us); i++) {
+		timer_init(&s[i].timer, shot_fn);
+		s[i].fired_at = 0;
+		timer_add(&s[i].timer, now + offs_us[i] * 1000);
+	}
+	arch_irq_enable();
+	msleep(3);
+	for (size_t i = 0; i < ARRAY_SIZE(offs_us); i++) {
+		int earlier = 0;
+
+		ASSERT_NE(t, s[i].fired_at, 0);
+		EXPECT_GE(t, s[i].fired_at, now + offs_us[i] * 1000);
+		worst = MAX(worst, s[i].fired_at - (now + offs_us[i] * 1000));
+		for (size_t j = 0; j < ARRAY_SIZE(offs_us); j++)
+			earlier += offs_us[j] < offs_us[i];
+		EXPECT_EQ(t, s[i].order, earlier);
+	}
+	EXPECT_LT(t, worst, 100 * 1000);	/* under 100 us late */
+	ktest_diag(t, "worst lateness %llu ns", worst);
+}
+
+static void timer_cancel_works(struct ktest *t)
+{
+	struct shot s = { .fired_at = 0 };
+
+	timer_init(&s.timer, shot_fn);
+	timer_add(&s.timer, arch_clock_ns() + 500 * 1000);
+	EXPECT_TRUE(t, timer_cancel(&s.timer));
+	msleep(1);
+	EXPECT_EQ(t, s.fired_at, 0);
+	EXPECT_FALSE(t, timer_cancel(&s.timer));
+}
+
+static void timer_sleep(struct ktest *t)
+{
+	for (u64 ms = 1; ms <= 8; ms *= 2) {
+		u64 start = arch_clock_ns(), slept;
+
+		msleep(ms);
+		slept = arch_clock_ns() - start;
+		EXPECT_GE(t, slept, ms * NSEC_PER_MSEC);
+		EXPECT_LT(t, slept, ms * NSEC_PER_MSEC + 200 * 1000);
+	}
+}
+
+KTEST_SUITE(timer, KTEST_CASE(timer_tick_rate), KTEST_CASE(timer_oneshot),
+	    KTEST_CASE(timer_cancel_works), KTEST_CASE(timer_sleep));
