@@ -149,14 +149,18 @@ static void stop_this_cpu(void)
 
 void smp_send_stop(void)
 {
-	unsigned int cpu, self = arch_cpu_id();
+	unsigned int cpu, self = arch_cpu_id(), sent = 0;
 	u64 deadline = arch_clock_ns() + 100 * NSEC_PER_MSEC;
+	cpumask_t others = cpu_online_mask & ~cpumask_of(self);
 
-	for_each_cpu(cpu, cpu_online_mask)
-		if (cpu != self)
-			arch_send_ipi(cpu, IPI_STOP);
+	for_each_cpu(cpu, others) {
+		arch_send_ipi(cpu, IPI_STOP);
+		sent++;
+	}
 	while ((cpu_online_mask & ~cpumask_of(self)) && arch_clock_ns() < deadline)
 		arch_cpu_relax();
+	printk("panic: stopped %u other CPUs%s\n", sent - num_online_cpus() + 1,
+	       num_online_cpus() > 1 ? " (some did not answer)" : "");
 }
 
 /* IRQ context. */

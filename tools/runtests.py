@@ -44,6 +44,11 @@ import ktap  # noqa: E402
 #              "append"  kernel command line (default "selftest"; None: no -append)
 #              "needs"   files that must exist (default: the Image and any -dtb)
 #              "optional": True  -> a missing need skips the run instead of failing it
+#              "expect"  [(name, regex)]: each a test case, passed if a log line matches
+#              "expect_panic": True -> the boot is meant to panic (no KTAP judged;
+#                        QEMU is stopped after the report)
+#              "topology_of": a DTB: the kernel's "topology:" lines must equal what
+#                        build/host/topology prints for it (one test case)
 #   command:   "argv"    a host program that prints KTAP
 #   all:       "timeout" (s, whole run) and "idle_timeout" (s without output): hang
 #              detectors only.
@@ -68,14 +73,48 @@ RUNS = [
     # (a) big.LITTLE tree, GICv2, EL1 entry.
     {"name": "bl44-gicv2-el1", "kind": "qemu",
      "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8",
-              "-dtb", "{build}/dts/qemu-bl44.dtb"]},
+              "-dtb", "{build}/dts/qemu-bl44.dtb"],
+     "topology_of": "{build}/dts/qemu-bl44.dtb",
+     "expect": [("boot-time-first-line", r"first console line at \d+ us"),
+                ("boot-time-all-online", r"smp: 8 of 8 CPUs online at \d+ us")]},
     # (b) HiKey960's MPIDRs (0x0-0x3, 0x100-0x103) under GICv3, EL2 entry, PSCI over smc.
     {"name": "hikey-mpidr-gicv3-el2", "kind": "qemu",
      "qemu": ["-M", "virt,virtualization=on,gic-version=3", "-cpu", "cortex-a72",
-              "-smp", "20", "-dtb", "{build}/dts/qemu-hikey-mpidr.dtb"]},
+              "-smp", "20", "-dtb", "{build}/dts/qemu-hikey-mpidr.dtb"],
+     "topology_of": "{build}/dts/qemu-hikey-mpidr.dtb",
+     "expect": [("all-online", r"smp: 8 of 8 CPUs online at \d+ us")]},
     # (c) QEMU's own generated tree.
     {"name": "qemu-dtb-smp2", "kind": "qemu",
-     "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "2"]},
+     "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "2"],
+     "topology_of": "{build}/dts-qemu/virt-gicv2-a53-smp2.dtb",
+     "expect": [("boot-time-first-line", r"first console line at \d+ us"),
+                ("boot-time-all-online", r"smp: 2 of 2 CPUs online at \d+ us")]},
+    # A CPU in the tree that QEMU does not have: reported, left out, boot goes on.
+    {"name": "missing-cpus", "kind": "qemu", "append": "selftest=boot,timer,threads",
+     "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "6",
+              "-dtb", "{build}/dts/qemu-bl44.dtb"],
+     "expect": [("cpu6-reported", r"smp: CPU6 \(MPIDR 0x6\) failed to come online"),
+                ("cpu7-reported", r"smp: CPU7 \(MPIDR 0x7\) failed to come online"),
+                ("six-online", r"smp: 6 of 8 CPUs online")]},
+    # An unexpected exception is reported in full and stops every other CPU.
+    {"name": "fault-report", "kind": "qemu", "append": "crashtest=fault panic=poweroff",
+     "expect_panic": True,
+     "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8",
+              "-dtb", "{build}/dts/qemu-bl44.dtb"],
+     "expect": [("exception-class", r"Unhandled exception: data abort \(same EL\)"),
+                ("fault-address", r"translation fault .* at address 0x"),
+                ("cpu-and-thread", r"CPU \d+, thread crashtest \(pid \d+\)"),
+                ("registers", r"x29: [0-9a-f]{16} x28: [0-9a-f]{16}"),
+                ("backtrace", r"^  0x[0-9a-f]+ \(kernel\.elf\+0x[0-9a-f]+\)"),
+                ("panic", r"Kernel panic on CPU \d+: unhandled exception"),
+                ("others-stopped", r"panic: stopped 7 other CPUs")]},
+    # Each other virt machine: its boot topology equals the host command's.
+] + [
+    {"name": "topology-" + m, "kind": "qemu", "append": "selftest=smp",
+     "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", str(n),
+              "-dtb", "{build}/dts/%s.dtb" % m],
+     "topology_of": "{build}/dts/%s.dtb" % m}
+    for m, n in (("qemu-bl44", 8), ("qemu-bl44-1c", 8), ("qemu-sym8", 8), ("qemu-bl22", 4))
 ]
 
 DEFAULT_TIMEOUT = 600       # s of host time for a whole run: a hang detector only
@@ -418,7 +457,11 @@ def kind_qemu(run, opt, out):
     p = Process(argv, out.log, opt.verbose, timeout, idle, on_line).run()
     out.tail = list(p.tail)
     # How the run ended first (the cause), then what that did to the KTAP.
-    if panic:
+    if panic and run.get("expect_panic"):
+        pass  # the report is judged by check_log
+    elif run.get("expect_panic"):
+        out.problems.append("expected a panic, saw none")
+    elif panic:
         out.problems.append("panic: " + panic[0])  # a kill after it is no news
     elif p.hang or p.stopped:
         if parser.done():
@@ -429,7 +472,38 @@ def kind_qemu(run, opt, out):
         out.problems.append(p.tail[-1] if p.tail else "cannot run QEMU")
     elif p.returncode != 0:
         out.problems.append("QEMU exited with status %d" % p.returncode)
-    out.add_summary(parser.finish())
+    if not run.get("expect_panic"):
+        out.add_summary(parser.finish())
+    check_log(run, opt, out)
+
+
+def check_log(run, opt, out):
+    """The run's own checks on its log: expected lines, the topology lines."""
+    import re
+    with open(out.log, errors="replace") as f:
+        lines = [l.rstrip("\r\n") for l in f]
+    for name, rx in run.get("expect", []):
+        if any(re.search(rx, l) for l in lines):
+            out.passed += 1
+        else:
+            out.failed += 1
+            out.failures.append(ktap.Failure(run["name"] + "." + name,
+                                             "no line matches " + rx, []))
+    dtb = run.get("topology_of")
+    if dtb:
+        dtb = opt.path(dtb)
+        tool = os.path.join(opt.build, "host", "topology")
+        res = subprocess.run([tool, dtb], capture_output=True, text=True)
+        want = [l for l in res.stdout.splitlines() if l.startswith("topology: ")]
+        got = [l for l in lines if l.startswith("topology: ")]
+        if want and got == want:
+            out.passed += 1
+        else:
+            out.failed += 1
+            diff = [l for l in got if l not in want][:4] + \
+                ["missing: " + l for l in want if l not in got][:4]
+            out.failures.append(ktap.Failure(run["name"] + ".topology-matches-host",
+                                             "kernel and %s %s differ" % (tool, dtb), diff))
 
 
 class _Tee:

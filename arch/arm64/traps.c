@@ -83,11 +83,13 @@ void dump_backtrace(u64 fp, u64 pc)
 	}
 }
 
+/* From our caller on: our own frame record holds the caller's fp and the
+ * address we return to. */
 void arch_dump_stack(void)
 {
-	u64 fp = (u64)__builtin_frame_address(0);
+	u64 *fp = __builtin_frame_address(0);
 
-	dump_backtrace(fp, (u64)__builtin_return_address(0));
+	dump_backtrace(fp[0], fp[1]);
 }
 
 void show_regs(const struct pt_regs *regs)
@@ -98,14 +100,8 @@ void show_regs(const struct pt_regs *regs)
 	print_addr("pc : ", regs->pc);
 	print_addr("lr : ", regs->regs[30]);
 	printk("sp : %#018llx pstate: %#010llx\n", regs->sp, regs->pstate);
-	for (int i = 29; i >= 0; i -= 2) {
-		if (i == 29)
-			printk("x29: %016llx x28: %016llx\n", regs->regs[29], regs->regs[28]);
-		else if (i > 0)
-			printk("x%-2d: %016llx x%-2d: %016llx\n", i, regs->regs[i], i - 1,
-			       regs->regs[i - 1]);
-	}
-	printk("x1 : %016llx x0 : %016llx\n", regs->regs[1], regs->regs[0]);
+	for (int i = 29; i >= 1; i -= 2)
+		printk("x%-2d: %016llx x%-2d: %016llx\n", i, regs->regs[i], i - 1, regs->regs[i - 1]);
 }
 
 /* A fault while reporting a fault: say so once and stop this CPU. */
