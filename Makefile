@@ -79,7 +79,7 @@ $(BUILD)/tests/dts/%.dtb: tests/dts/%.dts $(wildcard tests/dts/*.h dts/*.h) | $(
 
 # ---- host: unit tests, tools, fuzzers -----------------------------------------
 # The portable code that host tests link: pure files only (no arch, no drivers).
-HOST_PORTABLE := $(wildcard lib/dtb.c lib/printf.c kernel/ktest.c kernel/sched/pelt.c \
+HOST_PORTABLE := $(wildcard lib/dtb.c lib/printf.c lib/rbtree.c kernel/ktest.c kernel/sched/pelt.c \
 	kernel/sched/topology.c)
 HOSTCFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-Iinclude -I$(BUILD)/gen -DHOST_BUILD -fno-omit-frame-pointer

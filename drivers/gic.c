@@ -86,7 +86,10 @@ void gic_handle_irq(void)
 /* arch entry for every IRQ exception (entry.S). */
 void handle_irq(struct pt_regs *regs)
 {
+	u64 start = arch_clock_ns();
+
 	gic_handle_irq();
+	account_irq_time(arch_clock_ns() - start);	/* IRQ time for avg_irq (E5) */
 	irq_exit_preempt();
 }
 

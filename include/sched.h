@@ -6,6 +6,8 @@
 
 #include "arch.h"
 #include "list.h"
+#include "pelt.h"
+#include "rbtree.h"
 #include "smp.h"
 #include "spinlock.h"
 #include "wait.h"
@@ -19,21 +21,85 @@ enum task_state {
 	TASK_NEW = 3,		/* created, not yet woken */
 };
 
+/* Scheduling policies (Linux's values). */
+#define SCHED_NORMAL 0
+#define SCHED_FIFO 1
+#define SCHED_RR 2
+#define SCHED_BATCH 3
+#define SCHED_IDLE 5
+
+#define MAX_RT_PRIO 100
+#define MAX_PRIO (MAX_RT_PRIO + 40)
+#define DEFAULT_PRIO (MAX_RT_PRIO + 20)
+#define NICE_TO_PRIO(n) ((n) + DEFAULT_PRIO)
+#define PRIO_TO_NICE(p) ((p) - DEFAULT_PRIO)
+
+struct load_weight {
+	unsigned long weight;
+	u32 inv_weight;	/* 2^32 / weight, for divisions by multiplication */
+};
+
+/* A CFS entity (no group scheduling: always a task). */
+struct sched_entity {
+	struct load_weight load;
+	struct rb_node run_node;
+	int on_rq;
+	u64 exec_start;
+	u64 sum_exec_runtime;
+	u64 prev_sum_exec_runtime;	/* at the start of this turn on the CPU */
+	u64 vruntime;
+	u64 nr_migrations;
+	struct sched_avg avg;
+};
+
+struct sched_rt_entity {
+	struct list_head run_list;
+	unsigned int time_slice;	/* ns left of an RR slice */
+	int on_rq;
+};
+
+enum uclamp_id { UCLAMP_MIN, UCLAMP_MAX, UCLAMP_CNT };
+
+/* Per-task statistics, as /proc/<pid>/sched names them. */
+struct sched_statistics {
+	u64 nr_wakeups, nr_wakeups_local, nr_wakeups_remote, nr_wakeups_affine;
+	u64 nr_wakeups_idle, nr_wakeups_migrate, nr_forced_migrations;
+	u64 wait_start, wait_sum, wait_max, wait_count;
+	u64 nr_switches;	/* times it was switched in */
+};
+
+struct sched_class;
+
 struct task_struct {
 	struct arch_context ctx;	/* must stay first: entry.S switches it */
 	int pid;
 	char comm[TASK_COMM_LEN];
 	volatile long state;
 	int cpu;		/* CPU it is queued on / last ran on */
-	int on_rq;		/* queued on (or running from) a run queue */
+	int wake_cpu;
+	int recent_used_cpu;
+	int on_rq;		/* TASK_ON_RQ_QUEUED or 0 */
 	int on_cpu;		/* its registers are live on a CPU */
 	int preempt_count;	/* > 0: no preemption on IRQ return */
 	spinlock_t pi_lock;	/* serializes wakeups and affinity changes */
 	cpumask_t cpus_allowed;
+	int nr_cpus_allowed;
 	bool is_idle;
-	/* PLACEHOLDER scheduler state (replaced by the scheduler issue) */
-	struct list_head run_list;
-	u64 slice_start;	/* when it last got the CPU (ns) */
+	/* scheduling */
+	int prio, static_prio, normal_prio;
+	unsigned int rt_priority;
+	unsigned int policy;
+	const struct sched_class *sched_class;
+	struct sched_entity se;
+	struct sched_rt_entity rt;
+	unsigned int uclamp_req[UCLAMP_CNT];
+	u64 last_wakeup_tick;	/* SIS_DEBOUNCE: tick of the last placement */
+	u64 placed_tick;
+	struct task_struct *last_wakee;
+	unsigned int wakee_flips;
+	u64 wakee_flip_decay_ts;
+	u64 work_done;		/* emulated work units completed (cpu_work) */
+	struct sched_statistics stats;
 	/* lifetime */
 	void *stack;		/* lowest usable address; guard page below */
 	size_t stack_size;
@@ -44,9 +110,6 @@ struct task_struct {
 	int refcount;
 	struct wait_queue_head exit_wq;
 	struct list_head tasks;	/* all_tasks */
-	/* statistics */
-	u64 nr_switches, nr_migrations, nr_wakeups;
-	u64 sum_exec_runtime, exec_start;
 };
 
 #define current arch_current()
@@ -64,11 +127,16 @@ unsigned long nr_tasks_alive(void);
 struct task_struct *idle_task_create(unsigned int cpu);
 
 /* kernel/sched/core.c */
-void sched_init(void);
+void sched_init(void);		/* boot CPU, before any task is created */
+void sched_init_smp(void);	/* once the CPUs are online: domains, stoppers */
+void sched_task_init(struct task_struct *p);	/* a new task's scheduler state */
+void account_irq_time(u64 delta);	/* from the IRQ path */
 void sched_init_cpu(unsigned int cpu, struct task_struct *idle);
 void schedule(void);
 void schedule_tail(struct task_struct *prev);
 int wake_up_process(struct task_struct *t);
+#define WF_SYNC 0x1	/* the waker is about to sleep (pipe-style hand-over) */
+int wake_up_process_flags(struct task_struct *t, int wake_flags);
 void wake_up_new_task(struct task_struct *t);
 void yield(void);
 void scheduler_tick(void);
@@ -79,6 +147,29 @@ void resched_cpu(unsigned int cpu);
 bool need_resched(void);
 u64 cpu_nr_switches(unsigned int cpu);
 unsigned int cpu_nr_running(unsigned int cpu);
+/* Policy and priority: SCHED_NORMAL/BATCH/IDLE take nice (-20..19), FIFO/RR
+ * take rt_priority 1..99. Return 0 or -1 for invalid values. */
+int sched_setscheduler(struct task_struct *p, unsigned int policy, unsigned int rt_priority);
+int set_user_nice(struct task_struct *p, int nice);
+int task_nice(const struct task_struct *p);
+int sched_set_uclamp(struct task_struct *p, unsigned int min, unsigned int max);
+/* Consume `units` of emulated CPU work (ns on the biggest CPU at its top
+ * OPP): the task stays running, the CPU waits for the completion deadline. */
+void cpu_work(u64 units);
+/* Utilization views for tests, the shell and cpufreq. */
+unsigned long task_util(const struct task_struct *p);
+unsigned long cpu_util_cfs(unsigned int cpu);
+unsigned long capacity_of(unsigned int cpu);
+unsigned long capacity_orig_of(unsigned int cpu);
+void sched_print_task(const struct task_struct *p);	/* /proc/<pid>/sched-like */
+void sched_print_rq_stats(unsigned int cpu);
+/* Check every run queue's invariants; returns the number of violations. */
+int sched_check_invariants(bool verbose);
+
+/* kernel/sched/features.c: runtime feature flags, as Linux's sched features. */
+int sched_feat_set(const char *name_or_NO_name);	/* 0, or -1 if unknown */
+bool sched_feat_get(const char *name, bool *value);
+void sched_feat_print(void);
 
 static inline void preempt_disable(void)
 {

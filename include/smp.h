@@ -21,14 +21,17 @@ static inline bool cpu_online(unsigned int cpu)
 {
 	return __atomic_load_n(&cpu_online_mask, __ATOMIC_ACQUIRE) & cpumask_of(cpu);
 }
-static inline unsigned int num_online_cpus(void)
+static inline unsigned int cpumask_weight(cpumask_t m)
 {
-	cpumask_t m = cpu_online_mask;
 	unsigned int n = 0;
 
-	for (; m; m &= m - 1)	/* no libgcc: count bits by hand */
+	for (; m; m &= m - 1)	/* no libgcc (__popcountdi2): count bits by hand */
 		n++;
 	return n;
+}
+static inline unsigned int num_online_cpus(void)
+{
+	return cpumask_weight(cpu_online_mask);
 }
 static inline unsigned int smp_processor_id(void)
 {

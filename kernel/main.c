@@ -78,12 +78,14 @@ void kernel_main(const struct dtb *dt)
 	arch_set_cpu_id(cpu);
 	if (arch_platform_init(dt))	/* IRQ controller, firmware, timer */
 		panic("no interrupt controller or timer: cannot run");
+	sched_init();			/* features, tunables */
 	sched_init_cpu(cpu, &init_task);	/* we become CPU's idle task */
 	init_task.cpu = (int)cpu;
 	arch_cpu_init_local(cpu);	/* this CPU's IRQs, timer, console input */
 	timer_cpu_init(cpu, (unsigned int)cpu_topology.nr_cpus);
 	arch_irq_enable();
 	smp_init();			/* every other CPU in the DT */
+	sched_init_smp();		/* sched domains, migration threads */
 	topology_print(&cpu_topology);
 
 	if (!kthread_run(init_thread, NULL, "init"))

@@ -19,7 +19,6 @@ static void task_init_common(struct task_struct *t, const char *name)
 
 	strlcpy_k(t->comm, name, sizeof(t->comm));
 	spin_lock_init(&t->pi_lock);
-	INIT_LIST_HEAD(&t->run_list);
 	init_waitqueue_head(&t->exit_wq);
 	t->cpu = -1;
 	t->cpus_allowed = ~0ull;
@@ -74,6 +73,7 @@ struct task_struct *kthread_create(void (*fn)(void *), void *arg, const char *na
 	t->state = TASK_NEW;
 	t->refcount = 2;	/* one for running, one for the creator's join */
 	task_init_common(t, name);
+	sched_task_init(t);
 	arch_context_init(&t->ctx, (u8 *)t->stack + t->stack_size, thread_entry_trampoline, NULL);
 	return t;
 }

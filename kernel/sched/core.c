@@ -1,68 +1,82 @@
-/* core.c - run queues, schedule(), wakeups, the tick, affinity.
- *
- * PLACEHOLDER POLICY: until the scheduler issue lands (CFS, RT, PELT,
- * capacity-aware placement), each CPU runs its runnable tasks round robin
- * from a FIFO, with a time slice of SLICE_NS, and a waking or new task goes
- * to its previous CPU if allowed, else to the least loaded allowed CPU.
- * The mechanics here (locking, wakeup races, migration) are meant to stay.
+/* core.c - the scheduler core: per-CPU run queues, the class loop of
+ * schedule(), wakeups (try_to_wake_up), new tasks, affinity, policy/nice/
+ * uclamp, the tick, the rq clocks (task and PELT time), and the emulated
+ * work primitive cpu_work(). Policy lives in the classes: fair.c (CFS),
+ * rt.c, idle.c (idle and stop). Linux: kernel/sched/core.c.
  *
  * Lock order: task->pi_lock, then rq->lock; two rq locks lowest CPU first.
  * The rq lock is held across the context switch and released by the task
  * switched to (finish_task_switch), as in Linux. */
-#include "kernel.h"
 #include "sched.h"
-#include "smp.h"
-#include "timer.h"
 
-#define SLICE_NS (3 * TICK_NSEC)
+struct rq runqueues[NR_CPUS];
+const struct sched_class *const sched_classes[] = {
+	&stop_sched_class, &rt_sched_class, &fair_sched_class, &idle_sched_class, NULL,
+};
 
-struct rq {
-	spinlock_t lock;
-	struct list_head queue;	/* runnable, not running */
-	unsigned int nr_running;	/* queued + running (idle excluded) */
-	struct task_struct *curr, *idle;
-	bool need_resched;
-	u64 nr_switches;
-} __attribute__((aligned(64)));
+/* Linux: sched_prio_to_weight[] - each nice level is ~10% of CPU time: w(n) ~ 1024 / 1.25^n. */
+static const int prio_to_weight[40] = {
+	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
+	9548,  7620,  6100,  4904,  3906,  3121,  2501,  1991,  1586,  1277,
+	1024,  820,   655,   526,   423,   335,   272,   215,   172,   137,
+	110,   87,    70,    56,    45,    36,    29,    23,    18,    15,
+};
+#define WEIGHT_IDLEPRIO 3	/* SCHED_IDLE */
 
-static struct rq runqueues[NR_CPUS];
-#define cpu_rq(cpu) (&runqueues[cpu])
-#define this_rq() cpu_rq(arch_cpu_id())
-
-void sched_init_cpu(unsigned int cpu, struct task_struct *idle)
+void set_load_weight(struct task_struct *p)
 {
-	struct rq *rq = cpu_rq(cpu);
+	unsigned long w = p->policy == SCHED_IDLE ? WEIGHT_IDLEPRIO
+						  : (unsigned long)prio_to_weight[p->static_prio - MAX_RT_PRIO];
 
-	spin_lock_init(&rq->lock);
-	INIT_LIST_HEAD(&rq->queue);
-	rq->curr = rq->idle = idle;
-	idle->cpu = (int)cpu;
-	idle->on_cpu = 1;
-	idle->is_idle = true;
-	idle->state = TASK_RUNNING;
+	p->se.load.weight = w;
+	p->se.load.inv_weight = (u32)(0xffffffffull / w);	/* Linux: sched_prio_to_wmult */
 }
 
-bool need_resched(void)
+/* ---- clocks --------------------------------------------------------------------- */
+
+static u64 irq_time[NR_CPUS];	/* written by this CPU's IRQ exit only */
+
+/* From the IRQ path: ns spent handling one interrupt on this CPU. */
+void account_irq_time(u64 delta)
 {
-	return READ_ONCE(this_rq()->need_resched);
+	irq_time[arch_cpu_id()] += delta;
 }
 
-static void enqueue_task(struct rq *rq, struct task_struct *p)
+/* Advance rq->clock, clock_task (minus IRQ time) and the PELT clock, which
+ * runs slower on small or slowed-down CPUs (Linux >= 5.1 invariance). */
+void update_rq_clock(struct rq *rq)
 {
-	list_add_tail(&p->run_list, &rq->queue);
-	p->on_rq = 1;
-	rq->nr_running++;
+	u64 now = arch_clock_ns(), delta, irq;
+
+	if (now <= rq->clock)
+		return;
+	delta = now - rq->clock;
+	rq->clock = now;
+	irq = READ_ONCE(irq_time[rq->cpu]) - rq->prev_irq_time;
+	if (irq > delta)
+		irq = delta;
+	rq->prev_irq_time += irq;
+	rq->clock_task += delta - irq;
+	rq->pelt = pelt_clock_update(rq->pelt, delta - irq, rq->curr == rq->idle,
+				     arch_scale_cpu_capacity((int)rq->cpu),
+				     arch_scale_freq_capacity((int)rq->cpu));
+	if (irq || rq->avg_irq.util_avg)
+		pelt_update_irq(&rq->avg_irq, rq->clock, irq,
+				arch_scale_cpu_capacity((int)rq->cpu),
+				arch_scale_freq_capacity((int)rq->cpu));
 }
 
-static void dequeue_task(struct rq *rq, struct task_struct *p)
+/* ---- run queue basics ----------------------------------------------------------- */
+
+void resched_curr(struct rq *rq)
 {
-	if (rq->curr != p)
-		list_del_init(&p->run_list);
-	p->on_rq = 0;
-	rq->nr_running--;
+	if (READ_ONCE(rq->need_resched))
+		return;
+	WRITE_ONCE(rq->need_resched, true);
+	if (rq->cpu != arch_cpu_id())
+		arch_send_ipi(rq->cpu, IPI_RESCHEDULE);
 }
 
-/* Make `cpu` reschedule soon: locally by flag, remotely by IPI. */
 void resched_cpu(unsigned int cpu)
 {
 	WRITE_ONCE(cpu_rq(cpu)->need_resched, true);
@@ -70,168 +84,333 @@ void resched_cpu(unsigned int cpu)
 		arch_send_ipi(cpu, IPI_RESCHEDULE);
 }
 
-/* PLACEHOLDER placement: previous CPU if allowed and online, else the
- * online allowed CPU with the fewest runnable tasks. */
-static int select_task_rq(struct task_struct *p)
+bool need_resched(void)
 {
-	cpumask_t ok = p->cpus_allowed & cpu_online_mask;
-	unsigned int cpu, best = NR_CPUS, best_nr = ~0u;
+	return READ_ONCE(this_rq()->need_resched);
+}
 
-	if (!ok)
-		ok = cpu_online_mask;	/* Linux: select_fallback_rq() */
-	if (p->cpu >= 0 && (ok & cpumask_of(p->cpu)) && p->state != TASK_NEW)
-		return p->cpu;
-	for_each_cpu(cpu, ok) {
-		unsigned int nr = READ_ONCE(cpu_rq(cpu)->nr_running);
+void activate_task(struct rq *rq, struct task_struct *p, int flags)
+{
+	p->sched_class->enqueue_task(rq, p, flags);
+	p->on_rq = TASK_ON_RQ_QUEUED;
+	rq->nr_running++;
+}
 
-		if (nr < best_nr) {
-			best = cpu;
-			best_nr = nr;
+void deactivate_task(struct rq *rq, struct task_struct *p, int flags)
+{
+	p->on_rq = (flags & DEQUEUE_SLEEP) ? 0 : TASK_ON_RQ_MIGRATING;
+	p->sched_class->dequeue_task(rq, p, flags);
+	rq->nr_running--;
+}
+
+void check_preempt_curr(struct rq *rq, struct task_struct *p, int flags)
+{
+	const struct sched_class *c;
+
+	if (p->sched_class == rq->curr->sched_class) {
+		p->sched_class->check_preempt_curr(rq, p, flags);
+		return;
+	}
+	for_each_class(c) {	/* a higher class always preempts */
+		if (c == rq->curr->sched_class)
+			return;
+		if (c == p->sched_class) {
+			resched_curr(rq);
+			return;
 		}
 	}
-	return (int)best;
 }
 
-/* Queue a task that is on no run queue and on no CPU onto a chosen CPU. */
-static void activate_task(struct task_struct *p)
+/* Move p's accounting to `cpu` (p is not queued anywhere, or is being moved
+ * under both rq locks). */
+void set_task_cpu(struct task_struct *p, unsigned int cpu)
 {
-	int cpu = select_task_rq(p);
-	struct rq *rq = cpu_rq(cpu);
-
-	spin_lock(&rq->lock);
-	if (p->cpu != cpu && p->cpu >= 0 && p->state != TASK_NEW)
-		p->nr_migrations++;
-	p->cpu = cpu;
-	p->state = TASK_RUNNING;
-	enqueue_task(rq, p);
-	if (rq->curr == rq->idle)
-		resched_cpu(cpu);
-	spin_unlock(&rq->lock);
+	if ((int)cpu == p->cpu)
+		return;
+	if (p->sched_class->migrate_task_rq)
+		p->sched_class->migrate_task_rq(p, (int)cpu);
+	p->se.nr_migrations++;
+	p->cpu = (int)cpu;
 }
+
+void double_rq_lock(struct rq *a, struct rq *b)
+{
+	if (a == b) {
+		spin_lock(&a->lock);
+	} else if (a->cpu < b->cpu) {
+		spin_lock(&a->lock);
+		spin_lock(&b->lock);
+	} else {
+		spin_lock(&b->lock);
+		spin_lock(&a->lock);
+	}
+}
+
+void double_rq_unlock(struct rq *a, struct rq *b)
+{
+	spin_unlock(&a->lock);
+	if (a != b)
+		spin_unlock(&b->lock);
+}
+
+static unsigned int first_cpu(cpumask_t m)
+{
+	return m ? (unsigned int)__builtin_ctzll(m) : NR_CPUS;
+}
+
+/* Linux: select_fallback_rq(): an allowed online CPU, or any online one. */
+static int select_fallback_rq(struct task_struct *p)
+{
+	cpumask_t ok = p->cpus_allowed & cpu_online_mask;
+
+	if (!ok) {
+		printk("sched: %s (pid %d) has no online CPU in its mask; any CPU will do\n",
+		       p->comm, p->pid);
+		p->cpus_allowed = cpu_online_mask;
+		ok = cpu_online_mask;
+	}
+	return (int)first_cpu(ok);
+}
+
+static int select_task_rq(struct task_struct *p, int cpu, int wake_flags)
+{
+	if (p->nr_cpus_allowed > 1)
+		cpu = p->sched_class->select_task_rq(p, cpu, wake_flags);
+	else
+		cpu = (int)first_cpu(p->cpus_allowed);
+	if (cpu < 0 || cpu >= NR_CPUS || !(p->cpus_allowed & cpumask_of(cpu)) || !cpu_online(cpu))
+		cpu = select_fallback_rq(p);
+	return cpu;
+}
+
+/* ---- wakeups -------------------------------------------------------------------- */
 
 /* Linux: try_to_wake_up(). Returns 1 if the task was woken. */
-int wake_up_process(struct task_struct *p)
+int wake_up_process_flags(struct task_struct *p, int wake_flags)
 {
 	unsigned long flags = spin_lock_irqsave(&p->pi_lock);
+	unsigned int this_cpu = arch_cpu_id();
 	struct rq *rq;
+	int cpu;
 
 	if (p->state != TASK_INTERRUPTIBLE) {
 		spin_unlock_irqrestore(&p->pi_lock, flags);
 		return 0;
 	}
-	p->nr_wakeups++;
-	/* Still queued: it has not switched out yet; schedule() will see it
-	 * runnable and keep it. */
-	rq = cpu_rq(p->cpu);
+	p->stats.nr_wakeups++;
+	/* Still queued (it has not switched out yet): just make it runnable. */
+	rq = task_rq(p);
 	spin_lock(&rq->lock);
-	if (p->on_rq) {
+	if (task_on_rq_queued(p)) {
+		update_rq_clock(rq);
 		p->state = TASK_RUNNING;
+		check_preempt_curr(rq, p, wake_flags);
 		spin_unlock(&rq->lock);
 		spin_unlock_irqrestore(&p->pi_lock, flags);
 		return 1;
 	}
 	spin_unlock(&rq->lock);
-	/* Dequeued, maybe still switching out on its CPU: wait until its
-	 * registers are saved before it can run elsewhere. */
+	/* Dequeued, maybe still switching out: its registers must be saved
+	 * before it can run anywhere (Linux: smp_cond_load_acquire(on_cpu)). */
 	while (__atomic_load_n(&p->on_cpu, __ATOMIC_ACQUIRE))
 		arch_cpu_relax();
-	activate_task(p);
+	cpu = select_task_rq(p, p->wake_cpu, wake_flags | WF_TTWU);
+	if (cpu != p->cpu) {
+		wake_flags |= WF_MIGRATED;
+		p->stats.nr_wakeups_migrate++;
+		set_task_cpu(p, (unsigned int)cpu);
+	}
+	if ((unsigned int)cpu == this_cpu)
+		p->stats.nr_wakeups_local++;
+	else
+		p->stats.nr_wakeups_remote++;
+	rq = cpu_rq(cpu);
+	spin_lock(&rq->lock);
+	update_rq_clock(rq);
+	p->state = TASK_RUNNING;
+	activate_task(rq, p, ENQUEUE_WAKEUP | (wake_flags & WF_MIGRATED ? ENQUEUE_MIGRATED : 0));
+	check_preempt_curr(rq, p, wake_flags);
+	spin_unlock(&rq->lock);
 	spin_unlock_irqrestore(&p->pi_lock, flags);
 	return 1;
 }
 
+int wake_up_process(struct task_struct *p)
+{
+	return wake_up_process_flags(p, 0);
+}
+
+/* Scheduler state of a task that has never run. */
+static void sched_fork(struct task_struct *p)
+{
+	struct task_struct *parent = current;
+
+	p->policy = SCHED_NORMAL;
+	p->static_prio = DEFAULT_PRIO;
+	if (parent && !parent->is_idle && parent->policy != SCHED_FIFO &&
+	    parent->policy != SCHED_RR) {	/* inherit nice and policy, like fork */
+		p->policy = parent->policy;
+		p->static_prio = parent->static_prio;
+	}
+	p->prio = p->normal_prio = p->static_prio;
+	p->sched_class = &fair_sched_class;
+	set_load_weight(p);
+	p->uclamp_req[UCLAMP_MIN] = 0;
+	p->uclamp_req[UCLAMP_MAX] = SCHED_CAPACITY_SCALE;
+	p->recent_used_cpu = -1;
+	INIT_LIST_HEAD(&p->rt.run_list);
+	memset(&p->se.avg, 0, sizeof(p->se.avg));
+}
+
+void sched_task_init(struct task_struct *p)
+{
+	sched_fork(p);
+	p->nr_cpus_allowed = (int)cpumask_weight(p->cpus_allowed & ((1ull << NR_CPUS) - 1));
+}
+
+/* Linux: wake_up_new_task(): fork balancing picks the CPU. */
 void wake_up_new_task(struct task_struct *p)
 {
 	unsigned long flags = spin_lock_irqsave(&p->pi_lock);
+	struct rq *rq;
+	int cpu;
 
-	activate_task(p);
+	p->state = TASK_RUNNING;
+	cpu = select_task_rq(p, arch_cpu_id(), WF_FORK);
+	p->cpu = cpu;
+	p->wake_cpu = cpu;
+	rq = cpu_rq(cpu);
+	spin_lock(&rq->lock);
+	update_rq_clock(rq);
+	if (p->sched_class->task_fork)
+		p->sched_class->task_fork(p);
+	activate_task(rq, p, ENQUEUE_INITIAL);
+	check_preempt_curr(rq, p, WF_FORK);
+	spin_unlock(&rq->lock);
 	spin_unlock_irqrestore(&p->pi_lock, flags);
 }
 
-static void account_switch(struct rq *rq, struct task_struct *prev, struct task_struct *next,
-			   u64 now)
+/* ---- schedule() ----------------------------------------------------------------- */
+
+static struct task_struct *pick_next_task(struct rq *rq, struct task_struct *prev)
 {
-	prev->sum_exec_runtime += now - prev->exec_start;
-	next->exec_start = now;
-	next->slice_start = now;
-	next->nr_switches++;
-	rq->nr_switches++;
+	const struct sched_class *c;
+	struct task_struct *p;
+
+	prev->sched_class->put_prev_task(rq, prev);
+	/* About to idle: try to pull work first (may drop and retake rq->lock). */
+	if (!rq->nr_running)
+		fair_sched_class.balance(rq, prev);
+	for_each_class(c) {
+		p = c->pick_next_task(rq);
+		if (p)
+			return p;
+	}
+	BUG_ON(1);	/* the idle class always has its task */
 }
 
-/* Runs on the new task's side of a switch, rq lock held, IRQs off. */
-static void finish_task_switch(struct task_struct *prev, bool *migrate)
+static void account_switch(struct rq *rq, struct task_struct *prev, struct task_struct *next)
+{
+	u64 now = rq->clock;
+
+	rq->nr_switches++;
+	next->stats.nr_switches++;
+	if (prev == rq->idle)
+		rq->idle_time += now - rq->idle_start;
+	if (next == rq->idle)
+		rq->idle_start = now;
+	if (next->stats.wait_start) {
+		u64 wait = now - next->stats.wait_start;
+
+		next->stats.wait_sum += wait;
+		next->stats.wait_max = MAX(next->stats.wait_max, wait);
+		next->stats.wait_count++;
+		next->stats.wait_start = 0;
+	}
+	if (prev->state == TASK_RUNNING && !prev->is_idle && task_on_rq_queued(prev))
+		prev->stats.wait_start = now;
+}
+
+/* Runs on the new task's side of a switch, rq lock held, IRQs off. Returns
+ * whether prev must be moved (it is runnable but its mask excludes this CPU). */
+static bool finish_task_switch(struct task_struct *prev)
 {
 	__atomic_store_n(&prev->on_cpu, 0, __ATOMIC_RELEASE);
-	*migrate = prev->state == TASK_RUNNING && !prev->is_idle && !prev->on_rq;
+	return prev->state == TASK_RUNNING && !prev->is_idle && prev->on_rq == TASK_ON_RQ_MIGRATING;
 }
 
-static void finish_migration(struct task_struct *prev)
+/* Place a runnable task that is on no run queue (it left a CPU its mask
+ * no longer allows). */
+static void move_task_after_switch(struct task_struct *p)
 {
-	unsigned long flags = spin_lock_irqsave(&prev->pi_lock);
+	unsigned long flags = spin_lock_irqsave(&p->pi_lock);
+	int cpu = select_task_rq(p, p->cpu, 0);
+	struct rq *rq;
 
-	activate_task(prev);
-	spin_unlock_irqrestore(&prev->pi_lock, flags);
+	p->stats.nr_forced_migrations++;
+	set_task_cpu(p, (unsigned int)cpu);
+	rq = cpu_rq(cpu);
+	spin_lock(&rq->lock);
+	update_rq_clock(rq);
+	activate_task(rq, p, ENQUEUE_MIGRATED);
+	check_preempt_curr(rq, p, 0);
+	spin_unlock(&rq->lock);
+	spin_unlock_irqrestore(&p->pi_lock, flags);
+}
+
+static void finish_switch_unlocked(struct task_struct *prev, bool move)
+{
+	if (move)
+		move_task_after_switch(prev);
+	if (prev->state == TASK_DEAD && prev != current)
+		put_task_struct(prev);
 }
 
 void schedule_tail(struct task_struct *prev)
 {
 	struct rq *rq = this_rq();
-	bool migrate;
+	bool move = finish_task_switch(prev);
 
-	finish_task_switch(prev, &migrate);
 	spin_unlock(&rq->lock);
-	if (migrate)
-		finish_migration(prev);
-	if (prev->state == TASK_DEAD)
-		put_task_struct(prev);
+	finish_switch_unlocked(prev, move);
 	arch_irq_enable();
 }
 
-/* preempt: called from the IRQ return path. A task preempted between
- * marking itself sleeping and calling schedule() must stay queued, or the
- * wakeup it is about to wait for could be lost (Linux: SM_PREEMPT). */
+/* preempt: called from the IRQ return path (or yield). A task preempted
+ * between marking itself sleeping and calling schedule() stays queued, or
+ * the wakeup it is about to wait for could be lost (Linux: SM_PREEMPT). */
 static void __schedule(bool preempt)
 {
 	unsigned long flags = arch_irq_save();
 	struct rq *rq = this_rq();
 	struct task_struct *prev = rq->curr, *next;
-	bool migrate = false;
-	u64 now = arch_clock_ns();
+	bool move = false;
 
 	spin_lock(&rq->lock);
+	update_rq_clock(rq);
 	rq->need_resched = false;
 	if (!prev->is_idle) {
-		if (prev->state != TASK_RUNNING && !preempt) {
-			dequeue_task(rq, prev);
-		} else if (prev->state == TASK_RUNNING &&
-			   !(prev->cpus_allowed & cpumask_of(arch_cpu_id()))) {
-			dequeue_task(rq, prev);	/* moved after the switch */
-		} else {
-			list_add_tail(&prev->run_list, &rq->queue);
-		}
+		if (prev->state != TASK_RUNNING && !preempt)
+			deactivate_task(rq, prev, DEQUEUE_SLEEP);
+		else if (prev->state == TASK_RUNNING &&
+			 !(prev->cpus_allowed & cpumask_of(rq->cpu)))
+			deactivate_task(rq, prev, 0);	/* moved after the switch */
 	}
-	if (list_empty(&rq->queue)) {
-		next = rq->idle;
-	} else {
-		next = list_first_entry(&rq->queue, struct task_struct, run_list);
-		list_del_init(&next->run_list);
-	}
+	next = pick_next_task(rq, prev);
+	rq->need_resched = false;
 	if (next != prev) {
+		account_switch(rq, prev, next);
 		rq->curr = next;
 		next->on_cpu = 1;
-		next->cpu = (int)arch_cpu_id();
-		account_switch(rq, prev, next, now);
 		prev = arch_context_switch(prev, &prev->ctx, next, &next->ctx);
 		/* Back in our task, maybe on another CPU; `prev` is now the task
 		 * that ran there before us. */
 		rq = this_rq();
-		finish_task_switch(prev, &migrate);
+		move = finish_task_switch(prev);
 	}
 	spin_unlock(&rq->lock);
-	if (migrate)
-		finish_migration(prev);
-	if (prev->state == TASK_DEAD && prev != current)
-		put_task_struct(prev);
+	if (move || prev->state == TASK_DEAD)
+		finish_switch_unlocked(prev, move);
 	arch_irq_restore(flags);
 }
 
@@ -240,8 +419,18 @@ void schedule(void)
 	__schedule(false);
 }
 
+/* Linux: sched_yield(): the class decides what yielding means. */
 void yield(void)
 {
+	unsigned long flags = arch_irq_save();
+	struct rq *rq = this_rq();
+
+	spin_lock(&rq->lock);
+	update_rq_clock(rq);
+	if (current->sched_class->yield_task)
+		current->sched_class->yield_task(rq);
+	spin_unlock(&rq->lock);
+	arch_irq_restore(flags);
 	__schedule(true);
 }
 
@@ -254,18 +443,31 @@ void irq_exit_preempt(void)
 		__schedule(true);
 }
 
-/* PLACEHOLDER tick: round robin once the slice is used up. */
+/* ---- the tick ------------------------------------------------------------------- */
+
+static u64 cpu_ticks[NR_CPUS];
+
+u64 sched_tick_count(void)
+{
+	return cpu_ticks[arch_cpu_id()];
+}
+
 void scheduler_tick(void)
 {
 	struct rq *rq = this_rq();
 	struct task_struct *curr;
 
 	spin_lock(&rq->lock);
+	cpu_ticks[rq->cpu]++;
+	update_rq_clock(rq);
 	curr = rq->curr;
-	if (!curr->is_idle && !list_empty(&rq->queue) &&
-	    arch_clock_ns() - curr->slice_start >= SLICE_NS)
-		rq->need_resched = true;
+	curr->sched_class->task_tick(rq, curr);
+	update_rt_rq_load_avg(rq, curr->sched_class == &rt_sched_class);
+	update_cpu_capacity(rq);
+	if (curr == rq->idle)
+		update_blocked_averages(rq);
 	spin_unlock(&rq->lock);
+	trigger_load_balance(rq);
 }
 
 /* Each CPU's idle task. IRQs are masked around the check and the wait, so a
@@ -273,8 +475,13 @@ void scheduler_tick(void)
 void cpu_idle_loop(void)
 {
 	for (;;) {
+		struct rq *rq;
+
 		arch_irq_disable();
-		if (!READ_ONCE(this_rq()->need_resched))
+		rq = this_rq();
+		if (READ_ONCE(rq->idle_balance_kick))
+			run_idle_balance(rq);
+		if (!READ_ONCE(rq->need_resched))
 			arch_idle();
 		arch_irq_enable();
 		if (READ_ONCE(this_rq()->need_resched))
@@ -282,37 +489,254 @@ void cpu_idle_loop(void)
 	}
 }
 
+/* ---- affinity, policy, nice, uclamp --------------------------------------------- */
+
 /* Change affinity; a task queued or running outside the new mask moves.
- * An empty mask (or one with only offline CPUs) is refused. */
+ * A mask with no online CPU is refused. */
 int set_cpus_allowed(struct task_struct *p, cpumask_t mask)
 {
 	unsigned long flags;
 	struct rq *rq;
-	bool moved = false;
+	bool move = false;
 
+	mask &= (NR_CPUS == 64 ? ~0ull : (1ull << NR_CPUS) - 1);
 	if (!(mask & cpu_online_mask))
 		return -1;
 	flags = spin_lock_irqsave(&p->pi_lock);
 	p->cpus_allowed = mask;
+	p->nr_cpus_allowed = (int)cpumask_weight(mask);
 	if (p->state == TASK_NEW) {	/* not queued anywhere yet */
 		spin_unlock_irqrestore(&p->pi_lock, flags);
 		return 0;
 	}
-	rq = cpu_rq(p->cpu);
+	rq = task_rq(p);
 	spin_lock(&rq->lock);
-	if (p->on_rq && rq->curr != p && !(mask & cpumask_of(p->cpu))) {
-		dequeue_task(rq, p);
-		moved = true;
-	} else if (rq->curr == p && !(mask & cpumask_of(p->cpu))) {
-		resched_cpu(p->cpu);	/* schedule() moves it */
+	if (!(mask & cpumask_of(p->cpu))) {
+		if (task_on_rq_queued(p) && !task_running(rq, p)) {
+			update_rq_clock(rq);
+			deactivate_task(rq, p, 0);
+			move = true;
+		} else if (task_running(rq, p)) {
+			resched_curr(rq);	/* __schedule() moves it */
+		}
 	}
 	spin_unlock(&rq->lock);
-	if (moved)
-		activate_task(p);
 	spin_unlock_irqrestore(&p->pi_lock, flags);
+	if (move)
+		move_task_after_switch(p);
 	if (p == current && !(mask & cpumask_of(arch_cpu_id())))
-		schedule();
+		__schedule(true);
 	return 0;
+}
+
+/* Dequeue p, let fn change it, requeue it (Linux: the queued/running
+ * dance of __sched_setscheduler and set_user_nice). */
+static void change_task(struct task_struct *p, void (*fn)(struct task_struct *, long), long arg)
+{
+	unsigned long flags = spin_lock_irqsave(&p->pi_lock);
+	struct rq *rq = task_rq(p);
+	const struct sched_class *prev_class = p->sched_class;
+	int oldprio = p->prio;
+	bool queued, running;
+
+	if (p->state == TASK_NEW || p->cpu < 0) {
+		fn(p, arg);
+		spin_unlock_irqrestore(&p->pi_lock, flags);
+		return;
+	}
+	spin_lock(&rq->lock);
+	update_rq_clock(rq);
+	queued = task_on_rq_queued(p);
+	running = task_running(rq, p);
+	if (queued)
+		p->sched_class->dequeue_task(rq, p, 0);
+	if (running)
+		p->sched_class->put_prev_task(rq, p);
+	fn(p, arg);
+	if (queued)
+		p->sched_class->enqueue_task(rq, p, 0);
+	if (running)
+		p->sched_class->set_next_task(rq, p, false);
+	if (prev_class != p->sched_class) {
+		if (prev_class->switched_from)
+			prev_class->switched_from(rq, p);
+		resched_curr(rq);
+	} else if (p->prio != oldprio && p->sched_class->prio_changed) {
+		p->sched_class->prio_changed(rq, p, oldprio);
+	}
+	if (queued && !running)
+		check_preempt_curr(rq, p, 0);
+	spin_unlock(&rq->lock);
+	spin_unlock_irqrestore(&p->pi_lock, flags);
+}
+
+static void apply_nice(struct task_struct *p, long nice)
+{
+	p->static_prio = NICE_TO_PRIO((int)nice);
+	if (!task_has_rt_policy(p))
+		p->prio = p->normal_prio = p->static_prio;
+	set_load_weight(p);
+}
+
+int set_user_nice(struct task_struct *p, int nice)
+{
+	if (nice < -20 || nice > 19)
+		return -1;
+	change_task(p, apply_nice, nice);
+	return 0;
+}
+
+int task_nice(const struct task_struct *p)
+{
+	return PRIO_TO_NICE(p->static_prio);
+}
+
+static void apply_policy(struct task_struct *p, long packed)
+{
+	unsigned int policy = (unsigned int)(packed >> 8), rt_prio = packed & 0xff;
+
+	p->policy = policy;
+	p->rt_priority = rt_prio;
+	if (policy == SCHED_FIFO || policy == SCHED_RR) {
+		p->prio = p->normal_prio = MAX_RT_PRIO - 1 - (int)rt_prio;
+		p->sched_class = &rt_sched_class;
+		p->rt.time_slice = 100 * NSEC_PER_MSEC;	/* Linux: sched_rr_timeslice */
+	} else {
+		p->prio = p->normal_prio = p->static_prio;
+		p->sched_class = &fair_sched_class;
+	}
+	set_load_weight(p);
+}
+
+int sched_setscheduler(struct task_struct *p, unsigned int policy, unsigned int rt_priority)
+{
+	bool rt = policy == SCHED_FIFO || policy == SCHED_RR;
+
+	if (policy != SCHED_NORMAL && policy != SCHED_BATCH && policy != SCHED_IDLE && !rt)
+		return -1;
+	if (rt ? (rt_priority < 1 || rt_priority > 99) : rt_priority != 0)
+		return -1;
+	if (p->is_idle)
+		return -1;
+	change_task(p, apply_policy, (long)policy << 8 | rt_priority);
+	return 0;
+}
+
+int sched_set_uclamp(struct task_struct *p, unsigned int min, unsigned int max)
+{
+	if (min > max || max > SCHED_CAPACITY_SCALE)
+		return -1;
+	WRITE_ONCE(p->uclamp_req[UCLAMP_MIN], min);
+	WRITE_ONCE(p->uclamp_req[UCLAMP_MAX], max);
+	return 0;
+}
+
+/* ---- emulated work (DESIGN.md "Emulated CPU speed") ------------------------------- */
+
+/* Running time becomes work at capacity_orig/1024 x f_cur/f_max: the same
+ * scaling that invariance applies to PELT time. Called by update_curr. */
+void account_cpu_work(struct rq *rq, struct task_struct *p, u64 delta_exec)
+{
+	int cpu = (int)rq->cpu;
+
+	p->work_done += delta_exec * arch_scale_cpu_capacity(cpu) / SCHED_CAPACITY_SCALE *
+			arch_scale_freq_capacity(cpu) / SCHED_CAPACITY_SCALE;
+}
+
+static void update_curr_now(void)
+{
+	unsigned long flags = arch_irq_save();
+	struct rq *rq = this_rq();
+
+	spin_lock(&rq->lock);
+	update_rq_clock(rq);
+	if (current->sched_class->update_curr)
+		current->sched_class->update_curr(rq);
+	spin_unlock(&rq->lock);
+	arch_irq_restore(flags);
+}
+
+/* The task stays running (busy for the scheduler and PELT); the CPU sleeps
+ * in wfi until the computed completion time. Ticks, IPIs and preemption
+ * interrupt it as they would a busy loop; after each, what is left is
+ * recomputed from the work actually credited, so migration and OPP changes
+ * in the middle keep the total exact. */
+static void cpu_work_wakeup(struct timer *t)
+{
+	/* Nothing to do: the interrupt itself ends the wait in cpu_work(). */
+}
+
+void cpu_work(u64 units)
+{
+	struct task_struct *p = current;
+	struct timer deadline;
+	u64 target;
+
+	timer_init(&deadline, cpu_work_wakeup);
+	update_curr_now();
+	target = p->work_done + units;
+	for (;;) {
+		u64 left, rate;
+		unsigned long flags;
+		int cpu;
+
+		update_curr_now();
+		if (p->work_done >= target)
+			break;
+		left = target - p->work_done;
+		flags = arch_irq_save();
+		cpu = (int)arch_cpu_id();
+		rate = arch_scale_cpu_capacity(cpu) * arch_scale_freq_capacity(cpu);	/* x 2^20 */
+		timer_add(&deadline, arch_clock_ns() + (rate ? (left << 20) / rate + 1 : left));
+		/* Interrupts are taken inside arch_idle(), and a preemption there
+		 * is a preemption of this task, as for a busy loop. */
+		if (!READ_ONCE(this_rq()->need_resched))
+			arch_idle();
+		arch_irq_restore(flags);
+		if (READ_ONCE(this_rq()->need_resched))
+			__schedule(true);
+	}
+	timer_cancel(&deadline);
+}
+
+/* ---- init and small accessors ---------------------------------------------------- */
+
+void sched_tunables_init(unsigned int nr_cpus);
+void sched_stoppers_init(void);
+
+void sched_init(void)
+{
+	sched_feat_init_from_bootargs();
+	sched_tunables_init((unsigned int)cpu_topology.nr_cpus);
+}
+
+void sched_init_smp(void)
+{
+	sched_domains_init();
+	sched_stoppers_init();
+}
+
+void sched_init_cpu(unsigned int cpu, struct task_struct *idle)
+{
+	struct rq *rq = cpu_rq(cpu);
+
+	spin_lock_init(&rq->lock);
+	rq->cpu = cpu;
+	init_cfs_rq(&rq->cfs);
+	init_rt_rq(&rq->rt);
+	rq->cpu_capacity_orig = rq->cpu_capacity = arch_scale_cpu_capacity((int)cpu);
+	rq->clock = arch_clock_ns();
+	rq->curr = rq->idle = idle;
+	rq->idle_start = rq->clock;
+	idle->cpu = (int)cpu;
+	idle->on_cpu = 1;
+	idle->is_idle = true;
+	idle->state = TASK_RUNNING;
+	idle->sched_class = &idle_sched_class;
+	idle->policy = SCHED_IDLE;
+	idle->prio = MAX_PRIO;
+	idle->cpus_allowed = cpumask_of(cpu);
+	idle->nr_cpus_allowed = 1;
 }
 
 u64 cpu_nr_switches(unsigned int cpu)

@@ -4,7 +4,7 @@
  * the code under test. Tolerances are the integer arithmetic's floors, stated
  * case by case. Host-only (doubles); no libm: the link has none. */
 #include "ktest.h"
-#include "../../kernel/sched/pelt.h"
+#include "pelt.h"
 
 #define PERIOD_NS (1024ull * 1024)	/* one PELT period: 1024 units of 1024 ns */
 #define MS 1000000ull

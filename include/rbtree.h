@@ -1,0 +1,82 @@
+/* rbtree.h - intrusive red-black trees with the leftmost node cached, for the CFS
+ * run queue (Linux: struct rb_root_cached). Pure code, no allocation and no lock:
+ * the owner of the tree serialises (CFS: rq->lock). lib/rbtree.c holds the rebalancing;
+ * the descent is inline here so the caller's less() is inlined into it.
+ * Duplicate keys are allowed: an equal key goes to the right, so equals leave in FIFO order. */
+#ifndef RBTREE_H
+#define RBTREE_H
+
+#include "types.h"
+
+#define RB_RED	 0
+#define RB_BLACK 1
+
+/* Colour in its own word rather than packed into the low bit of parent (as Linux
+ * does): 8 more bytes per sched_entity buys a node that a debugger prints plainly
+ * and no alignment assumption on the structures that embed it. */
+struct rb_node {
+	struct rb_node *parent, *left, *right;
+	int color;
+};
+
+struct rb_root {
+	struct rb_node *rb_node;
+};
+
+/* rb_leftmost is the minimum, NULL iff the tree is empty: CFS's pick is O(1). */
+struct rb_root_cached {
+	struct rb_root rb_root;
+	struct rb_node *rb_leftmost;
+};
+
+#define RB_ROOT_CACHED		    ((struct rb_root_cached){ { NULL }, NULL })
+#define rb_entry(ptr, type, member) container_of(ptr, type, member)
+
+static inline bool rb_empty(const struct rb_root_cached *root)
+{
+	return root->rb_root.rb_node == NULL;
+}
+
+/* The minimum, or NULL if empty. Linux: rb_first_cached(). */
+static inline struct rb_node *rb_first_cached(const struct rb_root_cached *root)
+{
+	return root->rb_leftmost;
+}
+
+/* In-order successor of a node in a tree, or NULL after the last. */
+struct rb_node *rb_next(const struct rb_node *node);
+
+/* Recolour and rotate after `node` was linked as a red leaf; `leftmost` says the
+ * descent never went right, i.e. node is the new minimum. Linux: rb_insert_color_cached(). */
+void rb_insert_color_cached(struct rb_root_cached *root, struct rb_node *node, bool leftmost);
+
+/* Unlink node (which must be in this tree) and rebalance. The node's fields are left
+ * stale. Linux: rb_erase_cached(node, root), the arguments the other way round. */
+void rb_erase_cached(struct rb_root_cached *root, struct rb_node *node);
+
+/* Insert node in O(log n); less(a, b) orders the keys (strict weak order). Equal keys
+ * descend right, so node goes after every equal key already there. Linux:
+ * rb_add_cached(node, tree, less), the arguments in another order. */
+static inline void rb_insert_cached(struct rb_root_cached *root, struct rb_node *node,
+				    bool (*less)(const struct rb_node *, const struct rb_node *))
+{
+	struct rb_node **link = &root->rb_root.rb_node, *parent = NULL;
+	bool leftmost = true;
+
+	while (*link) {
+		parent = *link;
+		if (less(node, parent)) {
+			link = &parent->left;
+		} else {
+			link = &parent->right;
+			leftmost = false;
+		}
+	}
+	node->parent = parent;
+	node->left = node->right = NULL;
+	node->color = RB_RED;
+	*link = node;
+	rb_insert_color_cached(root, node, leftmost);
+}
+
+#endif

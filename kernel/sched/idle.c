@@ -1,0 +1,155 @@
+/* idle.c - the two edge classes. The idle class runs each CPU's idle task
+ * when nothing else can run. The stop class (Linux: stop_task.c) runs each
+ * CPU's "migration" thread above everything, for work that must run on one
+ * CPU with nothing else running there: active load balancing uses it to
+ * move a task that is running. Stop work queue under stop_lock. */
+#include "sched.h"
+
+/* ---- idle ------------------------------------------------------------------------- */
+
+static void enqueue_task_idle(struct rq *rq, struct task_struct *p, int flags)
+{
+	WARN_ON_ONCE(1);	/* the idle task is never queued */
+}
+
+static void noop_task(struct rq *rq, struct task_struct *p, int flags)
+{
+}
+
+static void noop_preempt(struct rq *rq, struct task_struct *p, int flags)
+{
+	resched_curr(rq);	/* anything beats idle */
+}
+
+static struct task_struct *pick_next_task_idle(struct rq *rq)
+{
+	return rq->idle;
+}
+
+static void noop_put(struct rq *rq, struct task_struct *p)
+{
+}
+
+static void noop_set(struct rq *rq, struct task_struct *p, bool first)
+{
+}
+
+static int select_task_rq_self(struct task_struct *p, int cpu, int wake_flags)
+{
+	return p->cpu;
+}
+
+static void noop_tick(struct rq *rq, struct task_struct *p)
+{
+}
+
+const struct sched_class idle_sched_class = {
+	.enqueue_task = enqueue_task_idle,
+	.dequeue_task = noop_task,
+	.check_preempt_curr = noop_preempt,
+	.pick_next_task = pick_next_task_idle,
+	.put_prev_task = noop_put,
+	.set_next_task = noop_set,
+	.select_task_rq = select_task_rq_self,
+	.task_tick = noop_tick,
+};
+
+/* ---- stop ------------------------------------------------------------------------- */
+
+struct stop_work {
+	int (*fn)(void *);
+	void *arg;
+	bool queued;
+};
+
+static struct stop_work stop_work[NR_CPUS];
+static spinlock_t stop_lock[NR_CPUS];
+static struct wait_queue_head stop_wq[NR_CPUS];
+
+static struct task_struct *pick_next_task_stop(struct rq *rq)
+{
+	struct task_struct *stop = rq->stop;
+
+	if (!stop || !task_on_rq_queued(stop))
+		return NULL;
+	stop->se.exec_start = rq->clock_task;
+	return stop;
+}
+
+static void check_preempt_stop(struct rq *rq, struct task_struct *p, int flags)
+{
+}
+
+const struct sched_class stop_sched_class = {
+	.enqueue_task = noop_task,
+	.dequeue_task = noop_task,
+	.check_preempt_curr = check_preempt_stop,
+	.pick_next_task = pick_next_task_stop,
+	.put_prev_task = noop_put,
+	.set_next_task = noop_set,
+	.select_task_rq = select_task_rq_self,
+	.task_tick = noop_tick,
+};
+
+static void stopper_thread(void *arg)
+{
+	unsigned int cpu = (unsigned int)(uintptr_t)arg;
+
+	for (;;) {
+		struct stop_work w;
+		unsigned long flags;
+
+		wait_event(stop_wq[cpu], READ_ONCE(stop_work[cpu].queued));
+		flags = spin_lock_irqsave(&stop_lock[cpu]);
+		w = stop_work[cpu];
+		stop_work[cpu].queued = false;
+		spin_unlock_irqrestore(&stop_lock[cpu], flags);
+		w.fn(w.arg);
+	}
+}
+
+/* Run fn(arg) on cpu above every other task, soon; -1 if its single slot
+ * is taken (the caller retries at its next balance). */
+int stop_one_cpu_nowait(unsigned int cpu, int (*fn)(void *), void *arg)
+{
+	unsigned long flags;
+	int ret = 0;
+
+	if (!cpu_rq(cpu)->stop)
+		return -1;
+	flags = spin_lock_irqsave(&stop_lock[cpu]);
+	if (stop_work[cpu].queued) {
+		ret = -1;
+	} else {
+		stop_work[cpu] = (struct stop_work){ fn, arg, true };
+	}
+	spin_unlock_irqrestore(&stop_lock[cpu], flags);
+	if (!ret)
+		wake_up(&stop_wq[cpu]);
+	return ret;
+}
+
+/* One migration/N thread per online CPU, in the stop class. */
+void sched_stoppers_init(void)
+{
+	unsigned int cpu;
+
+	for_each_cpu(cpu, cpu_online_mask) {
+		char name[TASK_COMM_LEN];
+		struct task_struct *t;
+
+		init_waitqueue_head(&stop_wq[cpu]);
+		spin_lock_init(&stop_lock[cpu]);
+		ksnprintf(name, sizeof(name), "migration/%u", cpu);
+		t = kthread_create(stopper_thread, (void *)(uintptr_t)cpu, name);
+		if (!t) {
+			printk("sched: no memory for %s: no active balancing on CPU%u\n", name, cpu);
+			continue;
+		}
+		set_cpus_allowed(t, cpumask_of(cpu));
+		t->sched_class = &stop_sched_class;
+		t->prio = -1;
+		cpu_rq(cpu)->stop = t;
+		wake_up_new_task(t);
+	}
+}

@@ -1,0 +1,176 @@
+/* rt.c - SCHED_FIFO and SCHED_RR: 100 priority queues with a bitmap, FIFO
+ * until the task blocks or yields, RR with a 100 ms slice; an RT task
+ * preempts any CFS task at once; a waking RT task whose CPU runs something
+ * of higher or equal priority goes to a CPU running lower-priority work
+ * (a simple push, Linux: find_lowest_rq). Also the RT utilization signal
+ * (avg_rt) that capacity_of() and schedutil use. State under rq->lock. */
+#include "sched.h"
+
+#define RR_TIMESLICE (100 * NSEC_PER_MSEC)
+
+void init_rt_rq(struct rt_rq *rt_rq)
+{
+	memset(rt_rq, 0, sizeof(*rt_rq));
+	for (int i = 0; i < MAX_RT_PRIO; i++)
+		INIT_LIST_HEAD(&rt_rq->queue[i]);
+}
+
+static int rt_first_prio(const struct rt_rq *rt_rq)
+{
+	if (rt_rq->bitmap[0])
+		return __builtin_ctzll(rt_rq->bitmap[0]);
+	if (rt_rq->bitmap[1])
+		return 64 + __builtin_ctzll(rt_rq->bitmap[1]);
+	return MAX_RT_PRIO;
+}
+
+/* RT time counts in avg_rt: schedutil and capacity_of() see it. */
+void update_rt_rq_load_avg(struct rq *rq, bool running)
+{
+	pelt_update_rt(&rq->avg_rt, rq_clock_pelt(rq), running);
+}
+
+static void update_curr_rt(struct rq *rq)
+{
+	struct task_struct *curr = rq->curr;
+	u64 now = rq->clock_task, delta;
+
+	if (curr->sched_class != &rt_sched_class || (s64)(now - curr->se.exec_start) <= 0)
+		return;
+	delta = now - curr->se.exec_start;
+	curr->se.exec_start = now;
+	curr->se.sum_exec_runtime += delta;
+	rq->rt.rt_time += delta;
+	account_cpu_work(rq, curr, delta);
+}
+
+static void enqueue_task_rt(struct rq *rq, struct task_struct *p, int flags)
+{
+	struct rt_rq *rt_rq = &rq->rt;
+	int prio = p->prio;
+
+	list_add_tail(&p->rt.run_list, &rt_rq->queue[prio]);
+	rt_rq->bitmap[prio / 64] |= 1ull << (prio % 64);
+	rt_rq->rt_nr_running++;
+	p->rt.on_rq = 1;
+}
+
+static void dequeue_task_rt(struct rq *rq, struct task_struct *p, int flags)
+{
+	struct rt_rq *rt_rq = &rq->rt;
+	int prio = p->prio;
+
+	update_curr_rt(rq);
+	list_del_init(&p->rt.run_list);
+	if (list_empty(&rt_rq->queue[prio]))
+		rt_rq->bitmap[prio / 64] &= ~(1ull << (prio % 64));
+	rt_rq->rt_nr_running--;
+	p->rt.on_rq = 0;
+}
+
+static void requeue_task_rt(struct rq *rq, struct task_struct *p)
+{
+	list_del_init(&p->rt.run_list);
+	list_add_tail(&p->rt.run_list, &rq->rt.queue[p->prio]);
+}
+
+static void yield_task_rt(struct rq *rq)
+{
+	requeue_task_rt(rq, rq->curr);
+}
+
+static void check_preempt_curr_rt(struct rq *rq, struct task_struct *p, int flags)
+{
+	if (p->prio < rq->curr->prio)
+		resched_curr(rq);
+}
+
+/* The running RT task stays in its queue (Linux does the same). */
+static struct task_struct *pick_next_task_rt(struct rq *rq)
+{
+	int prio = rt_first_prio(&rq->rt);
+	struct task_struct *p;
+
+	if (prio >= MAX_RT_PRIO)
+		return NULL;
+	p = list_first_entry(&rq->rt.queue[prio], struct task_struct, rt.run_list);
+	p->se.exec_start = rq->clock_task;
+	update_rt_rq_load_avg(rq, false);	/* decay up to now: it was not RT-busy */
+	return p;
+}
+
+static void put_prev_task_rt(struct rq *rq, struct task_struct *p)
+{
+	update_curr_rt(rq);
+	update_rt_rq_load_avg(rq, true);
+}
+
+static void set_next_task_rt(struct rq *rq, struct task_struct *p, bool first)
+{
+	p->se.exec_start = rq->clock_task;
+}
+
+static void task_tick_rt(struct rq *rq, struct task_struct *p)
+{
+	update_curr_rt(rq);
+	update_rt_rq_load_avg(rq, true);
+	if (p->policy != SCHED_RR)
+		return;
+	if (p->rt.time_slice > TICK_NSEC) {
+		p->rt.time_slice -= TICK_NSEC;
+		return;
+	}
+	p->rt.time_slice = RR_TIMESLICE;
+	if (p->rt.run_list.next != p->rt.run_list.prev) {	/* others at this prio */
+		requeue_task_rt(rq, p);
+		resched_curr(rq);
+	}
+}
+
+/* Its previous CPU unless that one runs RT work of higher or equal
+ * priority; then the allowed CPU running the lowest-priority work
+ * (idle first, then CFS), preferring the previous CPU's cluster. */
+static int select_task_rq_rt(struct task_struct *p, int cpu, int wake_flags)
+{
+	struct task_struct *curr = READ_ONCE(cpu_rq(cpu)->curr);
+	int best = cpu, best_prio = curr ? curr->prio : MAX_PRIO;
+
+	if (!curr || curr->prio > p->prio || (wake_flags & WF_FORK && idle_cpu(cpu)))
+		return cpu;
+	for (int c = 0; c < NR_CPUS; c++) {
+		struct task_struct *t;
+		int prio;
+
+		if (!(p->cpus_allowed & cpumask_of(c)) || !cpu_online((unsigned int)c))
+			continue;
+		t = READ_ONCE(cpu_rq(c)->curr);
+		prio = idle_cpu(c) ? MAX_PRIO + 1 : (t ? t->prio : MAX_PRIO);
+		if (cpu_rq(c)->rt.rt_nr_running && !idle_cpu(c))
+			prio = MIN(prio, rt_first_prio(&cpu_rq(c)->rt));
+		if (prio > best_prio && prio > p->prio) {
+			best_prio = prio;
+			best = c;
+		}
+	}
+	return best;
+}
+
+static void prio_changed_rt(struct rq *rq, struct task_struct *p, int oldprio)
+{
+	if (task_running(rq, p) && p->prio > oldprio)
+		resched_curr(rq);
+}
+
+const struct sched_class rt_sched_class = {
+	.enqueue_task = enqueue_task_rt,
+	.dequeue_task = dequeue_task_rt,
+	.yield_task = yield_task_rt,
+	.check_preempt_curr = check_preempt_curr_rt,
+	.pick_next_task = pick_next_task_rt,
+	.put_prev_task = put_prev_task_rt,
+	.set_next_task = set_next_task_rt,
+	.select_task_rq = select_task_rq_rt,
+	.task_tick = task_tick_rt,
+	.update_curr = update_curr_rt,
+	.prio_changed = prio_changed_rt,
+};

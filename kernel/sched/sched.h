@@ -1,0 +1,248 @@
+/* sched.h - the scheduler's internal header: run queues, scheduling
+ * classes, and the helpers shared by core.c, fair.c, balance.c, rt.c,
+ * idle.c, features.c and stats.c. Linux names throughout (kernel/sched/sched.h).
+ * Locking: rq->lock guards everything in struct rq and the sched state of
+ * the tasks queued on it; task->pi_lock is taken before rq->lock. */
+#ifndef KERNEL_SCHED_SCHED_H
+#define KERNEL_SCHED_SCHED_H
+
+#include "kernel.h"
+#include "pelt.h"
+#include "rbtree.h"
+#include "../../include/sched.h"	/* the public one; this file shadows its name */
+#include "smp.h"
+#include "timer.h"
+#include "topology.h"
+
+#define TASK_ON_RQ_QUEUED 1
+#define TASK_ON_RQ_MIGRATING 2
+
+#define NICE_0_LOAD (1ul << 10)	/* 64-bit Linux scales it up by 2^10; we keep 1024 */
+
+/* enqueue/dequeue flags */
+#define ENQUEUE_WAKEUP 0x01
+#define ENQUEUE_MIGRATED 0x02
+#define ENQUEUE_INITIAL 0x04
+#define DEQUEUE_SLEEP 0x01
+
+/* wake flags (select_task_rq) */
+#define WF_TTWU 0x08
+#define WF_FORK 0x10
+#define WF_MIGRATED 0x20
+
+enum cpu_idle_type { CPU_IDLE, CPU_NOT_IDLE, CPU_NEWLY_IDLE, CPU_MAX_IDLE_TYPES };
+
+/* ---- features -------------------------------------------------------------- */
+#define SCHED_FEATURES(F)                                                                   \
+	F(START_DEBIT, true)                                                               \
+	F(GENTLE_FAIR_SLEEPERS, true)                                                      \
+	F(WAKEUP_PREEMPTION, true)                                                         \
+	F(NEXT_BUDDY, false)                                                               \
+	F(LAST_BUDDY, true)                                                                \
+	F(CACHE_HOT_BUDDY, true)                                                           \
+	F(UTIL_EST, true)                                                                  \
+	F(UTIL_EST_FASTUP, true)                                                           \
+	F(ASYM_PREFER_PREV, true)                                                          \
+	F(SELECT_IDLE_CAPACITY, true)                                                      \
+	F(SIS_DEBOUNCE, false)                                                             \
+	F(MISFIT, true)                                                                    \
+	F(RT_UTIL_TRACKING, true)                                                          \
+	F(LB_BIAS, false)
+
+#define F_ENUM(name, def) __SCHED_FEAT_##name,
+enum { SCHED_FEATURES(F_ENUM) __SCHED_FEAT_NR };
+#undef F_ENUM
+extern u32 sysctl_sched_features;
+#define sched_feat(x) (!!(READ_ONCE(sysctl_sched_features) & (1u << __SCHED_FEAT_##x)))
+void sched_feat_init_from_bootargs(void);
+
+/* ---- run queues ---------------------------------------------------------------- */
+struct cfs_rq {
+	struct load_weight load;
+	unsigned int nr_running;
+	unsigned int h_nr_running;
+	unsigned int idle_h_nr_running;	/* SCHED_IDLE tasks */
+	u64 min_vruntime;
+	struct rb_root_cached tasks_timeline;
+	struct sched_entity *curr, *next, *last, *skip;
+	struct sched_avg avg;
+	struct {
+		spinlock_t lock;	/* load of tasks that left while blocked */
+		int nr;
+		unsigned long load_avg, util_avg, runnable_avg;
+	} removed;
+};
+
+struct rt_rq {
+	u64 bitmap[2];	/* bit p set: queue[p] non-empty (prio 0 = highest) */
+	struct list_head queue[MAX_RT_PRIO];
+	unsigned int rt_nr_running;
+	u64 rt_time;
+};
+
+/* A sched domain of one CPU at one level (MC, DIE): span from the topology,
+ * groups = the child level's spans (single CPUs under MC). */
+struct sched_domain {
+	int level;
+	cpumask_t span;
+	u32 flags;	/* SD_* of topology.h, plus SD_BALANCE_* below */
+	unsigned int span_weight;
+	unsigned long balance_interval;	/* ms */
+	unsigned int busy_factor;
+	unsigned int imbalance_pct;
+	unsigned int nr_balance_failed;
+	u64 last_balance;	/* ns */
+	unsigned int min_interval, max_interval;	/* ms */
+	int nr_groups;
+	cpumask_t groups[NR_CPUS];
+};
+#define SD_BALANCE_NEWIDLE (1u << 8)
+#define SD_BALANCE_FORK (1u << 9)
+#define SD_WAKE_AFFINE (1u << 10)
+
+struct rq_lb_stats {
+	u64 lb_count[CPU_MAX_IDLE_TYPES];
+	u64 lb_balanced[CPU_MAX_IDLE_TYPES];
+	u64 lb_failed[CPU_MAX_IDLE_TYPES];
+	u64 lb_gained[CPU_MAX_IDLE_TYPES];
+	u64 alb_count, alb_pushed;
+	u64 misfit_pulls;
+};
+
+struct rq {
+	spinlock_t lock;
+	unsigned int cpu;
+	unsigned int nr_running;
+	struct cfs_rq cfs;
+	struct rt_rq rt;
+	struct task_struct *curr, *idle, *stop;
+	bool need_resched;
+	u64 clock, clock_task;	/* ns; clock_task excludes IRQ time */
+	struct pelt_clock pelt;	/* Linux: clock_pelt + lost_idle_time */
+	u64 prev_irq_time;
+	u64 irq_time;	/* ns spent in IRQ handlers, accumulated */
+	struct sched_avg avg_rt, avg_irq;
+	unsigned long cpu_capacity;	/* capacity_of(): orig minus RT/IRQ pressure */
+	unsigned long cpu_capacity_orig;
+	unsigned long misfit_task_load;
+	/* balancing */
+	int nr_sd;
+	struct sched_domain sd[SD_NR_LEVELS];
+	struct sched_domain *sd_asym_cpucapacity;
+	u64 next_balance;	/* ns */
+	bool idle_balance_kick;
+	int active_balance;
+	int push_cpu;
+	u64 balance_tick;
+	/* statistics */
+	u64 nr_switches;
+	u64 idle_time, idle_start;
+	struct rq_lb_stats lb;
+} __attribute__((aligned(64)));
+
+extern struct rq runqueues[NR_CPUS];
+#define cpu_rq(cpu) (&runqueues[(cpu)])
+#define this_rq() cpu_rq(arch_cpu_id())
+#define task_rq(p) cpu_rq((p)->cpu)
+#define cpu_curr(cpu) (cpu_rq(cpu)->curr)
+
+struct sched_class {
+	void (*enqueue_task)(struct rq *rq, struct task_struct *p, int flags);
+	void (*dequeue_task)(struct rq *rq, struct task_struct *p, int flags);
+	void (*yield_task)(struct rq *rq);
+	void (*check_preempt_curr)(struct rq *rq, struct task_struct *p, int wake_flags);
+	struct task_struct *(*pick_next_task)(struct rq *rq);
+	void (*put_prev_task)(struct rq *rq, struct task_struct *p);
+	void (*set_next_task)(struct rq *rq, struct task_struct *p, bool first);
+	int (*balance)(struct rq *rq, struct task_struct *prev);	/* newidle pull */
+	int (*select_task_rq)(struct task_struct *p, int prev_cpu, int wake_flags);
+	void (*migrate_task_rq)(struct task_struct *p, int new_cpu);
+	void (*task_tick)(struct rq *rq, struct task_struct *p);
+	void (*task_fork)(struct task_struct *p);
+	void (*update_curr)(struct rq *rq);
+	void (*switched_from)(struct rq *rq, struct task_struct *p);
+	void (*switched_to)(struct rq *rq, struct task_struct *p);
+	void (*prio_changed)(struct rq *rq, struct task_struct *p, int oldprio);
+};
+
+extern const struct sched_class stop_sched_class, rt_sched_class, fair_sched_class,
+	idle_sched_class;
+/* Highest first: a class only runs when every class above has nothing. */
+#define for_each_class(c)                                                                  \
+	for (const struct sched_class *const *__c = sched_classes; ((c) = *__c); __c++)
+extern const struct sched_class *const sched_classes[];
+
+static inline bool rt_prio(int prio)
+{
+	return prio < MAX_RT_PRIO;
+}
+static inline bool task_has_rt_policy(const struct task_struct *p)
+{
+	return p->policy == SCHED_FIFO || p->policy == SCHED_RR;
+}
+static inline bool task_running(const struct rq *rq, const struct task_struct *p)
+{
+	return rq->curr == p;
+}
+static inline bool task_on_rq_queued(const struct task_struct *p)
+{
+	return p->on_rq == TASK_ON_RQ_QUEUED;
+}
+
+/* core.c */
+void update_rq_clock(struct rq *rq);
+void resched_curr(struct rq *rq);
+void activate_task(struct rq *rq, struct task_struct *p, int flags);
+void deactivate_task(struct rq *rq, struct task_struct *p, int flags);
+void check_preempt_curr(struct rq *rq, struct task_struct *p, int flags);
+void set_task_cpu(struct task_struct *p, unsigned int cpu);
+void double_rq_lock(struct rq *a, struct rq *b);
+void double_rq_unlock(struct rq *a, struct rq *b);
+void set_load_weight(struct task_struct *p);
+u64 sched_tick_count(void);	/* this CPU's tick count, for SIS_DEBOUNCE */
+int stop_one_cpu_nowait(unsigned int cpu, int (*fn)(void *), void *arg);
+void account_cpu_work(struct rq *rq, struct task_struct *p, u64 delta_exec);
+
+/* capacity (fair.c): Linux's arch_scale_*_capacity() */
+unsigned long arch_scale_cpu_capacity(int cpu);
+unsigned long arch_scale_freq_capacity(int cpu);
+void arch_set_freq_scale(cpumask_t cpus, unsigned long scale);
+
+static inline u64 rq_clock_pelt(const struct rq *rq)
+{
+	return pelt_clock_now(rq->pelt);
+}
+
+/* fair.c (shared with balance.c) */
+extern unsigned int sysctl_sched_latency, sysctl_sched_min_granularity,
+	sysctl_sched_wakeup_granularity, sysctl_sched_migration_cost;
+void init_cfs_rq(struct cfs_rq *cfs_rq);
+void update_load_avg_task(struct rq *rq, struct task_struct *p);
+void update_blocked_averages(struct rq *rq);
+unsigned long cpu_util(int cpu);	/* CFS util incl. util_est, clamped */
+unsigned long uclamp_task_util(const struct task_struct *p);
+int util_fits_cpu(unsigned long util, unsigned long umin, unsigned long umax, int cpu);
+static inline bool fits_capacity(unsigned long util, unsigned long cap)
+{
+	return util * 1280 < cap * 1024;
+}
+bool task_fits_cpu(const struct task_struct *p, int cpu);
+void update_misfit_status(struct task_struct *p, struct rq *rq);
+unsigned long cpu_load(const struct rq *rq);
+bool idle_cpu(int cpu);
+void update_cpu_capacity(struct rq *rq);
+int select_idle_capacity(struct task_struct *p, cpumask_t span, int target);
+
+/* balance.c */
+void sched_domains_init(void);
+void trigger_load_balance(struct rq *rq);
+int newidle_balance(struct rq *this_rq);
+void run_idle_balance(struct rq *rq);
+int can_migrate_task(struct task_struct *p, struct rq *src, int dst_cpu, enum cpu_idle_type idle,
+		     bool *hot);
+
+/* rt.c */
+void init_rt_rq(struct rt_rq *rt_rq);
+void update_rt_rq_load_avg(struct rq *rq, bool running);
+
+#endif
