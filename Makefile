@@ -77,6 +77,38 @@ $(BUILD)/tests/dts/%.dtb: tests/dts/%.dts $(wildcard tests/dts/*.h dts/*.h) | $(
 	cpp -nostdinc -Idts -undef -D__DTS__ -x assembler-with-cpp -P $< | \
 		dtc -q -I dts -O dtb -o $@ -
 
+# ---- firmware boots and the HiKey960 boot image ------------------------------
+# U-Boot's environment for the make test boots (tools/uboot/NAME.env, one
+# VAR=value a line) as QEMU virt's second flash bank, where Debian's
+# qemu_arm64 U-Boot reads it: a 256 KiB environment at the start of 64 MiB.
+UBOOT_ENVS := $(patsubst tools/uboot/%.env,$(BUILD)/fw/uboot-%.flash,$(wildcard tools/uboot/*.env))
+firmware: $(UBOOT_ENVS)
+$(BUILD)/fw/uboot-%.flash: tools/uboot/%.env | $(DEPS)
+	@mkdir -p $(@D)
+	mkenvimage -s 0x40000 -o $@ $<
+	truncate -s 64M $@
+
+# make hikey960: what a HiKey960 owner flashes (docs/hikey960.md). An Android
+# boot image, header v0: the Image as the kernel (an EFI application: the
+# stock UEFI starts it with LoadImage), the HiKey960 tree as the "second"
+# stage (used when the firmware installs no tree of its own), the command
+# line. Base and offsets are the board's usual ones (sources in the doc).
+HIKEY960_CMDLINE ?= selftest
+HIKEY960_BOOTIMG_ARGS := --base 0x0 --kernel_offset 0x00080000 --ramdisk_offset 0x07c00000 \
+	--tags_offset 0x07a00000 --second_offset 0x00f00000 --pagesize 2048 --header_version 0
+HIKEY960 := $(BUILD)/hikey960
+hikey960: $(HIKEY960)/boot.img $(HIKEY960)/hi3660-hikey960.dtb $(HIKEY960)/Image
+$(HIKEY960)/boot.img: $(BUILD)/Image $(BUILD)/dts/hi3660-hikey960.dtb | $(DEPS)
+	@mkdir -p $(@D)
+	mkbootimg --kernel $(BUILD)/Image --second $(BUILD)/dts/hi3660-hikey960.dtb \
+		$(HIKEY960_BOOTIMG_ARGS) --cmdline "$(HIKEY960_CMDLINE)" -o $@
+$(HIKEY960)/%: $(BUILD)/dts/%
+	@mkdir -p $(@D)
+	cp $< $@
+$(HIKEY960)/Image: $(BUILD)/Image
+	@mkdir -p $(@D)
+	cp $< $@
+
 # ---- host: unit tests, tools, fuzzers -----------------------------------------
 # The portable code that host tests link: pure files only (no arch, no drivers).
 HOST_PORTABLE := $(wildcard lib/dtb.c lib/printf.c lib/rbtree.c kernel/ktest.c kernel/sched/pelt.c \
@@ -116,11 +148,11 @@ debug: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb
 	@echo "(the kernel relocates itself: add-symbol-file $(BUILD)/kernel.elf -o <load address>)"
 	$(QEMU) $(QEMU_BASE) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$(MACHINE).dtb -S -s
 
-test: all fuzzers
+test: all fuzzers firmware hikey960
 	@$(PYTHON) tools/runtests.py
 
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all dtbs host fuzzers run debug test clean
+.PHONY: all dtbs host fuzzers firmware hikey960 run debug test clean
 -include $(shell find $(BUILD)/k -name '*.d' 2>/dev/null)

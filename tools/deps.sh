@@ -46,6 +46,11 @@ need python3 have python3
 need libfdt-dev test -e /usr/include/libfdt.h
 need libjsmn-dev test -e /usr/include/jsmn.h
 need clang have clang
+# Firmware boots and the HiKey960 boot image (make test, make hikey960).
+need u-boot-qemu test -e /usr/lib/u-boot/qemu_arm64/u-boot.bin
+need qemu-efi-aarch64 test -e /usr/share/qemu-efi-aarch64/QEMU_EFI.fd
+need u-boot-tools have mkenvimage
+need mkbootimg have mkbootimg
 if have clang >/dev/null; then
 	need libclang-rt-dev libfuzzer_links
 else

@@ -117,6 +117,69 @@ RUNS = [
     for m, n in (("qemu-bl44", 8), ("qemu-bl44-1c", 8), ("qemu-sym8", 8), ("qemu-bl22", 4))
 ]
 
+# ---- firmware boot paths: U-Boot booti/bootefi, EDK2 (UEFI), the HiKey960 image ----------
+# U-Boot reads its environment (bootcmd, bootargs; tools/uboot/*.env, built into
+# {build}/fw/ by `make firmware`) from the second flash bank; QEMU's loader puts
+# the Image at U-Boot's kernel_addr_r and the tree at 0x48000000. EDK2 gets the
+# Image through fw_cfg (-kernel) and starts it as an EFI application with
+# -append as its load options, with QEMU's own tree.
+UBOOT_BIN = "/usr/lib/u-boot/qemu_arm64/u-boot.bin"
+EDK2_BIN = "/usr/share/qemu-efi-aarch64/QEMU_EFI.fd"
+
+
+def uboot_run(name, env, machine, dtb, expect, **kw):
+    flash = "{build}/fw/uboot-%s.flash" % env
+    return dict({"name": name, "kind": "qemu", "append": None,
+                 "qemu": machine,
+                 "boot": ["-bios", UBOOT_BIN,
+                          "-drive", "if=pflash,unit=1,format=raw,readonly=on,file=" + flash,
+                          "-device", "loader,file={build}/Image,addr=0x40400000,force-raw=on",
+                          "-device", "loader,file=%s,addr=0x48000000,force-raw=on" % dtb],
+                 "needs": ["{build}/Image", dtb, flash, UBOOT_BIN],
+                 "topology_of": dtb,
+                 "expect": [("u-boot-ran", r"^U-Boot 20\d\d")] + expect}, **kw)
+
+
+def edk2_run(name, machine, expect):
+    return {"name": name, "kind": "qemu", "qemu": machine + ["-nic", "none"],
+            "boot": ["-bios", EDK2_BIN, "-kernel", "{build}/Image"],
+            "needs": ["{build}/Image", EDK2_BIN],
+            "expect": [("efi-stub", r"littlebig: EFI stub"),  # after EDK2's escapes
+                       ("bootargs-from-load-options", r'bootargs "selftest"; exiting boot'),
+                       ("firmware-memory-kept", r"^efi: firmware keeps \[0x")] + expect}
+
+
+BL44_EL1 = ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8"]
+HIKEY_EL2 = ["-M", "virt,virtualization=on,gic-version=3", "-cpu", "cortex-a72", "-smp", "20"]
+BL44_DTB = "{build}/dts/qemu-bl44.dtb"
+HIKEY_DTB = "{build}/dts/qemu-hikey-mpidr.dtb"
+EL1 = [("entered-el1", r"# entered at EL1")]
+EL2 = [("entered-el2", r"# entered at EL2")]
+
+RUNS += [
+    uboot_run("uboot-booti-bl44-el1", "booti", BL44_EL1, BL44_DTB,
+              [("booti", r"^littlebig: U-Boot booti")] + EL1),
+    uboot_run("uboot-booti-hikey-mpidr-el2", "booti", HIKEY_EL2, HIKEY_DTB,
+              [("booti", r"^littlebig: U-Boot booti"),
+               ("all-online", r"smp: 8 of 8 CPUs online")] + EL2),
+    # U-Boot's EFI loader: the MMU and caches are on at entry (EL1, then EL2).
+    uboot_run("uboot-bootefi-bl44-el1", "bootefi", BL44_EL1, BL44_DTB,
+              [("efi-stub", r"^littlebig: EFI stub"),
+               ("firmware-memory-kept", r"^efi: firmware keeps \[0x")] + EL1),
+    uboot_run("uboot-bootefi-hikey-mpidr-el2", "bootefi", HIKEY_EL2, HIKEY_DTB,
+              [("efi-stub", r"^littlebig: EFI stub"),
+               ("all-online", r"smp: 8 of 8 CPUs online")] + EL2),
+    # The DTB right at the kernel's end (header image_size past its load address).
+    uboot_run("uboot-dtb-after-kernel", "booti-dtb-after-kernel", BL44_EL1, BL44_DTB,
+              [("dtb-placed", r"^littlebig: DTB at [0-9a-f]+, just past the kernel")] + EL1),
+    # EDK2: entered with its MMU, caches and HCR_EL2 as it left them.
+    edk2_run("edk2-gicv2-el1", ["-M", "virt,acpi=off", "-cpu", "cortex-a53", "-smp", "4"], EL1),
+    edk2_run("edk2-gicv3-el2", ["-M", "virt,acpi=off,virtualization=on,gic-version=3",
+                                "-cpu", "cortex-a72", "-smp", "4"], EL2),
+    # What `make hikey960` built unpacks to the same kernel and DTB.
+    {"name": "hikey960-bootimg", "kind": "pyunit", "path": "tools/test_bootimg.py"},
+]
+
 DEFAULT_TIMEOUT = 600       # s of host time for a whole run: a hang detector only
 DEFAULT_IDLE_TIMEOUT = 180  # s without a byte of output
 PANIC_GRACE = 10            # s left to a panicking kernel to finish its report

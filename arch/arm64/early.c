@@ -97,6 +97,43 @@ static bool overlaps(u64 a, u64 alen, u64 b, u64 blen)
 	return a < b + blen && b < a + alen;
 }
 
+/* Memory the firmware keeps (boot_fw_rsv, from the EFI stub) is not RAM for
+ * us: cut it out of the ranges, so that no page table, allocator bitmap or
+ * page ever lands there. Should the pieces outnumber BOOT_MAX_MEM, the
+ * smallest is given up (RAM lost, never firmware memory used). */
+static void remove_firmware_memory(void)
+{
+	struct boot_params *bp = &boot_params;
+
+	for (u32 r = 0; r < boot_fw_rsv.nr; r++) {
+		u64 rb = boot_fw_rsv.r[r].base, re = rb + boot_fw_rsv.r[r].size;
+
+		for (int i = 0; i < bp->nr_mem; i++) {
+			struct mem_region m = bp->mem[i];
+			u64 me = m.base + m.size;
+
+			if (!overlaps(m.base, m.size, rb, re - rb))
+				continue;
+			bp->mem[i] = (struct mem_region){ m.base, rb > m.base ? rb - m.base : 0 };
+			if (re < me) {
+				int j = bp->nr_mem < BOOT_MAX_MEM ? bp->nr_mem++ : -1;
+
+				for (int k = 0; j < 0 && k < bp->nr_mem; k++)
+					if (bp->mem[k].size < me - re && (j < 0 || bp->mem[k].size <
+									     bp->mem[j].size))
+						j = k;
+				if (j >= 0)
+					bp->mem[j] = (struct mem_region){ re, me - re };
+			}
+		}
+	}
+	for (int i = 0; i < bp->nr_mem;)	/* drop emptied ranges */
+		if (!bp->mem[i].size)
+			bp->mem[i] = bp->mem[--bp->nr_mem];
+		else
+			i++;
+}
+
 /* Worst case: one L3 table per 2 MiB and one L2 per 1 GiB of each range,
  * plus room for device mappings made before the page allocator runs. */
 static u64 pool_bytes(void)
@@ -162,6 +199,7 @@ void early_setup(u64 dtb_pa, u64 load_base, u64 el)
 	bp->load_base = load_base;
 	bp->kernel_end = (u64)_end;
 	find_memory(&dt);
+	remove_firmware_memory();
 	if (!bp->nr_mem)
 		early_halt("the device tree has no /memory node");
 	for (int i = 0; i < bp->nr_mem; i++)

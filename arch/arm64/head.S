@@ -1,10 +1,15 @@
-/* head.S - the Image header and the first instructions of every CPU.
+/* head.S - the Image header (with the PE/COFF header that makes the same file
+ * an EFI application) and the first instructions of every CPU.
  *
  * Boot contract (Linux arm64 boot protocol, Documentation/arch/arm64/booting.rst):
- *   x0 = physical address of the DTB, x1-x3 = 0; entered at EL2 or EL1 with
- *   the MMU and D-cache off, IRQs masked; the Image may sit at any 2 MiB-aligned
- *   address. We are linked at 0 and relocate ourselves (linker.ld), then map
- *   memory 1:1 (VA == PA) and turn the MMU on (arch/arm64/mmu.c).
+ *   x0 = physical address of the DTB, x1-x3 = 0; entered at EL2 or EL1, IRQs
+ *   masked; the Image may sit at any 4 KiB-aligned address (the header asks
+ *   for 2 MiB). We are linked at 0 and relocate ourselves (linker.ld), then
+ *   map memory 1:1 (VA == PA) and turn the MMU on (arch/arm64/mmu.c).
+ *   Beyond the protocol, the MMU and caches may be on at entry provided the
+ *   mapping is 1:1 (as UEFI leaves it): entry_mmu_off cleans the Image and the
+ *   DTB to the point of coherency and turns them off first.
+ *   Under UEFI the firmware enters efi_pe_entry instead (efi.c), which ends here.
  *
  * Register use on the boot CPU until C owns the stack:
  *   x19  DTB physical address      (from x0)
@@ -16,24 +21,87 @@
 
 #define R_AARCH64_RELATIVE	1027
 #define SCTLR_EL1_RES1		0x30d00800	/* bits 29,28,23,22,20,11 (ARMv8.0) */
+#define SCTLR_M			(1 << 0)	/* MMU enable (Arm ARM D13.2.118) */
+#define SCTLR_C			(1 << 2)	/* data caches enable */
 #define HCR_EL2_RW		(1 << 31)	/* EL1 is AArch64 (Arm ARM D13.2.47) */
 #define SPSR_EL1H_DAIF		0x3c5		/* EL1h, D/A/I/F masked */
+#define FDT_MAGIC_LE		0xedfe0dd0	/* 0xd00dfeed read little-endian */
 
+/*
+ * The header. Offsets 0x00-0x3f are the arm64 Image header; the first
+ * instruction doubles as the "MZ" of an MS-DOS stub, and 0x3c (res5) holds the
+ * offset of the PE signature, so UEFI loads this same file as a PE32+ EFI
+ * application (field layout: Microsoft PE/COFF specification, "Optional Header
+ * (Image Only)"; UEFI spec 2.10 section 2.1.1 for subsystem 10). One section,
+ * read/write/execute, spans everything after the 4 KiB of headers, bss
+ * included (the loader zero-fills past SizeOfRawData); no base relocations:
+ * the code relocates itself.
+ */
+#define PE_HDR_SIZE		0x1000		/* headers; the section starts here */
 	.section .head.text, "ax"
-	b	primary_entry			/* code0 */
-	.long	0				/* code1 */
+.Lhead:
+	.inst	0xfa405a4d			/* code0: "MZ"; ccmp x18, #0, #0xd, pl: no effect */
+	b	primary_entry			/* code1 */
 	.quad	0				/* text_offset: load at a 2 MiB boundary */
 	.quad	_kernel_size			/* image_size, including bss */
 	.quad	0xa				/* flags: LE, 4K pages, anywhere in RAM */
 	.quad	0, 0, 0				/* res2-4 */
 	.ascii	"ARM\x64"			/* magic */
-	.long	0				/* res5 (PE header offset, none yet) */
+	.long	.Lpe_header - .Lhead		/* res5 at 0x3c: PE header offset */
 
-primary_entry:
+.Lpe_header:
+	.ascii	"PE\0\0"
+	.short	0xaa64				/* Machine: IMAGE_FILE_MACHINE_ARM64 */
+	.short	1				/* NumberOfSections */
+	.long	0				/* TimeDateStamp */
+	.long	0, 0				/* PointerToSymbolTable, NumberOfSymbols */
+	.short	.Lsection_table - .Loptional_header	/* SizeOfOptionalHeader */
+	.short	0x206				/* EXECUTABLE_IMAGE | LINE_NUMS_STRIPPED |
+						   DEBUG_STRIPPED */
+.Loptional_header:
+	.short	0x20b				/* Magic: PE32+ */
+	.byte	0, 0				/* linker version */
+	.long	_pe_raw_size			/* SizeOfCode */
+	.long	0				/* SizeOfInitializedData */
+	.long	0				/* SizeOfUninitializedData */
+	.long	_pe_entry_rva			/* AddressOfEntryPoint: efi_pe_entry */
+	.long	PE_HDR_SIZE			/* BaseOfCode */
+	.quad	0				/* ImageBase: we relocate ourselves */
+	.long	0x1000				/* SectionAlignment */
+	.long	0x200				/* FileAlignment */
+	.short	0, 0				/* OperatingSystemVersion */
+	.short	0, 0				/* ImageVersion */
+	.short	0, 0				/* SubsystemVersion */
+	.long	0				/* Win32VersionValue */
+	.long	_kernel_size			/* SizeOfImage */
+	.long	PE_HDR_SIZE			/* SizeOfHeaders */
+	.long	0				/* CheckSum */
+	.short	10				/* Subsystem: EFI application */
+	.short	0				/* DllCharacteristics */
+	.quad	0, 0, 0, 0			/* stack/heap reserve/commit: unused */
+	.long	0				/* LoaderFlags */
+	.long	6				/* NumberOfRvaAndSizes */
+	.quad	0, 0, 0, 0, 0, 0		/* export .. base relocation: none */
+
+.Lsection_table:
+	.ascii	".text\0\0\0"
+	.long	_pe_virt_size			/* VirtualSize: up to _end (bss) */
+	.long	PE_HDR_SIZE			/* VirtualAddress */
+	.long	_pe_raw_size			/* SizeOfRawData: the rest of the file */
+	.long	PE_HDR_SIZE			/* PointerToRawData */
+	.long	0, 0				/* relocations, line numbers */
+	.short	0, 0
+	.long	0xe0000020			/* CNT_CODE | MEM_EXECUTE | MEM_READ | MEM_WRITE */
+	.balign	PE_HDR_SIZE			/* linker.ld checks: code starts here */
+
+	.text
+ENTRY(primary_entry)
+	msr	daifset, #0xf
 	mov	x19, x0
-	adr	x20, _head
+	adr_l	x20, _head
 	mrs	x21, CurrentEL
 	lsr	x21, x21, #2
+	bl	entry_mmu_off
 	cmp	x21, #2
 	b.ne	1f
 	bl	el2_to_el1
@@ -74,6 +142,81 @@ primary_entry:
 	bl	start_kernel			/* arch/arm64/setup.c, never returns */
 6:	wfe
 	b	6b
+END(primary_entry)
+
+/*
+ * entry_mmu_off: if the MMU or the data cache is on at the entry EL (a UEFI
+ * entry, or a loader that did not turn them off), clean and invalidate the
+ * Image and the DTB to PoC so that what the loader wrote is in RAM and no
+ * stale line can shadow what we write with the MMU off, then turn both off.
+ * The mapping must be 1:1: the next instruction is fetched with the MMU off.
+ * In: x19 = DTB, x21 = EL. Preserves: x19-x21. Corrupts: x0-x4, x22.
+ */
+entry_mmu_off:
+	cmp	x21, #2
+	b.eq	1f
+	mrs	x4, sctlr_el1
+	b	2f
+1:	mrs	x4, sctlr_el2
+2:	mov	x0, #(SCTLR_M | SCTLR_C)
+	tst	x4, x0
+	b.eq	9f
+	mov	x22, lr
+	adr_l	x0, _head
+	adr_l	x1, _end
+	bl	dcache_clean_poc
+	cbz	x19, 3f
+	ldr	w0, [x19]			/* a DTB? (its header says how big) */
+	ldr	w1, =FDT_MAGIC_LE
+	cmp	w0, w1
+	b.ne	3f
+	ldr	w1, [x19, #4]			/* totalsize, big-endian */
+	rev	w1, w1
+	mov	x0, x19
+	add	x1, x0, x1
+	bl	dcache_clean_poc
+3:	mov	lr, x22
+	bic	x4, x4, #SCTLR_M
+	bic	x4, x4, #SCTLR_C
+	cmp	x21, #2
+	b.eq	4f
+	msr	sctlr_el1, x4
+	b	5f
+4:	msr	sctlr_el2, x4
+5:	isb
+	ic	iallu				/* lines fetched through the old mapping */
+	dsb	nsh
+	isb
+9:	ret
+
+/*
+ * efi_pe_entry: the PE/COFF entry point (AddressOfEntryPoint). UEFI calls it
+ * as a C function efi_main(image_handle, system_table), MMU and caches on,
+ * 1:1 mapped, before our relocations are applied (efi.c copes).
+ * In: x0 = image handle, x1 = EFI system table. Returns what efi_main returns.
+ */
+ENTRY(efi_pe_entry)
+	adr_l	x2, _head
+	b	efi_main
+END(efi_pe_entry)
+
+/*
+ * efi_enter_kernel(entry, dtb): leave the EFI stub for primary_entry (of the
+ * copy at `entry`) with x0 = DTB, x1-x3 = 0 and interrupts masked. The
+ * caller cleaned the copy to PoC; the I-cache may hold the old location.
+ */
+ENTRY(efi_enter_kernel)
+	msr	daifset, #0xf
+	ic	iallu
+	dsb	sy
+	isb
+	mov	x4, x0
+	mov	x0, x1
+	mov	x1, xzr
+	mov	x2, xzr
+	mov	x3, xzr
+	br	x4
+END(efi_enter_kernel)
 
 /*
  * Secondary CPUs enter here through PSCI CPU_ON (x0 = logical id) or a

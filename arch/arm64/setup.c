@@ -47,6 +47,10 @@ static void mm_setup(const struct dtb *dt)
 	page_alloc_reserve(bp->pool_base, bp->pool_end - bp->pool_base);
 	reserve_firmware_memory(dt);
 	mmu_allocator_ready();
+	/* early.c already took these out of RAM; say so. */
+	for (u32 i = 0; i < boot_fw_rsv.nr; i++)
+		printk("efi: firmware keeps [%#llx-%#llx): not used\n", boot_fw_rsv.r[i].base,
+		       boot_fw_rsv.r[i].base + boot_fw_rsv.r[i].size);
 }
 
 /* Boot CPU, MMU on, on the boot stack; x0 = DTB. */

@@ -38,6 +38,18 @@ struct boot_params {
 
 extern struct boot_params boot_params;
 
+/* Memory the EFI stub found in use by the firmware after ExitBootServices
+ * (runtime services, ACPI, reserved, ...), sorted, merged. It lives in .data,
+ * not .bss: the stub fills it before primary_entry clears bss. early.c takes
+ * it out of the RAM ranges, so nothing of ours is ever placed there. */
+#define BOOT_MAX_FW_RSV 8
+struct boot_fw_rsv {
+	u32 nr;
+	u32 from_efi;	/* 1: we came through the EFI stub */
+	struct mem_region r[BOOT_MAX_FW_RSV];
+};
+extern struct boot_fw_rsv boot_fw_rsv;
+
 void dcache_inval_poc(u64 start, u64 end);
 void dcache_clean_poc(u64 start, u64 end);
 void secondary_entry(void);
