@@ -25,6 +25,9 @@ void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *w);
 void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *w);
 /* Wake every waiter; returns how many were woken. */
 int wake_up(struct wait_queue_head *wq);
+/* The same, hinting that the waker is about to sleep (Linux's sync wakeup
+ * of pipes): the scheduler may then place the wakee on the waker's CPU. */
+int wake_up_sync(struct wait_queue_head *wq);
 void schedule(void);
 
 /* Sleep until cond is true. cond is evaluated after the task is queued and

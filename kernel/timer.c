@@ -13,6 +13,7 @@ struct timer_base {
 	u64 next_tick;
 	u64 ticks;
 	bool running;
+	struct timer *running_timer;	/* callback in progress, for timer_cancel */
 } __attribute__((aligned(64)));
 
 static struct timer_base bases[NR_CPUS];
@@ -33,6 +34,9 @@ void timer_init(struct timer *t, void (*fn)(struct timer *t))
 	INIT_LIST_HEAD(&t->node);
 }
 
+/* Dequeue t, and wait for its callback if it is running right now, so the
+ * caller may free t on return (Linux: del_timer_sync()). Never call it from
+ * t's own callback. */
 bool timer_cancel(struct timer *t)
 {
 	for (;;) {
@@ -41,7 +45,7 @@ bool timer_cancel(struct timer *t)
 		unsigned long flags;
 
 		if (cpu < 0)
-			return false;
+			break;
 		b = &bases[cpu];
 		flags = spin_lock_irqsave(&b->lock);
 		if (t->cpu == cpu) {
@@ -52,6 +56,10 @@ bool timer_cancel(struct timer *t)
 		}
 		spin_unlock_irqrestore(&b->lock, flags);
 	}
+	for (int c = 0; c < NR_CPUS; c++)
+		while (READ_ONCE(bases[c].running_timer) == t)
+			arch_cpu_relax();
+	return false;
 }
 
 void timer_add(struct timer *t, u64 expires)
@@ -110,11 +118,15 @@ void timer_interrupt(void)
 
 		if (t->expires > now)
 			break;
+		void (*fn)(struct timer *) = t->fn;
+
 		list_del_init(&t->node);
 		WRITE_ONCE(t->cpu, -1);
+		WRITE_ONCE(b->running_timer, t);
 		spin_unlock(&b->lock);
-		t->fn(t);
+		fn(t);
 		spin_lock(&b->lock);
+		WRITE_ONCE(b->running_timer, NULL);
 	}
 	reprogram(b);
 	spin_unlock(&b->lock);

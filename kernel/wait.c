@@ -33,14 +33,25 @@ void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *w)
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
-int wake_up(struct wait_queue_head *wq)
+static int __wake_up(struct wait_queue_head *wq, int wake_flags)
 {
 	unsigned long flags = spin_lock_irqsave(&wq->lock);
 	struct list_head *pos;
 	int n = 0;
 
 	list_for_each(pos, &wq->head)
-		n += wake_up_process(list_entry(pos, struct wait_queue_entry, entry)->task);
+		n += wake_up_process_flags(list_entry(pos, struct wait_queue_entry, entry)->task,
+					   wake_flags);
 	spin_unlock_irqrestore(&wq->lock, flags);
 	return n;
+}
+
+int wake_up(struct wait_queue_head *wq)
+{
+	return __wake_up(wq, 0);
+}
+
+int wake_up_sync(struct wait_queue_head *wq)
+{
+	return __wake_up(wq, WF_SYNC);
 }

@@ -449,9 +449,14 @@ static bool need_active_balance(struct lb_env *env)
 
 /* ---- load_balance ----------------------------------------------------------------- */
 
-/* Linux: load_balance(). Called without rq locks, IRQs off. Returns the
- * number of tasks pulled to this_cpu. */
-static int load_balance(int this_cpu, struct sched_domain *sd, enum cpu_idle_type idle)
+/* Linux: load_balance(). IRQs off; called without rq locks, or (newidle)
+ * with this_cpu's rq locked, which then stays locked throughout: the busiest
+ * rq is taken in lock order or by trylock, and an idle pull that cannot get
+ * it simply fails (newidle is opportunistic; Linux: double_lock_balance).
+ * Dropping this rq's lock in the middle of __schedule() would expose a
+ * half-switched prev to the rest of the system. Returns the tasks pulled. */
+static int load_balance(int this_cpu, struct sched_domain *sd, enum cpu_idle_type idle,
+			bool this_locked)
 {
 	struct lb_env env = { .sd = sd, .dst_cpu = this_cpu, .dst_rq = cpu_rq(this_cpu),
 			      .idle = idle };
@@ -468,19 +473,27 @@ static int load_balance(int this_cpu, struct sched_domain *sd, enum cpu_idle_typ
 		goto balanced;
 	env.src_rq = busiest;
 	env.src_cpu = (int)busiest->cpu;
-	double_rq_lock(this_rq, busiest);
+	if (!this_locked)
+		double_rq_lock(this_rq, busiest);
+	else if (busiest->cpu > this_rq->cpu)
+		spin_lock(&busiest->lock);
+	else if (!spin_trylock(&busiest->lock))
+		goto balanced;
 	update_rq_clock(this_rq);
 	update_rq_clock(busiest);
 	if (busiest->nr_running > 1 || env.migration_type == migrate_misfit)
 		moved = detach_attach_tasks(&env);
-	if (!moved && need_active_balance(&env) && !busiest->active_balance &&
+	if (!moved && !this_locked && need_active_balance(&env) && !busiest->active_balance &&
 	    busiest->curr->sched_class == &fair_sched_class &&
 	    (busiest->curr->cpus_allowed & cpumask_of(this_cpu))) {
 		busiest->active_balance = 1;
 		busiest->push_cpu = this_cpu;
 		active = true;
 	}
-	double_rq_unlock(this_rq, busiest);
+	if (this_locked)
+		spin_unlock(&busiest->lock);
+	else
+		double_rq_unlock(this_rq, busiest);
 	if (active) {
 		if (env.migration_type == migrate_misfit)
 			this_rq->lb.misfit_pulls++;
@@ -506,18 +519,16 @@ balanced:
 }
 
 /* Newly idle: pull from the lowest domain up, stop at the first success.
- * Called from pick_next_task with this rq locked; drops it meanwhile. */
+ * Called from pick_next_task with this rq locked, and keeps it locked. */
 int newidle_balance(struct rq *this_rq)
 {
 	int pulled = 0;
 
+	update_misfit_status(NULL, this_rq);	/* going idle: no misfit here any more */
 	if (!cpu_online(this_rq->cpu) || !this_rq->nr_sd)
 		return 0;
-	spin_unlock(&this_rq->lock);
 	for (int i = 0; i < this_rq->nr_sd && !pulled; i++)
-		pulled = load_balance((int)this_rq->cpu, &this_rq->sd[i], CPU_NEWLY_IDLE);
-	spin_lock(&this_rq->lock);
-	update_rq_clock(this_rq);
+		pulled = load_balance((int)this_rq->cpu, &this_rq->sd[i], CPU_NEWLY_IDLE, true);
 	return pulled || this_rq->nr_running;
 }
 
@@ -534,7 +545,7 @@ static void rebalance_domains(struct rq *rq, enum cpu_idle_type idle, bool force
 		if (idle == CPU_NOT_IDLE)
 			interval *= sd->busy_factor;
 		if (force || now - sd->last_balance >= interval) {
-			if (load_balance((int)rq->cpu, sd, idle))
+			if (load_balance((int)rq->cpu, sd, idle, false))
 				idle = CPU_NOT_IDLE;	/* we have work now */
 			sd->last_balance = now;
 		}

@@ -91,6 +91,7 @@ bool need_resched(void)
 
 void activate_task(struct rq *rq, struct task_struct *p, int flags)
 {
+	BUG_ON(p->cpu != (int)rq->cpu || !spin_is_held(&rq->lock));
 	p->sched_class->enqueue_task(rq, p, flags);
 	p->on_rq = TASK_ON_RQ_QUEUED;
 	rq->nr_running++;
@@ -98,6 +99,7 @@ void activate_task(struct rq *rq, struct task_struct *p, int flags)
 
 void deactivate_task(struct rq *rq, struct task_struct *p, int flags)
 {
+	BUG_ON(p->cpu != (int)rq->cpu || !spin_is_held(&rq->lock));
 	p->on_rq = (flags & DEQUEUE_SLEEP) ? 0 : TASK_ON_RQ_MIGRATING;
 	p->sched_class->dequeue_task(rq, p, flags);
 	rq->nr_running--;
@@ -125,12 +127,16 @@ void check_preempt_curr(struct rq *rq, struct task_struct *p, int flags)
  * under both rq locks). */
 void set_task_cpu(struct task_struct *p, unsigned int cpu)
 {
+	BUG_ON(p->on_rq == TASK_ON_RQ_QUEUED);	/* dequeue first */
+	BUG_ON(__atomic_load_n(&p->on_cpu, __ATOMIC_ACQUIRE));	/* never a running task */
 	if ((int)cpu == p->cpu)
 		return;
 	if (p->sched_class->migrate_task_rq)
 		p->sched_class->migrate_task_rq(p, (int)cpu);
 	p->se.nr_migrations++;
 	p->cpu = (int)cpu;
+	p->wake_cpu = (int)cpu;
+	p->wake_cpu = (int)cpu;	/* the prev_cpu of its next wakeup (Linux: __set_task_cpu) */
 }
 
 void double_rq_lock(struct rq *a, struct rq *b)
@@ -151,6 +157,22 @@ void double_rq_unlock(struct rq *a, struct rq *b)
 	spin_unlock(&a->lock);
 	if (a != b)
 		spin_unlock(&b->lock);
+}
+
+/* Linux: __task_rq_lock(). With p->pi_lock held, lock the rq p is on; the
+ * load balancer moves queued tasks without pi_lock, so check after locking
+ * that p is still there (and not between two run queues). */
+static struct rq *task_rq_lock(struct task_struct *p)
+{
+	for (;;) {
+		struct rq *rq = task_rq(p);
+
+		spin_lock(&rq->lock);
+		if (rq == task_rq(p) && p->on_rq != TASK_ON_RQ_MIGRATING)
+			return rq;
+		spin_unlock(&rq->lock);
+		arch_cpu_relax();
+	}
 }
 
 static unsigned int first_cpu(cpumask_t m)
@@ -199,8 +221,7 @@ int wake_up_process_flags(struct task_struct *p, int wake_flags)
 	}
 	p->stats.nr_wakeups++;
 	/* Still queued (it has not switched out yet): just make it runnable. */
-	rq = task_rq(p);
-	spin_lock(&rq->lock);
+	rq = task_rq_lock(p);
 	if (task_on_rq_queued(p)) {
 		update_rq_clock(rq);
 		p->state = TASK_RUNNING;
@@ -297,10 +318,10 @@ static struct task_struct *pick_next_task(struct rq *rq, struct task_struct *pre
 	const struct sched_class *c;
 	struct task_struct *p;
 
-	prev->sched_class->put_prev_task(rq, prev);
-	/* About to idle: try to pull work first (may drop and retake rq->lock). */
+	/* About to idle: try to pull work first (Linux: put_prev_task_balance()). */
 	if (!rq->nr_running)
 		fair_sched_class.balance(rq, prev);
+	prev->sched_class->put_prev_task(rq, prev);
 	for_each_class(c) {
 		p = c->pick_next_task(rq);
 		if (p)
@@ -331,37 +352,54 @@ static void account_switch(struct rq *rq, struct task_struct *prev, struct task_
 		prev->stats.wait_start = now;
 }
 
-/* Runs on the new task's side of a switch, rq lock held, IRQs off. Returns
- * whether prev must be moved (it is runnable but its mask excludes this CPU). */
-static bool finish_task_switch(struct task_struct *prev)
+/* Runs on the new task's side of a switch, rq lock held, IRQs off. */
+static void finish_task_switch(struct task_struct *prev)
 {
 	__atomic_store_n(&prev->on_cpu, 0, __ATOMIC_RELEASE);
-	return prev->state == TASK_RUNNING && !prev->is_idle && prev->on_rq == TASK_ON_RQ_MIGRATING;
 }
 
-/* Place a runnable task that is on no run queue (it left a CPU its mask
- * no longer allows). */
-static void move_task_after_switch(struct task_struct *p)
+/* Linux: move_queued_task(). p is queued, not running, on rq (locked), and
+ * we hold p->pi_lock: move it to an allowed CPU. Everything that touches
+ * the old rq (dequeue, PELT detach in set_task_cpu) happens under its lock.
+ * Returns with rq unlocked. */
+static void move_queued_task(struct rq *rq, struct task_struct *p)
 {
-	unsigned long flags = spin_lock_irqsave(&p->pi_lock);
 	int cpu = select_task_rq(p, p->cpu, 0);
-	struct rq *rq;
+	struct rq *dst = cpu_rq(cpu);
 
-	p->stats.nr_forced_migrations++;
-	set_task_cpu(p, (unsigned int)cpu);
-	rq = cpu_rq(cpu);
-	spin_lock(&rq->lock);
 	update_rq_clock(rq);
-	activate_task(rq, p, ENQUEUE_MIGRATED);
-	check_preempt_curr(rq, p, 0);
+	deactivate_task(rq, p, 0);
+	set_task_cpu(p, (unsigned int)cpu);
+	p->stats.nr_forced_migrations++;
 	spin_unlock(&rq->lock);
-	spin_unlock_irqrestore(&p->pi_lock, flags);
+	spin_lock(&dst->lock);
+	update_rq_clock(dst);
+	activate_task(dst, p, ENQUEUE_MIGRATED);
+	check_preempt_curr(dst, p, 0);
+	spin_unlock(&dst->lock);
 }
 
-static void finish_switch_unlocked(struct task_struct *prev, bool move)
+/* Linux: migration_cpu_stop(). Runs as the stop task of the CPU that p was
+ * running on, so p is now merely queued there and can be moved. */
+static int migration_cpu_stop(void *arg)
 {
-	if (move)
-		move_task_after_switch(prev);
+	struct task_struct *p = arg;
+	unsigned long flags = spin_lock_irqsave(&p->pi_lock);
+	struct rq *rq = task_rq_lock(p);
+
+	if (p->cpu == (int)arch_cpu_id() && task_on_rq_queued(p) && !task_running(rq, p) &&
+	    !(p->cpus_allowed & cpumask_of(p->cpu))) {
+		move_queued_task(rq, p);
+	} else {
+		spin_unlock(&rq->lock);
+	}
+	spin_unlock_irqrestore(&p->pi_lock, flags);
+	put_task_struct(p);	/* the reference set_cpus_allowed took */
+	return 0;
+}
+
+static void finish_switch_unlocked(struct task_struct *prev)
+{
 	if (prev->state == TASK_DEAD && prev != current)
 		put_task_struct(prev);
 }
@@ -369,10 +407,10 @@ static void finish_switch_unlocked(struct task_struct *prev, bool move)
 void schedule_tail(struct task_struct *prev)
 {
 	struct rq *rq = this_rq();
-	bool move = finish_task_switch(prev);
 
+	finish_task_switch(prev);
 	spin_unlock(&rq->lock);
-	finish_switch_unlocked(prev, move);
+	finish_switch_unlocked(prev);
 	arch_irq_enable();
 }
 
@@ -384,21 +422,18 @@ static void __schedule(bool preempt)
 	unsigned long flags = arch_irq_save();
 	struct rq *rq = this_rq();
 	struct task_struct *prev = rq->curr, *next;
-	bool move = false;
 
 	spin_lock(&rq->lock);
 	update_rq_clock(rq);
 	rq->need_resched = false;
-	if (!prev->is_idle) {
-		if (prev->state != TASK_RUNNING && !preempt)
-			deactivate_task(rq, prev, DEQUEUE_SLEEP);
-		else if (prev->state == TASK_RUNNING &&
-			 !(prev->cpus_allowed & cpumask_of(rq->cpu)))
-			deactivate_task(rq, prev, 0);	/* moved after the switch */
-	}
+	if (!prev->is_idle && prev->state != TASK_RUNNING && !preempt)
+		deactivate_task(rq, prev, DEQUEUE_SLEEP);
 	next = pick_next_task(rq, prev);
 	rq->need_resched = false;
 	if (next != prev) {
+		/* A task runs on the CPU whose queue it is on, and on one only. */
+		BUG_ON(next->cpu != (int)rq->cpu);
+		BUG_ON(__atomic_load_n(&next->on_cpu, __ATOMIC_ACQUIRE));
 		account_switch(rq, prev, next);
 		rq->curr = next;
 		next->on_cpu = 1;
@@ -406,11 +441,10 @@ static void __schedule(bool preempt)
 		/* Back in our task, maybe on another CPU; `prev` is now the task
 		 * that ran there before us. */
 		rq = this_rq();
-		move = finish_task_switch(prev);
+		finish_task_switch(prev);
 	}
 	spin_unlock(&rq->lock);
-	if (move || prev->state == TASK_DEAD)
-		finish_switch_unlocked(prev, move);
+	finish_switch_unlocked(prev);
 	arch_irq_restore(flags);
 }
 
@@ -470,34 +504,42 @@ void scheduler_tick(void)
 	trigger_load_balance(rq);
 }
 
-/* Each CPU's idle task. IRQs are masked around the check and the wait, so a
- * wakeup IPI between them still ends the wait (DESIGN.md: mask/wfi/unmask). */
+/* One pass of each CPU's idle task. IRQs are masked around the check and the
+ * wait, so a wakeup IPI between them still ends the wait (DESIGN.md:
+ * mask/wfi/unmask). A hosted arch, whose CPUs cannot sit in a loop, calls
+ * it once after each interrupt of an idle CPU (its arch_idle() returns). */
+void cpu_idle_once(void)
+{
+	struct rq *rq;
+
+	arch_irq_disable();
+	rq = this_rq();
+	if (READ_ONCE(rq->idle_balance_kick))
+		run_idle_balance(rq);
+	if (!READ_ONCE(rq->need_resched))
+		arch_idle();
+	arch_irq_enable();
+	if (READ_ONCE(this_rq()->need_resched))
+		schedule();
+}
+
 void cpu_idle_loop(void)
 {
-	for (;;) {
-		struct rq *rq;
-
-		arch_irq_disable();
-		rq = this_rq();
-		if (READ_ONCE(rq->idle_balance_kick))
-			run_idle_balance(rq);
-		if (!READ_ONCE(rq->need_resched))
-			arch_idle();
-		arch_irq_enable();
-		if (READ_ONCE(this_rq()->need_resched))
-			schedule();
-	}
+	for (;;)
+		cpu_idle_once();
 }
 
 /* ---- affinity, policy, nice, uclamp --------------------------------------------- */
 
-/* Change affinity; a task queued or running outside the new mask moves.
- * A mask with no online CPU is refused. */
+/* Change affinity; a task queued or running outside the new mask moves:
+ * a queued one at once, a running one by its CPU's stop task (Linux:
+ * migration_cpu_stop). A mask with no online CPU is refused. */
 int set_cpus_allowed(struct task_struct *p, cpumask_t mask)
 {
 	unsigned long flags;
 	struct rq *rq;
-	bool move = false;
+	bool stop = false;
+	int cpu;
 
 	mask &= (NR_CPUS == 64 ? ~0ull : (1ull << NR_CPUS) - 1);
 	if (!(mask & cpu_online_mask))
@@ -509,23 +551,25 @@ int set_cpus_allowed(struct task_struct *p, cpumask_t mask)
 		spin_unlock_irqrestore(&p->pi_lock, flags);
 		return 0;
 	}
-	rq = task_rq(p);
-	spin_lock(&rq->lock);
-	if (!(mask & cpumask_of(p->cpu))) {
-		if (task_on_rq_queued(p) && !task_running(rq, p)) {
-			update_rq_clock(rq);
-			deactivate_task(rq, p, 0);
-			move = true;
-		} else if (task_running(rq, p)) {
-			resched_curr(rq);	/* __schedule() moves it */
+	rq = task_rq_lock(p);
+	cpu = p->cpu;
+	if (!(mask & cpumask_of(cpu)) && task_on_rq_queued(p)) {
+		if (task_running(rq, p)) {
+			stop = true;
+		} else {
+			move_queued_task(rq, p);
+			spin_unlock_irqrestore(&p->pi_lock, flags);
+			return 0;
 		}
 	}
 	spin_unlock(&rq->lock);
+	if (stop)
+		__atomic_add_fetch(&p->refcount, 1, __ATOMIC_ACQ_REL);
 	spin_unlock_irqrestore(&p->pi_lock, flags);
-	if (move)
-		move_task_after_switch(p);
-	if (p == current && !(mask & cpumask_of(arch_cpu_id())))
-		__schedule(true);
+	if (stop && stop_one_cpu_nowait((unsigned int)cpu, migration_cpu_stop, p))
+		put_task_struct(p);	/* no slot: it moves at its next wakeup */
+	if (stop && p == current)
+		__schedule(true);	/* let our stop task move us now */
 	return 0;
 }
 
@@ -534,17 +578,17 @@ int set_cpus_allowed(struct task_struct *p, cpumask_t mask)
 static void change_task(struct task_struct *p, void (*fn)(struct task_struct *, long), long arg)
 {
 	unsigned long flags = spin_lock_irqsave(&p->pi_lock);
-	struct rq *rq = task_rq(p);
 	const struct sched_class *prev_class = p->sched_class;
 	int oldprio = p->prio;
 	bool queued, running;
+	struct rq *rq;
 
 	if (p->state == TASK_NEW || p->cpu < 0) {
 		fn(p, arg);
 		spin_unlock_irqrestore(&p->pi_lock, flags);
 		return;
 	}
-	spin_lock(&rq->lock);
+	rq = task_rq_lock(p);	/* only now: a new task has no CPU (cpu -1) */
 	update_rq_clock(rq);
 	queued = task_on_rq_queued(p);
 	running = task_running(rq, p);
@@ -560,6 +604,8 @@ static void change_task(struct task_struct *p, void (*fn)(struct task_struct *, 
 	if (prev_class != p->sched_class) {
 		if (prev_class->switched_from)
 			prev_class->switched_from(rq, p);
+		if (p->sched_class->switched_to)
+			p->sched_class->switched_to(rq, p);
 		resched_curr(rq);
 	} else if (p->prio != oldprio && p->sched_class->prio_changed) {
 		p->sched_class->prio_changed(rq, p, oldprio);

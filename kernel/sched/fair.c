@@ -144,15 +144,17 @@ int util_fits_cpu(unsigned long util, unsigned long umin, unsigned long umax, in
 
 bool task_fits_cpu(const struct task_struct *p, int cpu)
 {
-	return util_fits_cpu(uclamp_task_util(p), p->uclamp_req[UCLAMP_MIN],
+	return util_fits_cpu(task_util_est_of(p), p->uclamp_req[UCLAMP_MIN],
 			     p->uclamp_req[UCLAMP_MAX], cpu) > 0;
 }
 
 /* A task too big for its CPU, on an asymmetric system: balance.c pulls it. */
 void update_misfit_status(struct task_struct *p, struct rq *rq)
 {
-	if (!cpu_topology.asym_cpucapacity || !sched_feat(MISFIT))
+	if (!cpu_topology.asym_cpucapacity || !sched_feat(MISFIT)) {
+		rq->misfit_task_load = 0;	/* no flag outlives NO_MISFIT */
 		return;
+	}
 	if (!p || p->nr_cpus_allowed == 1 || task_fits_cpu(p, (int)rq->cpu)) {
 		rq->misfit_task_load = 0;
 		return;
@@ -694,7 +696,9 @@ static void migrate_task_rq_fair(struct task_struct *p, int new_cpu)
 	struct cfs_rq *cfs_rq = &task_rq(p)->cfs;
 	struct sched_entity *se = &p->se;
 
-	if (p->state == TASK_INTERRUPTIBLE)	/* a wakeup: relative to the old rq */
+	/* A wakeup (queued nowhere): make vruntime relative to the old rq; a
+	 * queued task's was made relative by its dequeue. */
+	if (!p->on_rq)
 		se->vruntime -= READ_ONCE(cfs_rq->min_vruntime);
 	if (p->on_rq == TASK_ON_RQ_MIGRATING) {
 		detach_entity_load_avg(cfs_rq, se);
@@ -721,6 +725,15 @@ static void switched_from_fair(struct rq *rq, struct task_struct *p)
 	/* Keep vruntime meaningful if it comes back (Linux: detach_task_cfs_rq). */
 	if (!task_on_rq_queued(p))
 		p->se.vruntime -= rq->cfs.min_vruntime;
+}
+
+static void switched_to_fair(struct rq *rq, struct task_struct *p)
+{
+	/* Back from another class while not queued: absolute again, as
+	 * switched_from_fair left it relative (Linux: attach_task_cfs_rq). A
+	 * queued task was made absolute by its enqueue. */
+	if (!task_on_rq_queued(p))
+		p->se.vruntime += rq->cfs.min_vruntime;
 }
 
 void init_cfs_rq(struct cfs_rq *cfs_rq)
@@ -757,7 +770,7 @@ static bool placed_this_tick(const struct task_struct *p)
  * with the most capacity; -1 if none is idle. */
 int select_idle_capacity(struct task_struct *p, cpumask_t span, int target)
 {
-	unsigned long util = uclamp_task_util(p), umin = p->uclamp_req[UCLAMP_MIN];
+	unsigned long util = task_util_est_of(p), umin = p->uclamp_req[UCLAMP_MIN];
 	unsigned long umax = p->uclamp_req[UCLAMP_MAX], best_cap = 0;
 	cpumask_t cpus = span & p->cpus_allowed;
 	int best = -1;
@@ -812,7 +825,7 @@ static int select_idle_sibling(struct task_struct *p, int prev, int target)
 	struct rq *rq = cpu_rq(target);
 	bool asym = cpu_topology.asym_cpucapacity && sched_feat(SELECT_IDLE_CAPACITY) &&
 		    rq->sd_asym_cpucapacity;
-	unsigned long util = uclamp_task_util(p);
+	unsigned long util = task_util_est_of(p);	/* the clamps go separately */
 	int recent = p->recent_used_cpu, i;
 
 	if (asym && !sched_feat(ASYM_PREFER_PREV)) {
@@ -970,5 +983,6 @@ const struct sched_class fair_sched_class = {
 	.task_fork = task_fork_fair,
 	.update_curr = update_curr_fair,
 	.switched_from = switched_from_fair,
+	.switched_to = switched_to_fair,
 	.prio_changed = prio_changed_fair,
 };

@@ -56,13 +56,18 @@ const struct sched_class idle_sched_class = {
 
 /* ---- stop ------------------------------------------------------------------------- */
 
+#define STOP_QUEUE 8
+
 struct stop_work {
 	int (*fn)(void *);
 	void *arg;
-	bool queued;
 };
 
-static struct stop_work stop_work[NR_CPUS];
+/* Per CPU: a small ring of pending work, under stop_lock. */
+static struct {
+	struct stop_work work[STOP_QUEUE];
+	unsigned int head, tail;
+} stop_queue[NR_CPUS];
 static spinlock_t stop_lock[NR_CPUS];
 static struct wait_queue_head stop_wq[NR_CPUS];
 
@@ -91,6 +96,11 @@ const struct sched_class stop_sched_class = {
 	.task_tick = noop_tick,
 };
 
+static bool stop_pending(unsigned int cpu)
+{
+	return READ_ONCE(stop_queue[cpu].head) != READ_ONCE(stop_queue[cpu].tail);
+}
+
 static void stopper_thread(void *arg)
 {
 	unsigned int cpu = (unsigned int)(uintptr_t)arg;
@@ -99,17 +109,16 @@ static void stopper_thread(void *arg)
 		struct stop_work w;
 		unsigned long flags;
 
-		wait_event(stop_wq[cpu], READ_ONCE(stop_work[cpu].queued));
+		wait_event(stop_wq[cpu], stop_pending(cpu));
 		flags = spin_lock_irqsave(&stop_lock[cpu]);
-		w = stop_work[cpu];
-		stop_work[cpu].queued = false;
+		w = stop_queue[cpu].work[stop_queue[cpu].tail++ % STOP_QUEUE];
 		spin_unlock_irqrestore(&stop_lock[cpu], flags);
 		w.fn(w.arg);
 	}
 }
 
-/* Run fn(arg) on cpu above every other task, soon; -1 if its single slot
- * is taken (the caller retries at its next balance). */
+/* Run fn(arg) on cpu above every other task, soon; -1 if the CPU has no
+ * stop task or its queue is full (callers have a fallback). */
 int stop_one_cpu_nowait(unsigned int cpu, int (*fn)(void *), void *arg)
 {
 	unsigned long flags;
@@ -118,11 +127,11 @@ int stop_one_cpu_nowait(unsigned int cpu, int (*fn)(void *), void *arg)
 	if (!cpu_rq(cpu)->stop)
 		return -1;
 	flags = spin_lock_irqsave(&stop_lock[cpu]);
-	if (stop_work[cpu].queued) {
+	if (stop_queue[cpu].head - stop_queue[cpu].tail == STOP_QUEUE)
 		ret = -1;
-	} else {
-		stop_work[cpu] = (struct stop_work){ fn, arg, true };
-	}
+	else
+		stop_queue[cpu].work[stop_queue[cpu].head++ % STOP_QUEUE] =
+			(struct stop_work){ fn, arg };
 	spin_unlock_irqrestore(&stop_lock[cpu], flags);
 	if (!ret)
 		wake_up(&stop_wq[cpu]);
