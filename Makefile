@@ -88,6 +88,18 @@ $(BUILD)/fw/uboot-%.flash: tools/uboot/%.env | $(DEPS)
 	mkenvimage -s 0x40000 -o $@ $<
 	truncate -s 64M $@
 
+# Pre-boot shims (tools/bootshim/shim.S): QEMU boots one as its -kernel and it
+# enters build/Image with EL2 registers in a junk state; spin-table.bin also
+# parks the other CPUs in a spin-table holding pen.
+SHIMS := $(addprefix $(BUILD)/fw/bootshim-,el2-junk.bin spin-table.bin)
+firmware: $(SHIMS)
+$(BUILD)/fw/bootshim-spin-table.elf: SHIM_DEFS := -DSPIN_TABLE
+$(BUILD)/fw/bootshim-%.elf: tools/bootshim/shim.S | $(DEPS)
+	@mkdir -p $(@D)
+	$(CC) -nostdlib -static -no-pie -Wl,-Ttext=0 -Wl,--build-id=none $(SHIM_DEFS) $< -o $@
+$(BUILD)/fw/bootshim-%.bin: $(BUILD)/fw/bootshim-%.elf
+	$(OBJCOPY) -O binary $< $@
+
 # make hikey960: what a HiKey960 owner flashes (docs/hikey960.md). An Android
 # boot image, header v0: the Image as the kernel (an EFI application: the
 # stock UEFI starts it with LoadImage), the HiKey960 tree as the "second"

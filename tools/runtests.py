@@ -180,6 +180,38 @@ RUNS += [
     {"name": "hikey960-bootimg", "kind": "pyunit", "path": "tools/test_bootimg.py"},
 ]
 
+# ---- entry robustness: a pre-boot shim between QEMU and the Image ------------------------
+# tools/bootshim/shim.S, built into {build}/fw/ by `make firmware`: QEMU boots it
+# as -kernel at EL2 (x0 = the DTB it patched) and it enters the Image, loaded at
+# 0x40400000, with HCR_EL2 (E2H, TGE, RW=0, traps; -cpu cortex-a76 has VHE, so
+# E2H sticks), SCTLR_EL1/EL2, CNTHCTL_EL2, CPTR_EL2, MDCR_EL2 and more in junk
+# states. The spin-table shim also parks the other CPUs in a holding pen: the
+# tree's enable-method = "spin-table" sends the kernel through the release path,
+# and each CPU enters secondary_entry with the same junk.
+def shim_run(name, shim, smp, dtb, expect):
+    shim = "{build}/fw/bootshim-%s.bin" % shim
+    return {"name": name, "kind": "qemu", "append": "selftest=boot,smp,ipi",
+            "qemu": ["-M", "virt,virtualization=on", "-cpu", "cortex-a76", "-smp", str(smp),
+                     "-dtb", dtb],
+            "boot": ["-kernel", shim,
+                     "-device", "loader,file={build}/Image,addr=0x40400000,force-raw=on"],
+            "needs": ["{build}/Image", dtb, shim],
+            "topology_of": dtb,
+            "expect": [("shim-ran", r"^bootshim: .*HCR_EL2=0x0*4[0-9a-f]{8}, entering")] +
+            EL2 + expect}
+
+
+RUNS += [
+    shim_run("el2-junk-hcr", "el2-junk", 8, BL44_DTB,
+             [("all-online", r"smp: 8 of 8 CPUs online")]),
+    # Secondaries enter at a different address than the boot CPU: from the pen
+    # to secondary_entry, released through cpu-release-addr (arch_cpu_start).
+    shim_run("spin-table-el2-junk", "spin-table", 4, "{build}/tests/dts/qemu-spin-table.dtb",
+             [("spin-table-cpus", r"^topology: cpu=3 .*enable_method=spin-table "
+               r"cpu_release_addr=0x40200818"),
+              ("all-online", r"smp: 4 of 4 CPUs online")]),
+]
+
 DEFAULT_TIMEOUT = 600       # s of host time for a whole run: a hang detector only
 DEFAULT_IDLE_TIMEOUT = 180  # s without a byte of output
 PANIC_GRACE = 10            # s left to a panicking kernel to finish its report

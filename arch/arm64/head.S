@@ -268,6 +268,7 @@ END(secondary_entry)
 el2_to_el1:
 	mov	x0, #HCR_EL2_RW
 	msr	hcr_el2, x0
+	isb					/* E2H=0 before the EL2 names below */
 	mrs	x0, cnthctl_el2
 	orr	x0, x0, #3			/* EL1PCTEN | EL1PCEN: counters at EL1 */
 	msr	cnthctl_el2, x0
