@@ -124,6 +124,7 @@ $(HIKEY960)/Image: $(BUILD)/Image
 # ---- host: unit tests, tools, fuzzers -----------------------------------------
 # The portable code that host tests link: pure files only (no arch, no drivers).
 HOST_PORTABLE := $(wildcard lib/dtb.c lib/printf.c lib/rbtree.c kernel/ktest.c kernel/sched/pelt.c \
+	kernel/sched/cpufreq_math.c \
 	kernel/sched/topology.c)
 HOSTCFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-Iinclude -I$(BUILD)/gen -DHOST_BUILD -fno-omit-frame-pointer

@@ -4,6 +4,7 @@
  * self-tests (bootargs "selftest") or the console. */
 #include "bootargs.h"
 #include "console.h"
+#include "cpufreq.h"
 #include "dtb.h"
 #include "kernel.h"
 #include "ktest.h"
@@ -86,6 +87,7 @@ void kernel_main(const struct dtb *dt)
 	arch_irq_enable();
 	smp_init();			/* every other CPU in the DT */
 	sched_init_smp();		/* sched domains, migration threads */
+	cpufreq_init();			/* policies, OPPs, governors */
 	topology_print(&cpu_topology);
 
 	if (!kthread_run(init_thread, NULL, "init"))

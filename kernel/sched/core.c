@@ -10,6 +10,7 @@
 #include "sched.h"
 
 struct rq runqueues[NR_CPUS];
+struct update_util_data *cpufreq_update_util_data[NR_CPUS];	/* set by cpufreq_schedutil.c */
 const struct sched_class *const sched_classes[] = {
 	&stop_sched_class, &rt_sched_class, &fair_sched_class, &idle_sched_class, NULL,
 };
@@ -500,6 +501,7 @@ void scheduler_tick(void)
 	update_cpu_capacity(rq);
 	if (curr == rq->idle)
 		update_blocked_averages(rq);
+	cpufreq_update_util(rq, 0);
 	spin_unlock(&rq->lock);
 	trigger_load_balance(rq);
 }

@@ -500,12 +500,14 @@ static void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 {
 	util_est_enqueue_task(&rq->cfs, p);
 	enqueue_entity(&rq->cfs, &p->se, flags);
+	cpufreq_update_util(rq, 0);
 }
 
 static void dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 {
 	util_est_dequeue_task(&rq->cfs, p, flags & DEQUEUE_SLEEP);
 	dequeue_entity(&rq->cfs, &p->se, flags);
+	cpufreq_update_util(rq, 0);
 }
 
 static void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)

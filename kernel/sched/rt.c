@@ -53,6 +53,7 @@ static void enqueue_task_rt(struct rq *rq, struct task_struct *p, int flags)
 	rt_rq->bitmap[prio / 64] |= 1ull << (prio % 64);
 	rt_rq->rt_nr_running++;
 	p->rt.on_rq = 1;
+	cpufreq_update_util(rq, 0);	/* Linux: enqueue_top_rt_rq() kicks cpufreq */
 }
 
 static void dequeue_task_rt(struct rq *rq, struct task_struct *p, int flags)
@@ -66,6 +67,7 @@ static void dequeue_task_rt(struct rq *rq, struct task_struct *p, int flags)
 		rt_rq->bitmap[prio / 64] &= ~(1ull << (prio % 64));
 	rt_rq->rt_nr_running--;
 	p->rt.on_rq = 0;
+	cpufreq_update_util(rq, 0);
 }
 
 static void requeue_task_rt(struct rq *rq, struct task_struct *p)

@@ -241,6 +241,22 @@ void run_idle_balance(struct rq *rq);
 int can_migrate_task(struct task_struct *p, struct rq *src, int dst_cpu, enum cpu_idle_type idle,
 		     bool *hot);
 
+/* cpufreq: the governor's one hook (Linux: cpufreq_update_util()). Called
+ * under rq->lock with IRQs off on enqueue, dequeue, the tick and RT changes;
+ * the governor registers per CPU (kernel/sched/cpufreq_schedutil.c) and must
+ * neither sleep nor take another rq's lock. */
+struct update_util_data {
+	void (*func)(struct update_util_data *data, u64 time, unsigned int flags);
+};
+extern struct update_util_data *cpufreq_update_util_data[NR_CPUS];
+static inline void cpufreq_update_util(struct rq *rq, unsigned int flags)
+{
+	struct update_util_data *d = READ_ONCE(cpufreq_update_util_data[rq->cpu]);
+
+	if (d)
+		d->func(d, rq->clock, flags);
+}
+
 /* rt.c */
 void init_rt_rq(struct rt_rq *rt_rq);
 void update_rt_rq_load_avg(struct rq *rq, bool running);

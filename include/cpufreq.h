@@ -1,0 +1,92 @@
+/* cpufreq.h - CPU frequency: one policy per frequency domain of the device
+ * tree, an emulated driver whose OPP really sets the CPUs' speed (DESIGN.md
+ * "Emulated CPU speed"), the governors (schedutil, performance, powersave,
+ * userspace) and Linux-style statistics (kernel/sched/cpufreq.c,
+ * kernel/sched/cpufreq_schedutil.c). The pure maths at the end
+ * (kernel/sched/cpufreq_math.c) takes values and returns values: the host
+ * tests (tests/host/test_cpufreq.c) run exactly what the kernel runs. */
+#ifndef CPUFREQ_H
+#define CPUFREQ_H
+
+#include "topology.h"
+#include "types.h"
+
+enum cpufreq_governor {
+	CPUFREQ_GOV_PERFORMANCE, /* f_max */
+	CPUFREQ_GOV_POWERSAVE,	 /* f_min */
+	CPUFREQ_GOV_USERSPACE,	 /* a fixed frequency set through cpufreq_set_speed() */
+	CPUFREQ_GOV_SCHEDUTIL,	 /* follows utilization (Linux v6.1 schedutil) */
+	CPUFREQ_NR_GOVERNORS,
+};
+#define CPUFREQ_DEFAULT_GOVERNOR CPUFREQ_GOV_PERFORMANCE
+
+/* Linux: cpufreq_stats (time_in_state, total_trans, trans_table). Times in ns. */
+struct cpufreq_stats {
+	int nr;				/* OPPs */
+	u32 freq[TOPOLOGY_MAX_OPPS];	/* kHz, ascending */
+	u64 time_in_state[TOPOLOGY_MAX_OPPS];
+	u64 last_time;			/* time_in_state counted up to here */
+	int last_index;			/* the OPP being counted */
+	u32 total_trans;
+	u32 trans_table[TOPOLOGY_MAX_OPPS][TOPOLOGY_MAX_OPPS];	/* [from][to] */
+};
+
+/* ---- the kernel API (kernel/sched/cpufreq.c) ------------------------------------ */
+/* Policies from cpu_topology's frequency domains with an OPP table; governor
+ * from bootargs "cpufreq=GOV" (all policies) or "cpufreq=GOV0,GOV1,..." (one
+ * per policy, in order). Unknown names: a message and the default. */
+void cpufreq_init(void);
+int cpufreq_nr_policies(void);
+int cpufreq_policy_of(unsigned int cpu);	/* policy index, -1 if none */
+/* Run-time governor change; an unknown name is reported and refused (-1). */
+int cpufreq_set_governor(int policy, const char *name);
+const char *cpufreq_governor_name(int policy);
+/* userspace governor: pick the lowest OPP at or above khz (-1 if not userspace). */
+int cpufreq_set_speed(int policy, u32 khz);
+u32 cpufreq_cur_freq(int policy);	/* kHz, the applied OPP */
+u32 cpufreq_target_freq(int policy);	/* kHz, the last requested OPP */
+u32 cpufreq_min_freq(int policy);
+u32 cpufreq_max_freq(int policy);
+u32 cpufreq_rate_limit_us(int policy);
+void cpufreq_set_rate_limit_us(int policy, u32 us);
+/* A copy of the statistics, time_in_state counted up to now. */
+void cpufreq_get_stats(int policy, struct cpufreq_stats *out);
+void cpufreq_reset_stats(int policy);
+void cpufreq_print_stats(int policy);	/* "cpufreq: policyN ..." lines */
+
+/* ---- pure maths (kernel/sched/cpufreq_math.c) ------------------------------------ */
+/* Linux: cpufreq_driver_resolve_freq(CPUFREQ_RELATION_L): the lowest OPP at or
+ * above khz, the highest if none is. Returns the index. freq ascending, n >= 1. */
+int cpufreq_resolve_index(const u32 *freq, int n, u32 khz);
+/* Linux: map_util_freq(): 1.25 x f_max x util / cap (the 25 % headroom). */
+u32 sugov_map_util_freq(unsigned long util, u32 fmax, unsigned long cap);
+/* Linux: cpufreq_policy_transition_delay_us(): latency_us x 1000, at most
+ * 10 ms; 1 ms when the table gives no latency. */
+u32 cpufreq_transition_delay_us(u32 latency_ns);
+/* Linux: sugov_should_update_freq(): not more often than the rate limit. */
+bool sugov_should_update(u64 now, u64 last_update, u64 rate_limit_ns, bool limits_changed);
+
+/* What one CPU contributes (Linux: effective_cpu_util(FREQUENCY_UTIL) inputs). */
+struct sugov_cpu_util {
+	unsigned long cfs;	/* cpu_util_cfs: CFS util_avg with util_est, <= cap */
+	unsigned long rt;	/* avg_rt.util_avg */
+	unsigned long irq;	/* avg_irq.util_avg */
+	unsigned long cap;	/* capacity_orig */
+	bool rt_runnable;	/* an RT task is queued or running */
+};
+/* RT_UTIL_TRACKING on (Linux >= 4.19, v6.1 effective_cpu_util without
+ * uclamp or deadline): cap if an RT task is runnable, else
+ * (cfs + rt) x (cap - irq) / cap + irq, at most cap.
+ * Off (before 4.19): cap if an RT task is runnable, else cfs alone. */
+unsigned long sugov_effective_util(const struct sugov_cpu_util *u, bool rt_tracking);
+/* Linux: sugov_next_freq_shared(): the CPU with the highest util / cap ratio
+ * sets the policy's frequency. Returns the OPP in kHz. */
+u32 sugov_next_freq_shared(const struct sugov_cpu_util *cpus, int n, bool rt_tracking,
+			   const u32 *freq, int nr_opps);
+
+void cpufreq_stats_init(struct cpufreq_stats *s, const u32 *freq, int n, int index, u64 now);
+void cpufreq_stats_update(struct cpufreq_stats *s, u64 now);	/* count time up to now */
+void cpufreq_stats_transition(struct cpufreq_stats *s, int to, u64 now);
+void cpufreq_stats_reset(struct cpufreq_stats *s, u64 now);
+
+#endif

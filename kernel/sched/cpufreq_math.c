@@ -1,0 +1,125 @@
+/* cpufreq_math.c - the pure part of cpufreq and schedutil: OPP resolution,
+ * the next-frequency formula, utilization aggregation with and without
+ * RT_UTIL_TRACKING, the rate limit and the statistics bookkeeping.
+ * Values in, values out: no globals, no locks (callers hold the policy
+ * lock), so tests/host/test_cpufreq.c runs the code the kernel runs. */
+#include "cpufreq.h"
+
+int cpufreq_resolve_index(const u32 *freq, int n, u32 khz)
+{
+	for (int i = 0; i < n; i++)
+		if (freq[i] >= khz)
+			return i;
+	return n - 1;
+}
+
+/* f = 1.25 x f_max x util / cap: at util = 0.8 x cap the CPU asks for f_max,
+ * so a CPU busy at the current OPP (util ~ cap x f / f_max under frequency
+ * invariance) asks for 1.25 x f, the next OPP up. Linux: map_util_freq()
+ * with (freq + (freq >> 2)) computed from cpuinfo.max_freq. */
+u32 sugov_map_util_freq(unsigned long util, u32 fmax, unsigned long cap)
+{
+	u64 f = (u64)fmax + (fmax >> 2);
+
+	if (!cap)
+		return fmax;
+	return (u32)(f * util / cap);
+}
+
+u32 cpufreq_transition_delay_us(u32 latency_ns)
+{
+	u32 lat_us = latency_ns / 1000;
+
+	if (!lat_us)
+		return 1000;	/* Linux: LATENCY_MULTIPLIER */
+	return lat_us >= 10 ? 10000 : lat_us * 1000;
+}
+
+bool sugov_should_update(u64 now, u64 last_update, u64 rate_limit_ns, bool limits_changed)
+{
+	if (limits_changed)
+		return true;
+	/* Signed: the caller's rq clock may trail the CPU that last updated. */
+	return (s64)(now - last_update) >= (s64)rate_limit_ns;
+}
+
+/* Linux v6.1 effective_cpu_util(cpu, util_cfs, FREQUENCY_UTIL, NULL), with
+ * uclamp unused (so a runnable RT task asks for the maximum, as in Linux)
+ * and no deadline class. IRQ time steals from the task time it scales:
+ *
+ *	util = (cfs + rt) x (cap - irq) / cap + irq
+ */
+unsigned long sugov_effective_util(const struct sugov_cpu_util *u, bool rt_tracking)
+{
+	unsigned long util, cap = u->cap;
+
+	if (u->rt_runnable)
+		return cap;
+	if (!rt_tracking)	/* before 4.19: only CFS was tracked */
+		return u->cfs < cap ? u->cfs : cap;
+	if (u->irq >= cap)
+		return cap;
+	util = u->cfs + u->rt;
+	if (util >= cap)
+		return cap;
+	util = util * (cap - u->irq) / cap + u->irq;
+	return util < cap ? util : cap;
+}
+
+u32 sugov_next_freq_shared(const struct sugov_cpu_util *cpus, int n, bool rt_tracking,
+			   const u32 *freq, int nr_opps)
+{
+	unsigned long util = 0, max = 1;
+
+	for (int i = 0; i < n; i++) {
+		unsigned long j_util = sugov_effective_util(&cpus[i], rt_tracking);
+		unsigned long j_max = cpus[i].cap;
+
+		if (j_util * max > j_max * util) {	/* j_util / j_max > util / max */
+			util = j_util;
+			max = j_max;
+		}
+	}
+	return freq[cpufreq_resolve_index(freq, nr_opps,
+					  sugov_map_util_freq(util, freq[nr_opps - 1], max))];
+}
+
+/* ---- statistics (Linux: drivers/cpufreq/cpufreq_stats.c) ------------------------- */
+
+void cpufreq_stats_init(struct cpufreq_stats *s, const u32 *freq, int n, int index, u64 now)
+{
+	s->nr = n;
+	for (int i = 0; i < n; i++)
+		s->freq[i] = freq[i];
+	s->last_index = index;
+	cpufreq_stats_reset(s, now);
+}
+
+void cpufreq_stats_update(struct cpufreq_stats *s, u64 now)
+{
+	if (now > s->last_time)
+		s->time_in_state[s->last_index] += now - s->last_time;
+	s->last_time = now;
+}
+
+/* A transition counts only when the OPP really changes (as in Linux). */
+void cpufreq_stats_transition(struct cpufreq_stats *s, int to, u64 now)
+{
+	cpufreq_stats_update(s, now);
+	if (to == s->last_index)
+		return;
+	s->trans_table[s->last_index][to]++;
+	s->total_trans++;
+	s->last_index = to;
+}
+
+void cpufreq_stats_reset(struct cpufreq_stats *s, u64 now)
+{
+	for (int i = 0; i < TOPOLOGY_MAX_OPPS; i++) {
+		s->time_in_state[i] = 0;
+		for (int j = 0; j < TOPOLOGY_MAX_OPPS; j++)
+			s->trans_table[i][j] = 0;
+	}
+	s->total_trans = 0;
+	s->last_time = now;
+}
