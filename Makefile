@@ -130,12 +130,17 @@ HOSTCFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-Iinclude -I$(BUILD)/gen -DHOST_BUILD -fno-omit-frame-pointer
 SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all
 HOST_TESTS := $(wildcard tests/host/*.c)
+# The scheduler itself and the portable kernel files it calls, on tests/host/fake_arch.c
+# (test_sched.c); only unittests links them: they need an arch.
+HOST_SCHED := $(addprefix kernel/sched/,core.c fair.c balance.c rt.c idle.c features.c stats.c) \
+	kernel/timer.c kernel/wait.c kernel/bootargs.c
 
 host: $(BUILD)/host/unittests $(BUILD)/host/topology
 
-$(BUILD)/host/unittests: $(HOST_PORTABLE) $(HOST_TESTS) $(GENHDR) $(wildcard include/*.h) | $(DEPS)
+$(BUILD)/host/unittests: $(HOST_PORTABLE) $(HOST_SCHED) $(HOST_TESTS) $(GENHDR) \
+		$(wildcard include/*.h kernel/sched/*.h tests/host/*.h) | $(DEPS)
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOSTCFLAGS) $(SANITIZE) $(HOST_PORTABLE) $(HOST_TESTS) -lfdt -o $@
+	$(HOSTCC) $(HOSTCFLAGS) $(SANITIZE) $(HOST_PORTABLE) $(HOST_SCHED) $(HOST_TESTS) -lfdt -o $@
 
 $(BUILD)/host/topology: tools/topology.c $(HOST_PORTABLE) $(GENHDR) $(wildcard include/*.h) | $(DEPS)
 	@mkdir -p $(@D)
@@ -157,8 +162,9 @@ run: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb
 	$(QEMU) $(QEMU_BASE) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$(MACHINE).dtb $(QEMU_EXTRA)
 
 debug: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb
-	@echo "In another terminal: gdb-multiarch $(BUILD)/kernel.elf -ex 'target remote :1234'"
-	@echo "(the kernel relocates itself: add-symbol-file $(BUILD)/kernel.elf -o <load address>)"
+	@echo "In another terminal (QEMU -kernel puts the Image at RAM + 2 MiB = 0x40200000, and the"
+	@echo "kernel, linked at 0, runs where it is loaded):"
+	@echo "  gdb-multiarch -ex 'add-symbol-file $(BUILD)/kernel.elf -o 0x40200000' -ex 'target remote :1234'"
 	$(QEMU) $(QEMU_BASE) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$(MACHINE).dtb -S -s
 
 test: all fuzzers firmware hikey960

@@ -136,7 +136,6 @@ void set_task_cpu(struct task_struct *p, unsigned int cpu)
 		p->sched_class->migrate_task_rq(p, (int)cpu);
 	p->se.nr_migrations++;
 	p->cpu = (int)cpu;
-	p->wake_cpu = (int)cpu;
 	p->wake_cpu = (int)cpu;	/* the prev_cpu of its next wakeup (Linux: __set_task_cpu) */
 }
 
