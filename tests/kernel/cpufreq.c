@@ -49,7 +49,7 @@ static u64 wait_freq(int policy, u32 khz, u64 timeout)
 }
 
 struct worker {
-	u64 units, elapsed;
+	u64 units, elapsed, start;
 	volatile bool stop;
 };
 
@@ -58,6 +58,7 @@ static void timed_work_fn(void *arg)
 	struct worker *w = arg;
 	u64 t0 = arch_clock_ns();
 
+	w->start = t0;
 	cpu_work(w->units);
 	w->elapsed = arch_clock_ns() - t0;
 }
@@ -113,6 +114,37 @@ static void cpufreq_speed_model(struct ktest *t)
 	ktest_diag(t, "10 ms of work: big %llu us, little %llu us (x%llu/1000); at f_min big "
 		   "%llu us, little %llu us", big / US, little / US, little * 1000 / big,
 		   big_slow / US, little_slow / US);
+}
+
+/* Moved from a big to a LITTLE CPU halfway, the work left runs at the
+ * LITTLE CPU's speed: elapsed = m + (W - m) x 1024/462 (both at f_max),
+ * where m is the work done (= time spent) on the big CPU before the move. */
+static void cpufreq_speed_migration(struct ktest *t)
+{
+	int lc = pick_cpu(true), bc = pick_cpu(false), lp, bp;
+	struct worker w = { .units = 10 * MS };
+	struct task_struct *th;
+	u64 m, expect;
+
+	if (lc < 0 || capacity_orig_of((unsigned int)lc) == capacity_orig_of((unsigned int)bc))
+		KTEST_SKIP(t, "needs policies on two CPU capacities");
+	lp = cpufreq_policy_of((unsigned int)lc);
+	bp = cpufreq_policy_of((unsigned int)bc);
+	ASSERT_TRUE(t, set_speed(lp, cpufreq_max_freq(lp)) && set_speed(bp, cpufreq_max_freq(bp)));
+	th = kthread_create(timed_work_fn, &w, "cf-move");
+	ASSERT_TRUE(t, th != NULL);
+	set_cpus_allowed(th, cpumask_of(bc));
+	wake_up_new_task(th);
+	msleep(5);
+	set_cpus_allowed(th, cpumask_of(lc));
+	m = arch_clock_ns() - w.start;
+	kthread_join(th);
+	restore_governors();
+	expect = m + (10 * MS - m) * capacity_orig_of((unsigned int)bc) /
+			     capacity_orig_of((unsigned int)lc);
+	EXPECT_NEAR(t, w.elapsed, expect, expect / 100);
+	ktest_diag(t, "moved after %llu us: took %llu us, model %llu us", m / US, w.elapsed / US,
+		   expect / US);
 }
 
 static void hog_fn(void *arg)
@@ -272,5 +304,6 @@ static void cpufreq_bad_governor(struct ktest *t)
 	cpufreq_print_stats(0);
 }
 
-KTEST_SUITE(cpufreq, KTEST_CASE(cpufreq_speed_model), KTEST_CASE(cpufreq_schedutil_ramp),
+KTEST_SUITE(cpufreq, KTEST_CASE(cpufreq_speed_model), KTEST_CASE(cpufreq_speed_migration),
+	    KTEST_CASE(cpufreq_schedutil_ramp),
 	    KTEST_CASE(cpufreq_e5_rt_util_tracking), KTEST_CASE(cpufreq_bad_governor));
