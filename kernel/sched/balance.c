@@ -35,9 +35,6 @@ struct lb_env {
 	unsigned int loop_max;
 };
 
-static const char *const group_type_name[] = { "has_spare", "fully_busy", "misfit_task",
-					       "imbalanced", "overloaded" };
-
 /* ---- domains ------------------------------------------------------------------------ */
 
 /* Each CPU's MC and DIE levels, as the topology computed their spans; the
@@ -62,7 +59,7 @@ void sched_domains_init(void)
 			memset(sd, 0, sizeof(*sd));
 			sd->level = l;
 			sd->span = tsd->span;
-			sd->flags = tsd->flags | SD_BALANCE_NEWIDLE | SD_BALANCE_FORK | SD_WAKE_AFFINE;
+			sd->flags = tsd->flags;
 			sd->span_weight = cpumask_weight(sd->span);
 			sd->min_interval = sd->span_weight;
 			sd->max_interval = 2 * sd->span_weight;
@@ -602,9 +599,4 @@ void trigger_load_balance(struct rq *rq)
 		rq->balance_tick = now + TICK_NSEC;
 		kick_idle_balance(rq);
 	}
-}
-
-const char *sched_group_type_name(int t)
-{
-	return t >= 0 && t < (int)ARRAY_SIZE(group_type_name) ? group_type_name[t] : "?";
 }

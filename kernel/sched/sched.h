@@ -39,15 +39,13 @@ enum cpu_idle_type { CPU_IDLE, CPU_NOT_IDLE, CPU_NEWLY_IDLE, CPU_MAX_IDLE_TYPES 
 	F(WAKEUP_PREEMPTION, true)                                                         \
 	F(NEXT_BUDDY, false)                                                               \
 	F(LAST_BUDDY, true)                                                                \
-	F(CACHE_HOT_BUDDY, true)                                                           \
 	F(UTIL_EST, true)                                                                  \
 	F(UTIL_EST_FASTUP, true)                                                           \
 	F(ASYM_PREFER_PREV, true)                                                          \
 	F(SELECT_IDLE_CAPACITY, true)                                                      \
 	F(SIS_DEBOUNCE, false)                                                             \
 	F(MISFIT, true)                                                                    \
-	F(RT_UTIL_TRACKING, true)                                                          \
-	F(LB_BIAS, false)
+	F(RT_UTIL_TRACKING, true)
 
 #define F_ENUM(name, def) __SCHED_FEAT_##name,
 enum { SCHED_FEATURES(F_ENUM) __SCHED_FEAT_NR };
@@ -85,7 +83,7 @@ struct rt_rq {
 struct sched_domain {
 	int level;
 	cpumask_t span;
-	u32 flags;	/* SD_* of topology.h, plus SD_BALANCE_* below */
+	u32 flags;	/* SD_* of topology.h */
 	unsigned int span_weight;
 	unsigned long balance_interval;	/* ms */
 	unsigned int busy_factor;
@@ -96,9 +94,6 @@ struct sched_domain {
 	int nr_groups;
 	cpumask_t groups[NR_CPUS];
 };
-#define SD_BALANCE_NEWIDLE (1u << 8)
-#define SD_BALANCE_FORK (1u << 9)
-#define SD_WAKE_AFFINE (1u << 10)
 
 struct rq_lb_stats {
 	u64 lb_count[CPU_MAX_IDLE_TYPES];
