@@ -3,7 +3,8 @@
  *   selftest          run every self-test suite, then power off
  *   selftest=a,b      run the named suites, then power off
  *   panic=poweroff    power off after a panic (unattended runs)
- *   crashtest=fault   fault on purpose (tests of the exception report)
+ *   crashtest=WORD    fail on purpose (tests of the reports; kernel/crashtest.c):
+ *                     fault, stack, write-text, exec-data, exec-stack
  * Unknown words are reported and ignored. */
 #ifndef BOOTARGS_H
 #define BOOTARGS_H

@@ -9,6 +9,7 @@
 #include "printk.h"
 
 void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+void crashtest_run(const char *word);	/* bootargs crashtest=WORD (kernel/crashtest.c) */
 void warn_slowpath(const char *file, int line, const char *cond);
 
 #define BUG_ON(cond)                                                                       \

@@ -1,7 +1,9 @@
 /* entry.S - exception vectors, the exception frame, and the context switch.
  * The kernel runs at EL1 on SP_EL1 only (no user space), so only the
  * "current EL with SP_ELx" vectors are expected; the others report and stop.
- * SP_EL0 holds the current task pointer (arch_current()). */
+ * SP_EL0 holds the current task pointer (arch_current()). TPIDRRO_EL0 and
+ * TPIDR_EL0 (EL0 registers, unused without user space) are the sync vector's
+ * scratch while it decides whether the stack can take the frame. */
 #include "asm_macros.h"
 #include "ptregs.h"
 
@@ -93,10 +95,48 @@ ENTRY(vectors)
 END(vectors)
 
 	.text
+/*
+ * A synchronous exception may be the stack overflowing into its guard page:
+ * pushing the frame there would fault again, forever. So first ask the MMU
+ * (AT S1E1W, Arm ARM C5.5) whether the lowest byte of the frame-to-be is
+ * writable; if not, switch to this CPU's overflow stack and report from
+ * there (Linux: the VMAP_STACK check in kernel_ventry, by address
+ * translation here instead of stack bounds, so it needs no per-thread data).
+ * IRQs arrive on a sound stack: if their frame hits the guard, the store
+ * faults and this path reports it.
+ */
 el1_sync:
+	msr	tpidrro_el0, x0
+	sub	x0, sp, #S_FRAME_SIZE
+	at	s1e1w, x0
+	isb
+	mrs	x0, par_el1
+	tbnz	x0, #0, el1_sync_overflow	/* PAR_EL1.F: the walk failed */
+	mrs	x0, tpidrro_el0
 	kernel_entry
 	bl	handle_sync
 	kernel_exit
+
+/* sp is unusable: park it in TPIDR_EL0, use sp itself as the scratch that
+ * computes this CPU's overflow stack top (overflow_stack[cpu + 1]), build
+ * the frame there with the real sp in it, and report; handle_sync panics. */
+el1_sync_overflow:
+	mov	x0, sp
+	msr	tpidr_el0, x0
+	mrs	x0, tpidr_el1			/* logical CPU id (arch_cpu_id) */
+	add	x0, x0, #1
+	lsl	x0, x0, #OVERFLOW_STACK_SHIFT
+	mov	sp, x0
+	adr_l	x0, overflow_stack
+	add	sp, sp, x0
+	mrs	x0, tpidrro_el0
+	kernel_entry
+	mrs	x21, tpidr_el0
+	str	x21, [sp, #S_SP]
+	bl	handle_sync
+1:	wfe
+	b	1b
+
 
 el1_irq:
 	kernel_entry

@@ -11,6 +11,9 @@
 
 int mmu_lookup(u64 va, u64 *attrs);
 
+/* Where entry.S reports a fault whose stack cannot take the frame. */
+u8 overflow_stack[NR_CPUS][1 << OVERFLOW_STACK_SHIFT] __attribute__((aligned(16)));
+
 /* ESR_ELx.EC values, Arm ARM D17.2.37. */
 static const char *ec_name(unsigned int ec)
 {
@@ -117,6 +120,11 @@ static void check_recursion(struct pt_regs *regs)
 		__asm__ volatile("wfi");
 }
 
+static bool in_guard(const struct task_struct *t, u64 a)
+{
+	return a >= (u64)t->stack - PAGE_SIZE && a < (u64)t->stack;
+}
+
 void handle_sync(struct pt_regs *regs)
 {
 	u64 esr = read_sysreg(esr_el1), far = read_sysreg(far_el1);
@@ -128,11 +136,13 @@ void handle_sync(struct pt_regs *regs)
 	if (ec == 0x20 || ec == 0x21 || ec == 0x24 || ec == 0x25) {
 		printk("%s at address %#llx (%s)\n", fsc_name(esr & 0x3f), far,
 		       (ec & 4) && (esr & (1 << 6)) ? "write" : "read or fetch");
-		if (t && t->stack && far >= (u64)t->stack - PAGE_SIZE && far < (u64)t->stack)
-			printk("This is the guard page below the stack of %s [%#llx-%#llx]: "
-			       "stack overflow\n",
-			       t->comm, (u64)t->stack, (u64)t->stack + t->stack_size);
 	}
+	/* The faulting access or the exception frame itself in the guard page. */
+	if (t && t->stack && (in_guard(t, far) || in_guard(t, regs->sp - S_FRAME_SIZE)))
+		printk("Kernel stack overflow: thread %s (pid %d) on CPU %u hit the guard page "
+		       "below its stack [%#llx-%#llx] (sp %#llx)\n",
+		       t->comm, t->pid, arch_cpu_id(), (u64)t->stack,
+		       (u64)t->stack + t->stack_size, regs->sp);
 	show_regs(regs);
 	dump_backtrace(regs->regs[29], regs->pc);
 	panic("unhandled exception");

@@ -11,6 +11,9 @@
 #define S_STACKFRAME 272	/* {x29, pc}: a frame record, so backtraces cross exceptions */
 #define S_FRAME_SIZE 288
 
+/* Per-CPU stack for reporting a fault whose own stack is gone (entry.S). */
+#define OVERFLOW_STACK_SHIFT 14
+
 #ifndef __ASSEMBLY__
 #include "types.h"
 struct pt_regs {

@@ -1,0 +1,95 @@
+/* crashtest.c - bootargs "crashtest=WORD": break the kernel on purpose, in a
+ * thread of its own, so that tools/runtests.py can check the report each
+ * kind of failure gives (the runs that expect a panic). Owns nothing but the
+ * ways to fail; the reports themselves come from traps.c, panic.c and
+ * watchdog.c. No state, no locks. */
+#include "kernel.h"
+#include "sched.h"
+#include "timer.h"
+
+/* A `ret` instruction, in .data: fetching it must fault (data is PXN). */
+static u32 crash_ret_insn = 0xd65f03c0;
+static volatile int crash_depth_limit = 1 << 30;	/* hides the recursion's end from gcc */
+
+static void crash_fault(void)
+{
+	uintptr_t unmapped = 0x10;	/* below RAM and MMIO: never mapped */
+
+	__asm__ volatile("" : "+r"(unmapped));	/* hide the constant from gcc's checks */
+	*(volatile u64 *)unmapped = 0xdead;
+}
+
+/* 512 bytes a frame until the stack runs into its guard page. */
+static __attribute__((noinline)) int crash_recurse(int depth)
+{
+	volatile char pad[512];
+
+	pad[depth & 511] = (char)depth;
+	if (depth >= crash_depth_limit)
+		return 0;
+	return crash_recurse(depth + 1) + pad[0];
+}
+
+static void crash_stack(void)
+{
+	crash_recurse(0);
+}
+
+/* Text is mapped read-only: a permission fault on the write. */
+static void crash_write_text(void)
+{
+	volatile u32 *insn = (volatile u32 *)(uintptr_t)crash_write_text;
+
+	__asm__ volatile("" : "+r"(insn));
+	*insn = 0xd503201f;	/* nop */
+}
+
+static void jump_to(void *code)
+{
+	__asm__ volatile("" : "+r"(code));
+	((void (*)(void))code)();
+}
+
+static void crash_exec_data(void)
+{
+	jump_to(&crash_ret_insn);
+}
+
+/* Stacks are data too: PXN, an instruction abort on the fetch. */
+static void crash_exec_stack(void)
+{
+	volatile u32 code[2] = { 0xd65f03c0, 0 };
+
+	jump_to((void *)code);
+}
+
+static const struct {
+	const char *word;
+	void (*fn)(void);
+} crashtests[] = {
+	{ "fault", crash_fault },		/* data abort, translation fault */
+	{ "stack", crash_stack },		/* stack overflow into the guard page */
+	{ "write-text", crash_write_text },	/* data abort, permission fault */
+	{ "exec-data", crash_exec_data },	/* instruction abort, permission fault */
+	{ "exec-stack", crash_exec_stack },	/* the same, on the stack */
+};
+
+static void crashtest_thread(void *arg)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(crashtests); i++)
+		if (!strcmp(crashtests[i].word, arg))
+			crashtests[i].fn();
+	printk("crashtest: no crash called \"%s\"\n", (const char *)arg);
+}
+
+/* Run crashtest `word` in a thread; returns if it did not bring the kernel down. */
+void crashtest_run(const char *word)
+{
+	static char w[32];
+
+	strlcpy_k(w, word, sizeof(w));
+	printk("crashtest: %s\n", w);
+	kthread_run(crashtest_thread, w, "crashtest");
+	msleep(1000);
+	printk("crashtest: the crash did not happen\n");
+}
