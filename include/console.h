@@ -18,7 +18,7 @@ int console_getc(void);
 /* Non-blocking: -1 if nothing was received. */
 int console_trygetc(void);
 
-/* The interactive console loop (kernel/console.c). */
+/* The interactive shell (kernel/shell.c). */
 void console_loop(void) __attribute__((noreturn));
 
 #endif

@@ -125,6 +125,26 @@ void thread_exit(int code) __attribute__((noreturn));
 void put_task_struct(struct task_struct *t);
 unsigned long nr_tasks_alive(void);
 struct task_struct *idle_task_create(unsigned int cpu);
+/* A consistent-enough copy of one task for the shell (ps, top): read under
+ * tasks_lock, scheduler fields without the rq lock (a display may be a tick
+ * stale, never a dangling pointer). */
+struct task_info {
+	int pid;
+	char comm[TASK_COMM_LEN];
+	int cpu;
+	long state;
+	bool on_cpu, is_idle;
+	const char *class_name;	/* task_class_name() */
+	unsigned int policy;
+	int prio, nice;
+	unsigned long util_avg, util_est;
+	u64 vruntime, nr_migrations, sum_exec_runtime;
+	cpumask_t cpus_allowed;
+};
+/* Fills up to max entries in pid order; returns how many tasks there are. */
+int task_snapshot(struct task_info *out, int max);
+/* The live task with this pid, with a reference (put_task_struct), or NULL. */
+struct task_struct *find_get_task(int pid);
 
 /* kernel/sched/core.c */
 void sched_init(void);		/* boot CPU, before any task is created */
@@ -164,6 +184,9 @@ unsigned long capacity_of(unsigned int cpu);
 unsigned long capacity_orig_of(unsigned int cpu);
 void sched_print_task(const struct task_struct *p);	/* /proc/<pid>/sched-like */
 void sched_print_rq_stats(unsigned int cpu);
+void sched_print_domains(void);	/* each CPU's sched domains (shell) */
+u64 cpu_idle_time_ns(unsigned int cpu);	/* idle so far, the current stretch included */
+const char *task_class_name(const struct task_struct *p);	/* stop, rt, fair, idle */
 /* Check every run queue's invariants; returns the number of violations. */
 int sched_check_invariants(bool verbose);
 

@@ -157,3 +157,63 @@ unsigned long nr_tasks_alive(void)
 {
 	return READ_ONCE(nr_alive);
 }
+
+/* Iteration for the shell: a copy per task, so no caller holds tasks_lock
+ * while it prints. */
+int task_snapshot(struct task_info *out, int max)
+{
+	unsigned long flags = spin_lock_irqsave(&tasks_lock);
+	struct list_head *pos;
+	int n = 0;
+
+	list_for_each(pos, &all_tasks) {
+		const struct task_struct *t = container_of(pos, struct task_struct, tasks);
+		struct task_info *i = &out[n];
+
+		if (n++ >= max)
+			continue;
+		i->pid = t->pid;
+		memcpy(i->comm, t->comm, sizeof(i->comm));
+		i->cpu = t->cpu;
+		i->state = t->state;
+		i->on_cpu = t->on_cpu;
+		i->is_idle = t->is_idle;
+		i->class_name = task_class_name(t);
+		i->policy = t->policy;
+		i->prio = t->prio;
+		i->nice = t->is_idle ? 0 : PRIO_TO_NICE(t->static_prio);
+		i->util_avg = t->se.avg.util_avg;
+		i->util_est = MAX(t->se.avg.util_est.ewma,
+				  t->se.avg.util_est.enqueued & ~UTIL_AVG_UNCHANGED);
+		i->vruntime = t->se.vruntime;
+		i->nr_migrations = t->se.nr_migrations;
+		i->sum_exec_runtime = t->se.sum_exec_runtime;
+		i->cpus_allowed = t->cpus_allowed;
+	}
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return n;
+}
+
+struct task_struct *find_get_task(int pid)
+{
+	unsigned long flags = spin_lock_irqsave(&tasks_lock);
+	struct task_struct *found = NULL;
+	struct list_head *pos;
+
+	list_for_each(pos, &all_tasks) {
+		struct task_struct *t = container_of(pos, struct task_struct, tasks);
+		int ref = __atomic_load_n(&t->refcount, __ATOMIC_ACQUIRE);
+
+		if (t->pid != pid || t->exited)
+			continue;
+		/* Only a task whose last reference is not being dropped right now. */
+		while (ref > 0 && !__atomic_compare_exchange_n(&t->refcount, &ref, ref + 1, false,
+							       __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			;
+		if (ref > 0)
+			found = t;
+		break;
+	}
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return found;
+}

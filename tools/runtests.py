@@ -49,6 +49,10 @@ import ktap  # noqa: E402
 #                        QEMU is stopped after the report)
 #              "topology_of": a DTB: the kernel's "topology:" lines must equal what
 #                        build/host/topology prints for it (one test case)
+#   shell:     "qemu" as above, booted without selftest; "script": [(name, keys, [regex])]:
+#              each step waits for the shell's prompt, types keys and is one test
+#              case, passed when the output up to the next prompt matches every regex
+#              (a step whose keys end the shell, like poweroff, waits for QEMU's exit)
 #   command:   "argv"    a host program that prints KTAP
 #   all:       "timeout" (s, whole run) and "idle_timeout" (s without output): hang
 #              detectors only.
@@ -236,6 +240,75 @@ RUNS += [
              [("spin-table-cpus", r"^topology: cpu=3 .*enable_method=spin-table "
                r"cpu_release_addr=0x40200818"),
               ("all-online", r"smp: 4 of 4 CPUs online")]),
+]
+
+# ---- the console shell: scripted sessions over the serial port ---------------------------
+# Keys as a terminal sends them: \r ends a line, \x7f is Backspace, \x15 Ctrl-U,
+# \x03 Ctrl-C, \x1b[A Up. "{wait:RX}" inside keys waits for RX before the rest.
+SHELL_SCRIPT = [
+    ("help", "help\r", [r"^  ps +tasks", r"^  spawn ", r"^  poweroff ", r"'help CMD'"]),
+    ("help-cmd", "help spawn\r", [r"usage: spawn NAME \[work=US\]"]),
+    ("help-unknown", "help nosuch\r", [r"no command 'nosuch'", r"usage: help \[CMD\]"]),
+    ("unknown-command", "frobnicate 3\r", [r"unknown command 'frobnicate'"]),
+    ("backspace", "hepl\x7f\x7flp ps\r", [r"^usage: ps$", r"^tasks: pid"]),
+    ("ctrl-u", "garbage\x15cpus\r", [r"CPU CLUSTER CAP_ORIG", r"^ *7 +1 +1024 "]),
+    ("ctrl-c-line", "cpus\x03", [r"\^C"]),
+    ("history-up", "\x1b[A\x1b[A\x1b[B\r", [r"CPU CLUSTER CAP_ORIG"]),
+    ("history", "history\r", [r"^ +\d+  cpus$", r"^ +\d+  help spawn$"]),
+    ("ps", "ps\r", [r"PID NAME +CPU S POLICY NICE UTIL_AVG UTIL_EST +VRUNTIME +MIGR",
+                    r"^ +\d+ init +\d+ R normal +0 ", r"^ +\d+ idle/1 +1 [IR] idle +0 "]),
+    ("spawn-cpu-bound", "spawn hog nice=5 cpus=4-7\r", [r"spawned hog pid \d+: normal, work "
+                                                         r"1000 us chunks, CPU-bound"]),
+    ("spawn-periodic", "spawn tick work=2000 period=16000 policy=fifo prio=10 cpus=0\r",
+     [r"spawned tick pid \d+: fifo, work 2000 us every 16000 us"]),
+    ("spawn-bad-args", "spawn x work=abc\r", [r"work \(us\): 'abc' is not a number",
+                                               r"usage: spawn NAME"]),
+    ("spawn-bad-cpus", "spawn x cpus=9-12\r", [r"names CPUs that are not online",
+                                                r"usage: spawn"]),
+    ("spawn-bad-period", "spawn x work=5000 period=100\r", [r"shorter than work"]),
+    ("spawn-bad-policy", "spawn x policy=deadline\r", [r"unknown policy 'deadline'"]),
+    ("ps-spawned", "ps\r", [r"^ +\d+ hog +[4-7] [RrS] normal +5 ", r"^ +\d+ tick +0 [RrS] fifo "]),
+    ("top-count", "top -n 2 -d 100\r", [r"top - \d+\.\d+ s, \d+ tasks", r"^ +\d+ hog "]),
+    ("top-bad", "top -x 1\r", [r"unknown option '-x'", r"usage: top"]),
+    ("top-ctrl-c", "top -d 50\r{wait:^ +\\d+ hog }\x03", [r"\^C"]),
+    ("taskset-show", "taskset 1\r", [r"pid 1 \(\S+\) affinity"]),
+    ("taskset-bad", "taskset 99999\r", [r"no task with pid 99999", r"usage: taskset"]),
+    ("renice-bad", "renice 1 50\r", [r"nice 50 out of range -20..19", r"usage: renice"]),
+    ("cpus-busy", "cpus\r", [r"^ +[4-7] +1 +1024 +\d+ +\d+ +\d+ +\d+ +\d+"]),
+    ("domains", "domains\r", [r"^cpu0 MC span=0-3 groups=\{0\}\{1\}\{2\}\{3\}",
+                              r"^cpu7 DIE span=0-7 groups=\{0-3\}\{4-7\}"]),
+    ("features", "features\r", [r"^sched_features: "]),
+    ("features-on", "features SIS_DEBOUNCE NO_MISFIT\r",
+     [r"^sched_features: (?!.*NO_SIS_DEBOUNCE).*SIS_DEBOUNCE.* NO_MISFIT "]),
+    ("features-off", "features NO_SIS_DEBOUNCE MISFIT\r",
+     [r"^sched_features: .*NO_SIS_DEBOUNCE (?!.*NO_MISFIT)"]),
+    ("features-bad", "features NO_SUCH\r", [r"unknown feature 'NO_SUCH'"]),
+    ("cpufreq", "cpufreq\r", [r"^policy0 cpus=0-3 governor=\w+", r"^policy1 cpus=4-7 "]),
+    ("cpufreq-governor", "cpufreq governor all schedutil\r",
+     [r"^policy1 cpus=4-7 governor=schedutil"]),
+    ("cpufreq-stats", "cpufreq stats 1\r", [r"cpufreq: policy1"]),
+    ("cpufreq-reset", "cpufreq reset all\r", [r"cpufreq: policy0"]),
+    ("cpufreq-bad", "cpufreq governor 7 fast\r", [r"policy 7 out of range", r"usage: cpufreq"]),
+    ("run-not-yet", "run e1\r", [r"run: no benchmarks yet"]),
+    ("kill-bad", "kill 1\r", [r"not a task spawned from this shell"]),
+    ("ps-pids", "ps\r", [r"hog"]),  # kind_shell fills in "{pid:hog}" from ps lines
+    ("kill-hog", "kill {pid:hog}\r", [r"killed \d+"]),
+    ("kill-tick", "kill {pid:tick}\r", [r"killed \d+"]),
+    ("renice", "renice {pid:init} 3\r", [r"pid \d+ \(init\) nice 3"]),
+    ("taskset", "taskset {pid:init} 0-7\r", [r"pid \d+ \(init\) affinity 0-7"]),
+    ("taskset-stopper", "taskset 9 0-3\r", [r"scheduler's own stop task: not changed"]),
+    ("renice-idle", "renice 1 0\r", [r"scheduler's own idle task: not changed"]),
+    ("long-line", "x" * 200 + "\r", [r"unknown command 'x{100,127}'"]),
+    ("garbage", "#$%^&*() \t\x02\x04\x1b[Z !@\r", [r"unknown command '#\$%\^&\*\(\)'"]),
+    ("too-many-words", "ps " + "a " * 20 + "\r", [r"too many words"]),
+    ("selftest", "selftest smp\r", [r"^ok 1 smp", r"selftest: 0 failed case"]),
+    ("poweroff", "poweroff\r", []),
+]
+
+RUNS += [
+    {"name": "shell", "kind": "shell", "append": None,
+     "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8", "-dtb", BL44_DTB],
+     "script": SHELL_SCRIPT, "timeout": 120, "idle_timeout": 60},
 ]
 
 DEFAULT_TIMEOUT = 600       # s of host time for a whole run: a hang detector only
@@ -664,6 +737,121 @@ def kind_pyunit(run, opt, out):
         out.problems.append("no tests found in %s" % run["path"])
 
 
+SHELL_PROMPT = "littlebig> "
+
+
+def kind_shell(run, opt, out):
+    """Boot to the shell and type the script, a line once the prompt is back;
+    each step is a test case judged on the output up to the next prompt."""
+    import re
+    argv = qemu_argv(run, opt)
+    missing = [a for a in (opt.path("{build}/Image"), opt.path(BL44_DTB))
+               if not os.path.exists(a)]
+    if missing:
+        out.problems.append("missing " + ", ".join(missing) + " (make all builds it)")
+        return
+    timeout, idle = opt.timeouts(run)
+    os.makedirs(os.path.dirname(out.log), exist_ok=True)
+    log = open(out.log, "wb")
+    log.write(("# " + " ".join(shlex.quote(a) for a in argv) + "\n").encode())
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, start_new_session=True)
+    sel = selectors.DefaultSelector()
+    sel.register(proc.stdout.fileno(), selectors.EVENT_READ)
+    buf = [""]         # output not yet consumed by a wait
+    deadline = time.monotonic() + timeout
+
+    def wait_for(rx):
+        """Output up to and including the first match of rx, or None on EOF/hang."""
+        last = time.monotonic()
+        while True:
+            m = re.search(rx, buf[0], re.M)
+            if m:
+                got, buf[0] = buf[0][:m.end()], buf[0][m.end():]
+                return got
+            now = time.monotonic()
+            if now > deadline or now - last > idle:
+                return None
+            if not sel.select(min(1.0, deadline - now)):
+                continue
+            data = os.read(proc.stdout.fileno(), 65536)
+            if not data:
+                return None
+            last = time.monotonic()
+            log.write(data)
+            log.flush()
+            if opt.verbose:
+                sys.stdout.buffer.write(data)
+                sys.stdout.flush()
+            buf[0] += data.decode("utf-8", "replace")
+
+    def send(keys):
+        proc.stdin.write(keys.encode())
+        proc.stdin.flush()
+
+    pids = {}
+    try:
+        if wait_for(re.escape(SHELL_PROMPT)) is None:
+            out.problems.append("no shell prompt %r" % SHELL_PROMPT)
+            return
+        for name, keys, expects in run["script"]:
+            for task, pid in pids.items():
+                keys = keys.replace("{pid:%s}" % task, pid)
+            if "{pid:" in keys:
+                m = re.search(r"\{pid:(\w+)\}", keys)
+                out.failed += 1
+                out.failures.append(ktap.Failure("shell." + name,
+                                                 "no pid of %s seen in ps" % m.group(1), []))
+                continue
+            text = ""
+            for part in re.split(r"(\{wait:[^}]*\})", keys):
+                if part.startswith("{wait:"):
+                    got = wait_for(part[6:-1])
+                    text += got or ""
+                    if got is None:
+                        break
+                elif part:
+                    send(part)
+            final = name == "poweroff"
+            got = wait_for(r"\Z(?!x)x" if final else re.escape(SHELL_PROMPT))
+            text += (got if got is not None else buf[0])
+            lines = [l.rstrip("\r") for l in text.split("\n")]
+            for l in lines:
+                m = re.match(r"^ +(\d+) (\w+) ", l)
+                if m:
+                    pids[m.group(2)] = m.group(1)
+            bad = [rx for rx in expects if not any(re.search(rx, l) for l in lines)]
+            if any(mark in text for mark in QEMU_PANIC_MARKS):
+                bad.append("no panic")
+            if got is None and not final:
+                bad.append("the prompt back")
+            if bad:
+                out.failed += 1
+                out.failures.append(ktap.Failure("shell." + name, "keys %r: no line matches %s"
+                                                 % (keys, bad), lines[-DIAG_LINES:]))
+            else:
+                out.passed += 1
+            if got is None and not final:
+                out.problems.append("the shell stopped answering after step %s" % name)
+                return
+        try:
+            rc = proc.wait(timeout=POWEROFF_GRACE)
+            if rc != 0:
+                out.problems.append("QEMU exited with status %d" % rc)
+        except subprocess.TimeoutExpired:
+            out.problems.append("QEMU did not exit after poweroff")
+    finally:
+        _kill_group(proc)
+        sel.close()
+        proc.stdout.close()
+        try:
+            proc.stdin.close()
+        except OSError:
+            pass
+        log.close()
+        out.tail = [l for l in buf[0].splitlines() if l.strip()][-TAIL_LINES:]
+
+
 def kind_skip(run, opt, out):
     out.skip_reason = run["reason"]
 
@@ -675,6 +863,7 @@ KINDS = {
     "unittests": kind_unittests,
     "fuzz": kind_fuzz,
     "qemu": kind_qemu,
+    "shell": kind_shell,
 }
 EXPANDERS = {"fuzz": expand_fuzz}
 
@@ -685,7 +874,7 @@ def describe(run, opt):
     kind = run["kind"]
     if kind == "skip":
         return "(skipped: %s)" % run["reason"]
-    if kind == "qemu":
+    if kind in ("qemu", "shell"):
         return " ".join(shlex.quote(a) for a in qemu_argv(run, opt))
     if kind == "fuzz":
         return "%s -runs=%d -max_total_time=%d" % (run["binary"], run.get("runs", 20000),

@@ -131,3 +131,58 @@ int sched_check_invariants(bool verbose)
 	}
 	return bad;
 }
+
+/* For the shell's idle %: idle time so far, the current idle stretch included. */
+u64 cpu_idle_time_ns(unsigned int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+	unsigned long flags = spin_lock_irqsave(&rq->lock);
+	u64 idle = rq->idle_time, now = arch_clock_ns();
+
+	if (rq->curr == rq->idle && now > rq->idle_start)
+		idle += now - rq->idle_start;
+	spin_unlock_irqrestore(&rq->lock, flags);
+	return idle;
+}
+
+/* The shell's `domains`: each CPU's rq->sd levels as the balancer uses them. */
+void sched_print_domains(void)
+{
+	static const char *const level_name[SD_NR_LEVELS] = { "MC", "DIE" };
+	unsigned int cpu;
+
+	for_each_cpu(cpu, cpu_online_mask) {
+		struct rq *rq = cpu_rq(cpu);
+
+		for (int i = 0; i < rq->nr_sd; i++) {
+			const struct sched_domain *sd = &rq->sd[i];
+			char span[64], groups[160];
+			size_t n = 0;
+
+			topology_format_mask(span, sizeof(span), sd->span);
+			groups[0] = '\0';
+			for (int g = 0; g < sd->nr_groups && n < sizeof(groups); g++) {
+				char m[64];
+
+				topology_format_mask(m, sizeof(m), sd->groups[g]);
+				n += (size_t)ksnprintf(groups + n, sizeof(groups) - n, "{%s}", m);
+			}
+			printk("cpu%u %s span=%s groups=%s flags=0x%x%s interval=%lums "
+			       "imbalance_pct=%u nr_balance_failed=%u\n",
+			       cpu, sd->level < SD_NR_LEVELS ? level_name[sd->level] : "?", span,
+			       groups, sd->flags, sd == rq->sd_asym_cpucapacity ? " asym" : "",
+			       sd->balance_interval, sd->imbalance_pct, sd->nr_balance_failed);
+		}
+	}
+}
+
+/* For the shell: which class runs p ("stop" and "idle" tasks are the
+ * scheduler's own and refuse affinity, nice and policy changes). */
+const char *task_class_name(const struct task_struct *p)
+{
+	if (p->sched_class == &stop_sched_class)
+		return "stop";
+	if (p->sched_class == &idle_sched_class || p->is_idle)
+		return "idle";
+	return p->sched_class == &rt_sched_class ? "rt" : "fair";
+}

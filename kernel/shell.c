@@ -1,0 +1,795 @@
+/* shell.c - the serial console shell the kernel boots to without
+ * "selftest": line editing and history, then one command per line from the
+ * table at the end. Owns the line editor and the commands' argument checks;
+ * not the receive ring (console.c) nor what the commands show (thread.c,
+ * kernel/sched/, cpufreq). Runs in the init thread only, so its state
+ * (history, spawned tasks) needs no lock. External input: a bad line gets a
+ * message and the usage, never a BUG_ON. */
+#include "console.h"
+#include "cpufreq.h"
+#include "kernel.h"
+#include "ktest.h"
+#include "mm.h"
+#include "sched.h"
+#include "smp.h"
+#include "timer.h"
+#include "topology.h"
+
+#define LINE_MAX 128
+#define MAX_ARGS 16
+#define HISTORY 16
+#define MAX_SPAWNED 16
+
+struct command {
+	const char *name;
+	const char *usage;
+	const char *help;
+	int (*fn)(int argc, char **argv);	/* -1: bad usage, the shell prints it */
+};
+static int cmd_help(int argc, char **argv);	/* after the table it lists */
+
+/* ---- line editing ------------------------------------------------------------------ */
+
+static char history[HISTORY][LINE_MAX];
+static unsigned int history_len;	/* lines ever added; the last HISTORY are kept */
+
+static void history_add(const char *line)
+{
+	if (history_len && !strcmp(history[(history_len - 1) % HISTORY], line))
+		return;
+	strlcpy_k(history[history_len++ % HISTORY], line, LINE_MAX);
+}
+
+/* Replace the n characters on screen with s. */
+static size_t retype(char *line, size_t n, const char *s)
+{
+	while (n--)
+		printk("\b \b");
+	strlcpy_k(line, s, LINE_MAX);
+	printk("%s", line);
+	return strlen(line);
+}
+
+/* Backspace/DEL, Ctrl-U (kill line), Ctrl-C (drop line), Up/Down (ESC [ A/B)
+ * through the history. Returns false when the line was dropped. */
+static bool read_line(char *line)
+{
+	unsigned int back = 0;	/* how far up the history we are */
+	size_t n = 0;
+	int esc = 0;
+
+	line[0] = '\0';
+	for (;;) {
+		int c = console_getc();
+
+		if (esc == 1) {
+			esc = c == '[' ? 2 : 0;
+			continue;
+		}
+		if (esc == 2) {
+			esc = 0;
+			if (c == 'A' && back < history_len && back < HISTORY)
+				back++;
+			else if (c == 'B' && back > 0)
+				back--;
+			else
+				continue;
+			n = retype(line, n, back ? history[(history_len - back) % HISTORY] : "");
+			continue;
+		}
+		if (c == '\r' || c == '\n') {
+			printk("\n");
+			line[n] = '\0';
+			return true;
+		} else if (c == 0x1b) {
+			esc = 1;
+		} else if (c == 0x03) {
+			printk("^C\n");
+			return false;
+		} else if (c == 0x15) {
+			n = retype(line, n, "");
+		} else if ((c == 0x7f || c == '\b') && n) {
+			line[--n] = '\0';
+			printk("\b \b");
+		} else if (c >= ' ' && c < 0x7f && n + 1 < LINE_MAX) {
+			line[n++] = (char)c;
+			line[n] = '\0';
+			printk("%c", c);
+		}
+	}
+}
+
+static int split(char *p, char **argv)
+{
+	int argc = 0;
+
+	for (;;) {
+		while (*p == ' ' || *p == '\t')
+			*p++ = '\0';
+		if (!*p)
+			return argc;
+		if (argc == MAX_ARGS)
+			return -1;
+		argv[argc++] = p;
+		while (*p && *p != ' ' && *p != '\t')
+			p++;
+	}
+}
+
+/* ---- argument parsing: each says what was wrong ----------------------------------- */
+
+static bool parse_long(const char *what, const char *s, long min, long max, long *v)
+{
+	const char *p = s;
+	bool neg = *p == '-';
+	long x = 0;
+
+	if (neg)
+		p++;
+	if (!*p)
+		goto bad;
+	for (; *p; p++) {
+		if (*p < '0' || *p > '9' || x > 100000000000L)
+			goto bad;
+		x = x * 10 + (*p - '0');
+	}
+	x = neg ? -x : x;
+	if (x < min || x > max) {
+		printk("%s %ld out of range %ld..%ld\n", what, x, min, max);
+		return false;
+	}
+	*v = x;
+	return true;
+bad:
+	printk("%s: '%s' is not a number\n", what, s);
+	return false;
+}
+
+/* "0-3,6" into a mask of online CPUs. */
+static bool parse_cpulist(const char *s, cpumask_t *mask)
+{
+	cpumask_t m = 0;
+	const char *p = s;
+
+	while (*p) {
+		long a = 0, b;
+
+		if (*p < '0' || *p > '9')
+			goto bad;
+		while (*p >= '0' && *p <= '9' && a < NR_CPUS)
+			a = a * 10 + (*p++ - '0');
+		b = a;
+		if (*p == '-') {
+			p++;
+			if (*p < '0' || *p > '9')
+				goto bad;
+			for (b = 0; *p >= '0' && *p <= '9' && b < NR_CPUS;)
+				b = b * 10 + (*p++ - '0');
+		}
+		if (a >= NR_CPUS || b >= NR_CPUS || b < a)
+			goto bad;
+		for (long c = a; c <= b; c++)
+			m |= cpumask_of(c);
+		if (*p == ',')
+			p++;
+		else if (*p)
+			goto bad;
+	}
+	if (!m)
+		goto bad;
+	if (m & ~cpu_online_mask) {
+		char buf[64];
+
+		topology_format_mask(buf, sizeof(buf), cpu_online_mask);
+		printk("cpu list '%s' names CPUs that are not online (online: %s)\n", s, buf);
+		return false;
+	}
+	*mask = m;
+	return true;
+bad:
+	printk("'%s' is not a cpu list (like 0-3,6)\n", s);
+	return false;
+}
+
+static const char *policy_name(unsigned int policy)
+{
+	switch (policy) {
+	case SCHED_NORMAL: return "normal";
+	case SCHED_FIFO: return "fifo";
+	case SCHED_RR: return "rr";
+	case SCHED_BATCH: return "batch";
+	case SCHED_IDLE: return "idle";
+	}
+	return "?";
+}
+
+static bool parse_policy(const char *s, unsigned int *policy)
+{
+	static const unsigned int all[] = { SCHED_NORMAL, SCHED_FIFO, SCHED_RR, SCHED_BATCH,
+					    SCHED_IDLE };
+
+	for (size_t i = 0; i < ARRAY_SIZE(all); i++) {
+		if (!strcmp(s, policy_name(all[i]))) {
+			*policy = all[i];
+			return true;
+		}
+	}
+	printk("unknown policy '%s' (normal, batch, idle, fifo, rr)\n", s);
+	return false;
+}
+
+/* The live task with this pid (a reference to put), or NULL and a message. */
+static struct task_struct *get_task_arg(const char *s)
+{
+	struct task_struct *t;
+	long pid;
+
+	if (!parse_long("pid", s, 1, 1000000000, &pid))
+		return NULL;
+	t = find_get_task((int)pid);
+	if (!t)
+		printk("no task with pid %ld\n", pid);
+	return t;
+}
+
+/* The scheduler's own tasks (idle, per-CPU stoppers) keep their settings. */
+static bool changeable(const struct task_struct *t)
+{
+	const char *c = task_class_name(t);
+
+	if (strcmp(c, "fair") && strcmp(c, "rt")) {
+		printk("%s (pid %d) is the scheduler's own %s task: not changed\n", t->comm,
+		       t->pid, c);
+		return false;
+	}
+	return true;
+}
+
+/* ---- tasks: ps, top ------------------------------------------------------------------ */
+
+static char task_state_char(const struct task_info *i)
+{
+	if (i->on_cpu)
+		return 'R';
+	switch (i->state) {
+	case TASK_RUNNING: return i->is_idle ? 'I' : 'r';
+	case TASK_INTERRUPTIBLE: return 'S';
+	case TASK_DEAD: return 'X';
+	case TASK_NEW: return 'N';
+	}
+	return '?';
+}
+
+static void print_tasks(void)
+{
+	int max = (int)nr_tasks_alive() + 8, n;
+	struct task_info *info = kmalloc(sizeof(*info) * (size_t)max);
+
+	if (!info) {
+		printk("out of memory\n");
+		return;
+	}
+	n = task_snapshot(info, max);
+	printk("  PID NAME             CPU S POLICY NICE UTIL_AVG UTIL_EST        VRUNTIME "
+	       " MIGR  RUNTIME_MS\n");
+	for (int k = 0; k < n && k < max; k++) {
+		const struct task_info *i = &info[k];
+
+		printk("%5d %-16s %3d %c %-6s %4d %8lu %8lu %15llu %5llu %11llu\n", i->pid,
+		       i->comm, i->cpu, task_state_char(i),
+		       strcmp(i->class_name, "stop") ? policy_name(i->policy) : "stop",
+		       i->policy == SCHED_FIFO || i->policy == SCHED_RR ? 0 : i->nice, i->util_avg,
+		       i->util_est, i->vruntime, i->nr_migrations,
+		       i->sum_exec_runtime / NSEC_PER_MSEC);
+	}
+	if (n > max)
+		printk("(%d more tasks appeared while listing)\n", n - max);
+	kfree(info);
+}
+
+static int cmd_ps(int argc, char **argv)
+{
+	if (argc != 1)
+		return -1;
+	print_tasks();
+	return 0;
+}
+
+static u64 last_idle[NR_CPUS], last_sample[NR_CPUS];
+
+static void print_cpus(void)
+{
+	unsigned int cpu;
+
+	printk("CPU CLUSTER CAP_ORIG CAPACITY   OPP_KHZ UTIL NR_RUNNING IDLE%%\n");
+	for_each_cpu(cpu, cpu_online_mask) {
+		int pol = cpufreq_policy_of(cpu);
+		u64 now = arch_clock_ns(), idle = cpu_idle_time_ns(cpu);
+		u64 dt = now - last_sample[cpu], di = idle - last_idle[cpu];
+
+		last_sample[cpu] = now;
+		last_idle[cpu] = idle;
+		printk("%3u %7d %8lu %8lu %9u %4lu %10u %4llu\n", cpu,
+		       cpu_topology.cpu[cpu].cluster_id, capacity_orig_of(cpu), capacity_of(cpu),
+		       pol >= 0 ? cpufreq_cur_freq(pol) : 0, cpu_util_cfs(cpu),
+		       cpu_nr_running(cpu), dt ? (di > dt ? 100 : di * 100 / dt) : 0);
+	}
+}
+
+static int cmd_cpus(int argc, char **argv)
+{
+	if (argc != 1)
+		return -1;
+	print_cpus();
+	return 0;
+}
+
+/* Refresh every -d ms until a key (Ctrl-C included) or -n refreshes. */
+static int cmd_top(int argc, char **argv)
+{
+	long delay = 1000, count = -1;
+
+	for (int i = 1; i < argc; i++) {
+		if (i + 1 >= argc)
+			return -1;
+		if (!strcmp(argv[i], "-d")) {
+			if (!parse_long("delay", argv[++i], 10, 60000, &delay))
+				return -1;
+		} else if (!strcmp(argv[i], "-n")) {
+			if (!parse_long("count", argv[++i], 1, 100000, &count))
+				return -1;
+		} else {
+			printk("unknown option '%s'\n", argv[i]);
+			return -1;
+		}
+	}
+	for (long it = 0; count < 0 || it < count; it++) {
+		u64 now = arch_clock_ns();
+
+		printk("\x1b[H\x1b[2Jtop - %llu.%03llu s, %lu tasks (any key stops)\n",
+		       now / NSEC_PER_SEC, now / NSEC_PER_MSEC % 1000, nr_tasks_alive());
+		print_cpus();
+		print_tasks();
+		if (count >= 0 && it + 1 == count)
+			break;
+		for (long waited = 0; waited < delay; waited += 10) {
+			int c = console_trygetc();
+
+			if (c >= 0) {
+				printk("%s", c == 0x03 ? "^C\n" : "");
+				return 0;
+			}
+			msleep(10);
+		}
+	}
+	return 0;
+}
+
+/* ---- scheduler: domains, features -------------------------------------------------- */
+
+static int cmd_domains(int argc, char **argv)
+{
+	if (argc != 1)
+		return -1;
+	sched_print_domains();
+	return 0;
+}
+
+static int cmd_features(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (sched_feat_set(argv[i])) {
+			printk("unknown feature '%s'\n", argv[i]);
+			sched_feat_print();
+			return -1;
+		}
+	}
+	sched_feat_print();
+	return 0;
+}
+
+/* ---- cpufreq ------------------------------------------------------------------------- */
+
+static void print_policies(void)
+{
+	for (int p = 0; p < cpufreq_nr_policies(); p++) {
+		cpumask_t m = 0;
+		unsigned int cpu;
+		char buf[64];
+
+		for_each_cpu(cpu, cpu_online_mask)
+			if (cpufreq_policy_of(cpu) == p)
+				m |= cpumask_of(cpu);
+		topology_format_mask(buf, sizeof(buf), m);
+		printk("policy%d cpus=%s governor=%s cur=%u target=%u min=%u max=%u "
+		       "rate_limit_us=%u\n",
+		       p, buf, cpufreq_governor_name(p), cpufreq_cur_freq(p), cpufreq_target_freq(p),
+		       cpufreq_min_freq(p), cpufreq_max_freq(p), cpufreq_rate_limit_us(p));
+	}
+}
+
+/* "all" or a policy number: sets [*lo, *hi). */
+static bool parse_policies(const char *s, int *lo, int *hi)
+{
+	long p;
+
+	if (!strcmp(s, "all")) {
+		*lo = 0;
+		*hi = cpufreq_nr_policies();
+		return true;
+	}
+	if (!parse_long("policy", s, 0, cpufreq_nr_policies() - 1, &p))
+		return false;
+	*lo = (int)p;
+	*hi = (int)p + 1;
+	return true;
+}
+
+static int cmd_cpufreq(int argc, char **argv)
+{
+	int lo = 0, hi = cpufreq_nr_policies();
+	long khz;
+
+	if (!cpufreq_nr_policies()) {
+		printk("cpufreq: no policies (no OPP tables in the device tree)\n");
+		return 0;
+	}
+	if (argc == 1) {
+		print_policies();
+		return 0;
+	}
+	if ((!strcmp(argv[1], "stats") || !strcmp(argv[1], "reset")) && argc <= 3) {
+		if (argc == 3 && !parse_policies(argv[2], &lo, &hi))
+			return -1;
+		for (int p = lo; p < hi; p++) {
+			if (argv[1][0] == 'r')
+				cpufreq_reset_stats(p);
+			cpufreq_print_stats(p);
+		}
+		return 0;
+	}
+	if (!strcmp(argv[1], "governor") && argc == 4) {
+		if (!parse_policies(argv[2], &lo, &hi))
+			return -1;
+		for (int p = lo; p < hi; p++)
+			if (cpufreq_set_governor(p, argv[3]))
+				return -1;	/* cpufreq says why */
+		print_policies();
+		return 0;
+	}
+	if (!strcmp(argv[1], "speed") && argc == 4) {
+		if (!parse_policies(argv[2], &lo, &hi) ||
+		    !parse_long("khz", argv[3], 1, 100000000, &khz))
+			return -1;
+		for (int p = lo; p < hi; p++) {
+			if (cpufreq_set_speed(p, (u32)khz)) {
+				printk("policy%d: speed needs the userspace governor\n", p);
+				return -1;
+			}
+		}
+		print_policies();
+		return 0;
+	}
+	printk("bad cpufreq arguments\n");
+	return -1;
+}
+
+/* ---- spawn, kill, taskset, renice ------------------------------------------------------ */
+
+/* A task started from the shell: CPU-bound (period 0: work units again and
+ * again) or periodic (work units every period). It checks `stop` between
+ * chunks, which is how kill ends it. */
+struct spawned {
+	struct task_struct *t;
+	u64 work_ns, period_ns;
+	volatile bool stop;
+};
+static struct spawned spawned[MAX_SPAWNED];
+
+static void spawn_fn(void *arg)
+{
+	struct spawned *s = arg;
+	u64 next = arch_clock_ns();
+
+	while (!READ_ONCE(s->stop)) {
+		u64 now;
+
+		cpu_work(s->work_ns);
+		if (!s->period_ns)
+			continue;
+		next += s->period_ns;
+		now = arch_clock_ns();
+		if (next > now)
+			sleep_ns(next - now);
+		else
+			next = now;	/* overrun: start the next period now */
+	}
+}
+
+static bool spawn_opt(const char *arg, const char *key, const char **val)
+{
+	size_t n = strlen(key);
+
+	if (strncmp(arg, key, n) || arg[n] != '=')
+		return false;
+	*val = arg + n + 1;
+	return true;
+}
+
+static int cmd_spawn(int argc, char **argv)
+{
+	long work = 1000, period = 0, nice = 0, prio = 1;
+	unsigned int policy = SCHED_NORMAL;
+	cpumask_t mask = cpu_online_mask;
+	struct spawned *s = NULL;
+	struct task_struct *t;
+	const char *v;
+
+	if (argc < 2 || spawn_opt(argv[1], "work", &v) || spawn_opt(argv[1], "period", &v))
+		return -1;	/* no NAME */
+	for (int i = 2; i < argc; i++) {
+		bool ok;
+
+		if (spawn_opt(argv[i], "work", &v))
+			ok = parse_long("work (us)", v, 1, 10000000, &work);
+		else if (spawn_opt(argv[i], "period", &v))
+			ok = parse_long("period (us)", v, 0, 100000000, &period);
+		else if (spawn_opt(argv[i], "nice", &v))
+			ok = parse_long("nice", v, -20, 19, &nice);
+		else if (spawn_opt(argv[i], "prio", &v))
+			ok = parse_long("prio", v, 1, 99, &prio);
+		else if (spawn_opt(argv[i], "policy", &v))
+			ok = parse_policy(v, &policy);
+		else if (spawn_opt(argv[i], "cpus", &v))
+			ok = parse_cpulist(v, &mask);
+		else {
+			printk("unknown option '%s'\n", argv[i]);
+			ok = false;
+		}
+		if (!ok)
+			return -1;
+	}
+	if (period && period < work) {
+		printk("period %ld us is shorter than work %ld us\n", period, work);
+		return -1;
+	}
+	for (int i = 0; i < MAX_SPAWNED && !s; i++)
+		if (!spawned[i].t)
+			s = &spawned[i];
+	if (!s) {
+		printk("already %d spawned tasks: kill one first\n", MAX_SPAWNED);
+		return 0;
+	}
+	s->work_ns = (u64)work * NSEC_PER_USEC;
+	s->period_ns = (u64)period * NSEC_PER_USEC;
+	s->stop = false;
+	t = kthread_create(spawn_fn, s, argv[1]);
+	if (!t) {
+		printk("out of memory\n");
+		return 0;
+	}
+	if (policy == SCHED_FIFO || policy == SCHED_RR)
+		sched_setscheduler(t, policy, (unsigned int)prio);
+	else {
+		sched_setscheduler(t, policy, 0);
+		set_user_nice(t, (int)nice);
+	}
+	set_cpus_allowed(t, mask);
+	s->t = t;
+	wake_up_new_task(t);
+	printk("spawned %s pid %d: %s, work %ld us%s", t->comm, t->pid, policy_name(policy),
+	       work, period ? "" : " chunks, CPU-bound\n");
+	if (period)
+		printk(" every %ld us\n", period);
+	return 0;
+}
+
+static int cmd_kill(int argc, char **argv)
+{
+	long pid;
+
+	if (argc != 2 || !parse_long("pid", argv[1], 1, 1000000000, &pid))
+		return -1;
+	for (int i = 0; i < MAX_SPAWNED; i++) {
+		struct spawned *s = &spawned[i];
+
+		if (!s->t || s->t->pid != pid)
+			continue;
+		s->stop = true;
+		kthread_join(s->t);	/* after its current chunk of work */
+		s->t = NULL;
+		printk("killed %ld\n", pid);
+		return 0;
+	}
+	printk("pid %ld is not a task spawned from this shell (only those can be killed)\n", pid);
+	return -1;
+}
+
+static int cmd_taskset(int argc, char **argv)
+{
+	struct task_struct *t;
+	cpumask_t mask = 0;
+	char buf[64];
+	int ret = 0;
+
+	if (argc < 2 || argc > 3)
+		return -1;
+	if (argc == 3 && !parse_cpulist(argv[2], &mask))
+		return -1;
+	t = get_task_arg(argv[1]);
+	if (!t)
+		return -1;
+	if (argc == 3 && !changeable(t)) {
+		ret = -1;
+	} else if (argc == 3 && set_cpus_allowed(t, mask)) {
+		printk("cannot change the affinity of %s\n", t->comm);
+		ret = -1;
+	}
+	topology_format_mask(buf, sizeof(buf), t->cpus_allowed);
+	printk("pid %d (%s) affinity %s\n", t->pid, t->comm, buf);
+	put_task_struct(t);
+	return ret;
+}
+
+static int cmd_renice(int argc, char **argv)
+{
+	struct task_struct *t;
+	long nice;
+	int ret = 0;
+
+	if (argc != 3 || !parse_long("nice", argv[2], -20, 19, &nice))
+		return -1;
+	t = get_task_arg(argv[1]);
+	if (!t)
+		return -1;
+	if (!changeable(t)) {
+		ret = -1;
+	} else if ((t->policy != SCHED_NORMAL && t->policy != SCHED_BATCH) ||
+		   set_user_nice(t, (int)nice)) {
+		printk("cannot renice %s (policy %s)\n", t->comm, policy_name(t->policy));
+		ret = -1;
+	} else {
+		printk("pid %d (%s) nice %d\n", t->pid, t->comm, task_nice(t));
+	}
+	put_task_struct(t);
+	return ret;
+}
+
+/* ---- the rest ------------------------------------------------------------------------ */
+
+static int cmd_history(int argc, char **argv)
+{
+	unsigned int first = history_len > HISTORY ? history_len - HISTORY : 0;
+
+	if (argc != 1)
+		return -1;
+	for (unsigned int i = first; i < history_len; i++)
+		printk("%4u  %s\n", i + 1, history[i % HISTORY]);
+	return 0;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	if (argc < 2)
+		return -1;
+	printk("run: no benchmarks yet: they come with the workloads issue; meanwhile "
+	       "'spawn' starts CPU-bound and periodic tasks\n");
+	return 0;
+}
+
+static int cmd_selftest(int argc, char **argv)
+{
+	if (argc > 2)
+		return -1;
+	printk("selftest: %d failed case(s)\n", ktest_run(argc == 2 ? argv[1] : NULL));
+	return 0;
+}
+
+static int cmd_poweroff(int argc, char **argv)
+{
+	if (argc != 1)
+		return -1;
+	arch_poweroff();
+}
+
+static int cmd_reboot(int argc, char **argv)
+{
+	if (argc != 1)
+		return -1;
+	arch_reboot();
+}
+
+static const struct command commands[] = {
+	{ "help", "help [CMD]", "list the commands, or one command's usage", cmd_help },
+	{ "ps", "ps", "tasks: pid, name, cpu, state, policy, nice, util, vruntime, migrations",
+	  cmd_ps },
+	{ "top", "top [-d MS] [-n COUNT]", "cpus and ps every MS (1000) until a key is pressed",
+	  cmd_top },
+	{ "cpus", "cpus",
+	  "per CPU: cluster, capacity_orig, capacity_of, OPP, util, nr_running, idle % since "
+	  "last look",
+	  cmd_cpus },
+	{ "domains", "domains", "each CPU's sched domains: span, groups, flags, balancing",
+	  cmd_domains },
+	{ "features", "features [NAME|NO_NAME]...", "list or toggle scheduler features",
+	  cmd_features },
+	{ "cpufreq",
+	  "cpufreq [stats|reset [P|all]] | [governor P|all GOV] | [speed P|all KHZ]",
+	  "frequency policies, governors (performance powersave userspace schedutil), stats",
+	  cmd_cpufreq },
+	{ "spawn",
+	  "spawn NAME [work=US] [period=US] [nice=N] [policy=normal|batch|idle|fifo|rr] "
+	  "[prio=1..99] [cpus=LIST]",
+	  "start a task: CPU-bound (no period) or WORK us of work every PERIOD us", cmd_spawn },
+	{ "kill", "kill PID", "stop a task started by spawn", cmd_kill },
+	{ "taskset", "taskset PID [CPULIST]", "show or set a task's affinity (like 0-3,6)",
+	  cmd_taskset },
+	{ "renice", "renice PID NICE", "set the nice value (-20..19) of a normal task",
+	  cmd_renice },
+	{ "run", "run BENCH [ARGS]", "run a benchmark or experiment (not yet)", cmd_run },
+	{ "selftest", "selftest [suite,suite]", "run self-test suites (all if none named)",
+	  cmd_selftest },
+	{ "history", "history", "the recent lines (Up/Down recall them)", cmd_history },
+	{ "poweroff", "poweroff", "PSCI SYSTEM_OFF", cmd_poweroff },
+	{ "reboot", "reboot", "PSCI SYSTEM_RESET", cmd_reboot },
+};
+static const size_t nr_commands = ARRAY_SIZE(commands);
+
+static int cmd_help(int argc, char **argv)
+{
+	if (argc > 2)
+		return -1;
+	for (size_t i = 0; i < nr_commands; i++) {
+		const struct command *c = &commands[i];
+
+		if (argc == 1)
+			printk("  %-10s %s\n", c->name, c->help);
+		else if (!strcmp(argv[1], c->name)) {
+			printk("usage: %s\n%s\n", c->usage, c->help);
+			return 0;
+		}
+	}
+	if (argc == 2) {
+		printk("no command '%s'\n", argv[1]);
+		return -1;
+	}
+	printk("'help CMD' shows a command's usage; Up/Down recall lines, Ctrl-U clears "
+	       "the line, Ctrl-C stops a running command\n");
+	return 0;
+}
+
+static void run_line(char *line)
+{
+	char *argv[MAX_ARGS];
+	int argc = split(line, argv);
+
+	if (argc < 0) {
+		printk("too many words (at most %d)\n", MAX_ARGS);
+		return;
+	}
+	if (!argc)
+		return;
+	for (size_t i = 0; i < nr_commands; i++) {
+		if (strcmp(argv[0], commands[i].name))
+			continue;
+		if (commands[i].fn(argc, argv))
+			printk("usage: %s\n", commands[i].usage);
+		return;
+	}
+	printk("unknown command '%s'; 'help' lists the commands\n", argv[0]);
+}
+
+void console_loop(void)
+{
+	char line[LINE_MAX];
+
+	printk("littlebig console: type 'help'\n");
+	for (;;) {
+		printk("littlebig> ");
+		if (!read_line(line))
+			continue;
+		if (line[0] && line[0] != ' ')
+			history_add(line);
+		run_line(line);
+	}
+}
