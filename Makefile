@@ -50,8 +50,23 @@ $(BUILD)/k/%.S.o: %.S | $(DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(KCFLAGS) -D__ASSEMBLY__ -c $< -o $@
 
-$(BUILD)/kernel.elf: $(KOBJ) linker.ld
-	$(LD) $(KLDFLAGS) $(KOBJ) -o $@
+# Two links for a symbol table (kernel/ksyms.c): the first, with an empty
+# table, gives the addresses; tools/gen_ksyms.py turns its text symbols into
+# .rodata for the second. Data only, so text cannot move: checked after the link.
+$(BUILD)/kernel.pass1.elf: $(KOBJ) $(BUILD)/k/gen/ksyms-empty.o linker.ld
+	$(LD) $(KLDFLAGS) $(KOBJ) $(BUILD)/k/gen/ksyms-empty.o -o $@
+$(BUILD)/gen/ksyms.S: $(BUILD)/kernel.pass1.elf tools/gen_ksyms.py
+	$(CROSS)nm -n $< | $(PYTHON) tools/gen_ksyms.py > $@
+$(BUILD)/gen/ksyms-empty.S: tools/gen_ksyms.py | $(DEPS)
+	@mkdir -p $(@D)
+	$(PYTHON) tools/gen_ksyms.py < /dev/null > $@
+$(BUILD)/k/gen/%.o: $(BUILD)/gen/%.S
+	@mkdir -p $(@D)
+	$(CC) $(KCFLAGS) -D__ASSEMBLY__ -c $< -o $@
+$(BUILD)/kernel.elf: $(KOBJ) $(BUILD)/k/gen/ksyms.o linker.ld
+	$(LD) $(KLDFLAGS) $(KOBJ) $(BUILD)/k/gen/ksyms.o -o $@
+	$(CROSS)nm -n $@ | $(PYTHON) tools/gen_ksyms.py | cmp -s - $(BUILD)/gen/ksyms.S || \
+		{ echo "ksyms: text moved between the two links"; rm -f $@; false; }
 $(BUILD)/Image: $(BUILD)/kernel.elf
 	$(OBJCOPY) -O binary $< $@
 

@@ -110,6 +110,13 @@ RUNS = [
                 ("cpu-and-thread", r"CPU \d+, thread crashtest \(pid \d+\)"),
                 ("registers", r"x29: [0-9a-f]{16} x28: [0-9a-f]{16}"),
                 ("backtrace", r"^  0x[0-9a-f]+ \(kernel\.elf\+0x[0-9a-f]+\)"),
+                # Names from the built-in symbol table (tools/gen_ksyms.py).
+                ("pc-symbol", r"^pc : 0x[0-9a-f]+ \(kernel\.elf\+0x[0-9a-f]+\) "
+                              r"crash_fault\+0x[0-9a-f]+/0x[0-9a-f]+$"),
+                ("lr-symbol", r"^lr : .* crashtest_thread\+0x[0-9a-f]+/0x[0-9a-f]+$"),
+                ("backtrace-symbols", r"^  0x[0-9a-f]+ \(kernel\.elf\+0x[0-9a-f]+\) "
+                                      r"ret_from_fork\+0x[0-9a-f]+/0x[0-9a-f]+$"),
+                ("panic-trace-symbols", r"^  0x[0-9a-f]+ .* handle_sync\+0x"),
                 ("panic", r"Kernel panic on CPU \d+: unhandled exception"),
                 ("others-stopped", r"panic: stopped 7 other CPUs")]},
     # Issue 9 fault reports (kernel/crashtest.c), each a boot that must panic.

@@ -54,15 +54,23 @@ static const char *fsc_name(unsigned int fsc)
 	}
 }
 
-/* Print addresses relative to the link address too: `addr2line -e build/kernel.elf`. */
+/* Print addresses relative to the link address too (`addr2line -e
+ * build/kernel.elf`), and the function they are in (kernel/ksyms.c). */
 static void print_addr(const char *prefix, u64 a)
 {
-	u64 off = a - boot_params.load_base;
+	u64 off = a - boot_params.load_base, symoff, size;
+	const char *name;
 
-	if (a >= boot_params.load_base && a < (u64)_etext)
-		printk("%s%#llx (kernel.elf+%#llx)\n", prefix, a, off);
-	else
+	if (a < boot_params.load_base || a >= (u64)_etext) {
 		printk("%s%#llx\n", prefix, a);
+		return;
+	}
+	name = ksym_lookup(off, &symoff, &size);
+	if (name)
+		printk("%s%#llx (kernel.elf+%#llx) %s+%#llx/%#llx\n", prefix, a, off, name, symoff,
+		       size);
+	else
+		printk("%s%#llx (kernel.elf+%#llx)\n", prefix, a, off);
 }
 
 static bool fp_ok(u64 fp)
