@@ -21,7 +21,7 @@ DEPS    := $(BUILD)/.deps-ok
 # unaligned accesses (they fault with the MMU off), A53 errata 835769/843419.
 KCFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdlib -fpie \
 	-march=armv8-a -mno-outline-atomics -mgeneral-regs-only -mstrict-align \
-	-mfix-cortex-a53-835769 -fno-omit-frame-pointer -fno-stack-protector \
+	-mfix-cortex-a53-835769 -fno-omit-frame-pointer -fstack-protector-strong \
 	-fno-common -fno-tree-loop-distribute-patterns -Wall -Wextra -Werror -Wno-unused-parameter \
 	-include include/compiler.h -Iinclude -I$(BUILD)/gen -MMD -MP
 KLDFLAGS := -T linker.ld -pie -z norelro -z noexecstack --no-dynamic-linker \

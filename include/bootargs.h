@@ -4,7 +4,7 @@
  *   selftest=a,b      run the named suites, then power off
  *   panic=poweroff    power off after a panic (unattended runs)
  *   crashtest=WORD    fail on purpose (tests of the reports; kernel/crashtest.c):
- *                     fault, stack, write-text, exec-data, exec-stack
+ *                     fault, stack, write-text, exec-data, exec-stack, canary
  * Unknown words are reported and ignored. */
 #ifndef BOOTARGS_H
 #define BOOTARGS_H

@@ -63,6 +63,17 @@ static void crash_exec_stack(void)
 	jump_to((void *)code);
 }
 
+/* Overrun a local array through the canary above it (-fstack-protector-strong). */
+static __attribute__((noinline)) void crash_smash(void)
+{
+	char buf[16];
+	volatile char *p = buf;
+
+	__asm__ volatile("" : "+r"(p));	/* gcc must not see the overrun coming */
+	for (int i = 0; i < 40; i++)
+		p[i] = 0x5a;
+}
+
 static const struct {
 	const char *word;
 	void (*fn)(void);
@@ -72,6 +83,7 @@ static const struct {
 	{ "write-text", crash_write_text },	/* data abort, permission fault */
 	{ "exec-data", crash_exec_data },	/* instruction abort, permission fault */
 	{ "exec-stack", crash_exec_stack },	/* the same, on the stack */
+	{ "canary", crash_smash },		/* stack protector */
 };
 
 static void crashtest_thread(void *arg)

@@ -139,6 +139,13 @@ RUNS = [
               "-dtb", "{build}/dts/qemu-bl44.dtb"],
      "expect": [("fetch-faults", r"Unhandled exception: instruction abort \(same EL\)"),
                 ("permission", r"permission fault at address 0x[0-9a-f]+ \(read or fetch\)")]},
+    {"name": "stack-protector", "kind": "qemu", "append": "crashtest=canary panic=poweroff",
+     "expect_panic": True,
+     "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8",
+              "-dtb", "{build}/dts/qemu-bl44.dtb"],
+     "expect": [("names-function", r"stack-protector: kernel stack is corrupted in: "
+                                   r"0x[0-9a-f]+ \(kernel\.elf\+0x[0-9a-f]+\) crash_smash\+0x"),
+                ("panic", r"Kernel panic on CPU \d+: stack-protector: kernel stack corrupted")]},
     {"name": "stack-noexec", "kind": "qemu", "append": "crashtest=exec-stack panic=poweroff",
      "expect_panic": True,
      "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8",

@@ -54,8 +54,26 @@ static void mm_setup(const struct dtb *dt)
 }
 
 /* Boot CPU, MMU on, on the boot stack; x0 = DTB. */
-void start_kernel(u64 dtb_pa)
+/* The -fstack-protector canary, read by every protected function's prologue
+ * and epilogue. Its value may only change while no protected function is on
+ * the stack: start_kernel (unprotected, never returns) sets it first thing,
+ * before the protected code it calls; what ran before (early_setup, the EFI
+ * stub) has returned. The mix: the counter at boot, where we were loaded and
+ * where the DTB is; the low byte zero, so a string copy cannot forge it.
+ * Under -icount the counter repeats from boot to boot; on hardware it does not. */
+u64 __stack_chk_guard = 0x5a17c0de5a17c000ull;
+
+static __attribute__((always_inline)) inline void boot_init_stack_canary(u64 dtb_pa)
 {
+	u64 c = read_sysreg(cntvct_el0);
+
+	c = (c ^ (c << 29) ^ (dtb_pa << 17) ^ boot_params.load_base) * 0x9e3779b97f4a7c15ull;
+	__stack_chk_guard ^= (c ^ (c >> 31)) & ~0xffull;
+}
+
+__attribute__((no_stack_protector)) void start_kernel(u64 dtb_pa)
+{
+	boot_init_stack_canary(dtb_pa);	/* before any protected function runs */
 	write_sysreg(vbar_el1, (u64)vectors);
 	write_sysreg(tpidr_el1, 0);
 	write_sysreg(sp_el0, (u64)&init_task);

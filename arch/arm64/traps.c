@@ -168,3 +168,12 @@ void handle_bad(struct pt_regs *regs, int vector)
 	dump_backtrace(regs->regs[29], regs->pc);
 	panic("unexpected exception");
 }
+
+/* Called by a -fstack-protector epilogue whose canary changed: the frame it
+ * guards was overwritten, so its return address cannot be trusted. */
+void __stack_chk_fail(void)
+{
+	print_addr("\nstack-protector: kernel stack is corrupted in: ",
+		   (u64)__builtin_return_address(0));
+	panic("stack-protector: kernel stack corrupted");
+}
