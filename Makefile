@@ -182,11 +182,19 @@ debug: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb
 	@echo "  gdb-multiarch -ex 'add-symbol-file $(BUILD)/kernel.elf -o 0x40200000' -ex 'target remote :1234'"
 	$(QEMU) $(QEMU_BASE) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$(MACHINE).dtb -S -s
 
+# Scheduler trace of a scenario typed into the shell, feature on and off:
+# build/trace/NAME-{on,off}.{log,txt,png} (tools/trace.py; matplotlib is
+# Debian's, hence /usr/bin/python3). E=N will run experiment N once the
+# workloads issue adds experiments; until then the built-in demo runs.
+trace: $(BUILD)/Image $(BUILD)/dts/qemu-bl44.dtb
+	@$(if $(E),echo "trace: experiment E$(E) is not in the tree yet; tracing the built-in demo (MISFIT)")
+	/usr/bin/python3 tools/trace.py record $(BUILD)/trace --build $(BUILD) --qemu "$(QEMU)"
+
 test: all fuzzers firmware hikey960
 	@$(PYTHON) tools/runtests.py
 
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all dtbs host fuzzers firmware hikey960 run debug test clean
+.PHONY: all dtbs host fuzzers firmware hikey960 run debug trace test clean
 -include $(shell find $(BUILD)/k -name '*.d' 2>/dev/null)

@@ -14,6 +14,7 @@
 #include "smp.h"
 #include "timer.h"
 #include "topology.h"
+#include "trace.h"
 
 #define LINE_MAX 128
 #define MAX_ARGS 16
@@ -677,6 +678,49 @@ static int cmd_run(int argc, char **argv)
 	return 0;
 }
 
+static int cmd_trace(int argc, char **argv)
+{
+	if (argc != 2)
+		return -1;
+	if (!strcmp(argv[1], "start")) {
+		if (trace_start()) {
+			printk("trace: no memory for the buffers\n");
+			return 0;
+		}
+		printk("trace: on\n");
+	} else if (!strcmp(argv[1], "stop")) {
+		trace_stop();
+		printk("trace: off\n");
+	} else if (!strcmp(argv[1], "dump")) {
+		trace_dump();
+	} else if (!strcmp(argv[1], "bench")) {
+		trace_bench();
+	} else {
+		printk("unknown trace action '%s'\n", argv[1]);
+		return -1;
+	}
+	return 0;
+}
+
+/* Wait MS of emulated time; any key ends it early. */
+static int cmd_sleep(int argc, char **argv)
+{
+	long ms;
+
+	if (argc != 2 || !parse_long("ms", argv[1], 0, 3600000, &ms))
+		return -1;
+	for (long waited = 0; waited < ms; waited += 10) {
+		int c = console_trygetc();
+
+		if (c >= 0) {
+			printk("%s", c == 0x03 ? "^C\n" : "");
+			return 0;
+		}
+		msleep(ms - waited < 10 ? (u64)(ms - waited) : 10);
+	}
+	return 0;
+}
+
 static int cmd_selftest(int argc, char **argv)
 {
 	if (argc > 2)
@@ -729,6 +773,11 @@ static const struct command commands[] = {
 	{ "run", "run BENCH [ARGS]", "run a benchmark or experiment (not yet)", cmd_run },
 	{ "selftest", "selftest [suite,suite]", "run self-test suites (all if none named)",
 	  cmd_selftest },
+	{ "trace", "trace start|stop|dump|bench",
+	  "scheduler events into per-CPU buffers; dump prints them as ftrace text, bench "
+	  "measures a tracepoint",
+	  cmd_trace },
+	{ "sleep", "sleep MS", "wait MS ms of emulated time (any key ends it)", cmd_sleep },
 	{ "history", "history", "the recent lines (Up/Down recall them)", cmd_history },
 	{ "poweroff", "poweroff", "PSCI SYSTEM_OFF", cmd_poweroff },
 	{ "reboot", "reboot", "PSCI SYSTEM_RESET", cmd_reboot },

@@ -51,6 +51,8 @@ need u-boot-qemu test -e /usr/lib/u-boot/qemu_arm64/u-boot.bin
 need qemu-efi-aarch64 test -e /usr/share/qemu-efi-aarch64/QEMU_EFI.fd
 need u-boot-tools have mkenvimage
 need mkbootimg have mkbootimg
+# Trace timelines (make trace, tools/trace.py); Debian's python, not a venv's.
+need python3-matplotlib /usr/bin/python3 -c 'import matplotlib'
 if have clang >/dev/null; then
 	need libclang-rt-dev libfuzzer_links
 else

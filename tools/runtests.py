@@ -315,6 +315,24 @@ SHELL_SCRIPT = [
     ("long-line", "x" * 200 + "\r", [r"unknown command 'x{100,127}'"]),
     ("garbage", "#$%^&*() \t\x02\x04\x1b[Z !@\r", [r"unknown command '#\$%\^&\*\(\)'"]),
     ("too-many-words", "ps " + "a " * 20 + "\r", [r"too many words"]),
+    ("trace-start", "trace start\r", [r"^trace: on"]),
+    ("trace-spawn", "spawn tr work=3000 period=10000 cpus=4\r", [r"spawned tr pid \d+"]),
+    ("sleep-ctrl-c", "sleep 100000\r{wait:sleep 100000\r?\n}\x03", [r"\^C"]),
+    ("sleep", "sleep 50\r", []),
+    ("trace-stop", "trace stop\r", [r"^trace: off"]),
+    ("trace-dump", "trace dump\r",
+     [r"^# littlebig trace begin", r"^# tracer: nop",
+      r"^ +tr-\d+ +\[004\] d\.\.2\. +\d+\.\d{6}: sched_switch: prev_comm=tr prev_pid=\d+ "
+      r"prev_prio=120 prev_state=S ==> next_comm=swapper/4 next_pid=0 next_prio=120",
+      r": sched_wakeup: comm=tr pid=\d+ prio=120 target_cpu=004",
+      r": sched_wakeup_new: comm=tr pid=\d+ prio=120 target_cpu=004",
+      r": cpu_idle: state=4294967295 cpu_id=4",
+      r": sched_pelt_se: cpu=4 path=\(null\) comm=tr pid=\d+ load=\d+ util=\d+",
+      r": sched_pelt_cfs: cpu=4 path=/ load=\d+ util=\d+",
+      r"^# littlebig trace end: \d+ events"]),
+    ("trace-bad", "trace sideways\r", [r"unknown trace action 'sideways'", r"usage: trace"]),
+    ("trace-bench", "trace bench\r", [r"^trace: sched_wakeup tracepoint: off \d+ ns/call, on \d+ "]),
+    ("kill-tr", "kill {pid:tr}\r", [r"killed \d+"]),
     ("selftest", "selftest smp\r", [r"^ok 1 smp", r"selftest: 0 failed case"]),
     ("poweroff", "poweroff\r", []),
 ]
@@ -323,6 +341,8 @@ RUNS += [
     {"name": "shell", "kind": "shell", "append": None,
      "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8", "-dtb", BL44_DTB],
      "script": SHELL_SCRIPT, "timeout": 120, "idle_timeout": 60},
+    # tools/trace.py on the trace the shell run dumped.
+    {"name": "trace-tool", "kind": "pyunit", "path": "tools/test_trace.py"},
 ]
 
 DEFAULT_TIMEOUT = 600       # s of host time for a whole run: a hang detector only
@@ -834,6 +854,9 @@ def kind_shell(run, opt, out):
                 m = re.match(r"^ +(\d+) (\w+) ", l)
                 if m:
                     pids[m.group(2)] = m.group(1)
+                m = re.match(r"^spawned (\w+) pid (\d+)", l)
+                if m:
+                    pids[m.group(1)] = m.group(2)
             bad = [rx for rx in expects if not any(re.search(rx, l) for l in lines)]
             if any(mark in text for mark in QEMU_PANIC_MARKS):
                 bad.append("no panic")

@@ -8,6 +8,7 @@
  * The rq lock is held across the context switch and released by the task
  * switched to (finish_task_switch), as in Linux. */
 #include "sched.h"
+#include "trace.h"
 
 struct rq runqueues[NR_CPUS];
 struct update_util_data *cpufreq_update_util_data[NR_CPUS];	/* set by cpufreq_schedutil.c */
@@ -134,6 +135,7 @@ void set_task_cpu(struct task_struct *p, unsigned int cpu)
 		return;
 	if (p->sched_class->migrate_task_rq)
 		p->sched_class->migrate_task_rq(p, (int)cpu);
+	trace_sched_migrate_task(p, cpu);
 	p->se.nr_migrations++;
 	p->cpu = (int)cpu;
 	p->wake_cpu = (int)cpu;	/* the prev_cpu of its next wakeup (Linux: __set_task_cpu) */
@@ -250,6 +252,7 @@ int wake_up_process_flags(struct task_struct *p, int wake_flags)
 	update_rq_clock(rq);
 	p->state = TASK_RUNNING;
 	activate_task(rq, p, ENQUEUE_WAKEUP | (wake_flags & WF_MIGRATED ? ENQUEUE_MIGRATED : 0));
+	trace_sched_wakeup(p);
 	check_preempt_curr(rq, p, wake_flags);
 	spin_unlock(&rq->lock);
 	spin_unlock_irqrestore(&p->pi_lock, flags);
@@ -306,6 +309,7 @@ void wake_up_new_task(struct task_struct *p)
 	if (p->sched_class->task_fork)
 		p->sched_class->task_fork(p);
 	activate_task(rq, p, ENQUEUE_INITIAL);
+	trace_sched_wakeup_new(p);
 	check_preempt_curr(rq, p, WF_FORK);
 	spin_unlock(&rq->lock);
 	spin_unlock_irqrestore(&p->pi_lock, flags);
@@ -434,6 +438,7 @@ static void __schedule(bool preempt)
 		/* A task runs on the CPU whose queue it is on, and on one only. */
 		BUG_ON(next->cpu != (int)rq->cpu);
 		BUG_ON(__atomic_load_n(&next->on_cpu, __ATOMIC_ACQUIRE));
+		trace_sched_switch(preempt, prev, next);
 		account_switch(rq, prev, next);
 		rq->curr = next;
 		next->on_cpu = 1;
@@ -496,6 +501,8 @@ void scheduler_tick(void)
 	update_rq_clock(rq);
 	curr = rq->curr;
 	curr->sched_class->task_tick(rq, curr);
+	trace_sched_pelt_cfs(rq->cpu, &rq->cfs.avg);
+	trace_sched_pelt_se(rq->cpu, curr);
 	update_rt_rq_load_avg(rq, curr->sched_class == &rt_sched_class);
 	update_cpu_capacity(rq);
 	if (curr == rq->idle)
@@ -517,8 +524,10 @@ void cpu_idle_once(void)
 	rq = this_rq();
 	if (READ_ONCE(rq->idle_balance_kick))
 		run_idle_balance(rq);
+	trace_cpu_idle(0, rq->cpu);
 	if (!READ_ONCE(rq->need_resched))
 		arch_idle();
+	trace_cpu_idle(PWR_EVENT_EXIT, rq->cpu);
 	arch_irq_enable();
 	if (READ_ONCE(this_rq()->need_resched))
 		schedule();

@@ -6,6 +6,7 @@
  * (cpufreq_math.c). Policy state under policy->lock (cpufreq_policy.h). */
 #include "bootargs.h"
 #include "cpufreq_policy.h"
+#include "trace.h"
 
 static struct cpufreq_policy policies[NR_CPUS];
 static int nr_policies;
@@ -47,6 +48,7 @@ static void freq_apply_local(void *arg)
 	arch_set_freq_scale(cpumask_of(rq->cpu),
 			    (unsigned long)READ_ONCE(policy->cur) * SCHED_CAPACITY_SCALE / fmax);
 	spin_unlock(&rq->lock);
+	trace_cpu_frequency(READ_ONCE(policy->cur), rq->cpu);
 	arch_irq_restore(flags);
 }
 

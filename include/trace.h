@@ -1,0 +1,51 @@
+/* trace.h - scheduler tracepoints into per-CPU ring buffers (kernel/trace.c),
+ * dumped in the text format of Linux's ftrace (/sys/kernel/tracing/trace)
+ * with Linux's event and field names. Each tracepoint is one inline test of
+ * trace_on when tracing is off; the host build (tests/host) compiles them
+ * away. Events are recorded on the calling CPU with IRQs masked. */
+#ifndef TRACE_H
+#define TRACE_H
+
+#include "pelt.h"
+#include "types.h"
+
+struct task_struct;
+
+#define PWR_EVENT_EXIT 0xffffffffu	/* Linux: cpu_idle state when leaving idle */
+
+#ifdef HOST_BUILD
+#define TRACEPOINT(name, proto, args)                                                      \
+	static inline void trace_##name proto                                              \
+	{                                                                                  \
+	}
+#else
+extern bool trace_on;
+#define TRACEPOINT(name, proto, args)                                                      \
+	void __trace_##name proto;                                                         \
+	static inline void trace_##name proto                                              \
+	{                                                                                  \
+		if (__builtin_expect(*(volatile bool *)&trace_on, 0))                     \
+			__trace_##name args;                                               \
+	}
+#endif
+
+TRACEPOINT(sched_switch, (bool preempt, const struct task_struct *prev,
+			  const struct task_struct *next), (preempt, prev, next))
+TRACEPOINT(sched_wakeup, (const struct task_struct *p), (p))
+TRACEPOINT(sched_wakeup_new, (const struct task_struct *p), (p))
+TRACEPOINT(sched_migrate_task, (const struct task_struct *p, unsigned int dest_cpu),
+	   (p, dest_cpu))
+TRACEPOINT(cpu_frequency, (u32 khz, unsigned int cpu), (khz, cpu))
+TRACEPOINT(cpu_idle, (u32 state, unsigned int cpu), (state, cpu))
+/* PELT samples (no Linux text format: these are bare tracepoints there,
+ * pelt_cfs_tp and pelt_se_tp; the names and fields follow LISA's sched_tp). */
+TRACEPOINT(sched_pelt_cfs, (unsigned int cpu, const struct sched_avg *avg), (cpu, avg))
+TRACEPOINT(sched_pelt_se, (unsigned int cpu, const struct task_struct *p), (cpu, p))
+
+/* kernel/trace.c: the shell's `trace`. */
+int trace_start(void);	/* 0, or -1 when the buffers cannot be allocated */
+void trace_stop(void);
+void trace_dump(void);	/* between "# littlebig trace begin/end" markers */
+void trace_bench(void);	/* the cost of a tracepoint, on and off */
+
+#endif

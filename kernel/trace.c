@@ -1,0 +1,325 @@
+/* trace.c - the ring buffers behind include/trace.h: one per CPU, written
+ * only by its CPU with IRQs masked (so no lock), overwritten oldest-first
+ * when full, read by trace_dump() once tracing is stopped. Dumped in Linux
+ * ftrace's text format (`comm-pid [cpu] flags timestamp: event: fields`) so
+ * ftrace-text tools (Perfetto, trace-cmd's parsers, tools/trace.py) read it.
+ * Not the tracepoints' placement (kernel/sched/) nor plotting (tools/). */
+#include "kernel.h"
+#include "mm.h"
+#include "sched.h"
+#include "trace.h"
+
+#define TRACE_PAGES 64	/* per CPU: 256 KiB, ~2700 events */
+
+enum trace_type { T_SWITCH, T_WAKEUP, T_WAKEUP_NEW, T_MIGRATE, T_FREQ, T_IDLE, T_PELT_CFS,
+		  T_PELT_SE };
+
+struct trace_task {
+	char comm[TASK_COMM_LEN];
+	int pid, prio;
+};
+
+struct trace_entry {
+	u64 ts;
+	u8 type, cpu;
+	struct trace_task cur;	/* the task running when it was recorded */
+	union {
+		struct {
+			struct trace_task prev, next;
+			char prev_state;
+			bool preempt;
+		} sw;
+		struct {
+			struct trace_task p;
+			int cpu, dest;	/* target_cpu, or orig_cpu/dest_cpu */
+		} wk;
+		struct {
+			u32 state, cpu;
+		} pw;
+		struct {
+			struct trace_task p;	/* pid -1: the CPU's cfs_rq */
+			unsigned long load, util;
+			u32 util_est;
+		} pelt;
+	};
+};
+
+struct trace_buf {
+	struct trace_entry *e;
+	u64 head;	/* events ever written; e[head % nr] is next */
+};
+
+bool trace_on;
+static struct trace_buf bufs[NR_CPUS];
+static unsigned int nr_entries;
+
+/* Linux shows idle as pid 0, swapper/N. */
+static void task_id(struct trace_task *t, const struct task_struct *p, unsigned int cpu)
+{
+	if (p->is_idle) {
+		ksnprintf(t->comm, sizeof(t->comm), "swapper/%u", cpu);
+		t->pid = 0;
+		t->prio = 120;
+		return;
+	}
+	memcpy(t->comm, p->comm, sizeof(t->comm));
+	t->pid = p->pid;
+	t->prio = p->prio;
+}
+
+/* A slot on this CPU, IRQs masked until trace_put(). */
+static struct trace_entry *trace_get(enum trace_type type, unsigned long *flags)
+{
+	struct trace_buf *b;
+	struct trace_entry *e;
+	unsigned int cpu;
+
+	*flags = arch_irq_save();
+	cpu = arch_cpu_id();
+	b = &bufs[cpu];
+	if (!b->e || !READ_ONCE(trace_on)) {
+		arch_irq_restore(*flags);
+		return NULL;
+	}
+	e = &b->e[b->head % nr_entries];
+	e->ts = arch_clock_ns();
+	e->type = (u8)type;
+	e->cpu = (u8)cpu;
+	task_id(&e->cur, current, cpu);
+	return e;
+}
+
+static void trace_put(unsigned long flags)
+{
+	bufs[arch_cpu_id()].head++;
+	arch_irq_restore(flags);
+}
+
+void __trace_sched_switch(bool preempt, const struct task_struct *prev,
+			  const struct task_struct *next)
+{
+	unsigned long flags;
+	struct trace_entry *e = trace_get(T_SWITCH, &flags);
+
+	if (!e)
+		return;
+	task_id(&e->sw.prev, prev, e->cpu);
+	task_id(&e->sw.next, next, e->cpu);
+	e->sw.preempt = preempt;
+	e->sw.prev_state = prev->state == TASK_INTERRUPTIBLE && !preempt ? 'S' :
+			   prev->state == TASK_DEAD ? 'X' : 'R';
+	trace_put(flags);
+}
+
+static void trace_wake(enum trace_type type, const struct task_struct *p, int cpu, int dest)
+{
+	unsigned long flags;
+	struct trace_entry *e = trace_get(type, &flags);
+
+	if (!e)
+		return;
+	task_id(&e->wk.p, p, (unsigned int)cpu);
+	e->wk.cpu = cpu;
+	e->wk.dest = dest;
+	trace_put(flags);
+}
+
+void __trace_sched_wakeup(const struct task_struct *p)
+{
+	trace_wake(T_WAKEUP, p, p->cpu, p->cpu);
+}
+
+void __trace_sched_wakeup_new(const struct task_struct *p)
+{
+	trace_wake(T_WAKEUP_NEW, p, p->cpu, p->cpu);
+}
+
+void __trace_sched_migrate_task(const struct task_struct *p, unsigned int dest_cpu)
+{
+	trace_wake(T_MIGRATE, p, p->cpu, (int)dest_cpu);
+}
+
+static void trace_power(enum trace_type type, u32 state, unsigned int cpu)
+{
+	unsigned long flags;
+	struct trace_entry *e = trace_get(type, &flags);
+
+	if (!e)
+		return;
+	e->pw.state = state;
+	e->pw.cpu = cpu;
+	trace_put(flags);
+}
+
+void __trace_cpu_frequency(u32 khz, unsigned int cpu)
+{
+	trace_power(T_FREQ, khz, cpu);
+}
+
+void __trace_cpu_idle(u32 state, unsigned int cpu)
+{
+	trace_power(T_IDLE, state, cpu);
+}
+
+static void trace_pelt(const struct task_struct *p, unsigned int cpu, const struct sched_avg *a)
+{
+	unsigned long flags;
+	struct trace_entry *e = trace_get(p ? T_PELT_SE : T_PELT_CFS, &flags);
+
+	if (!e)
+		return;
+	if (p)
+		task_id(&e->pelt.p, p, cpu);
+	else
+		e->pelt.p.pid = -1;
+	e->pelt.load = a->load_avg;
+	e->pelt.util = a->util_avg;
+	e->pelt.util_est = MAX(a->util_est.ewma, a->util_est.enqueued & ~UTIL_AVG_UNCHANGED);
+	trace_put(flags);
+}
+
+void __trace_sched_pelt_cfs(unsigned int cpu, const struct sched_avg *avg)
+{
+	trace_pelt(NULL, cpu, avg);
+}
+
+void __trace_sched_pelt_se(unsigned int cpu, const struct task_struct *p)
+{
+	if (!p->is_idle)
+		trace_pelt(p, cpu, &p->se.avg);
+}
+
+/* ---- control and output -------------------------------------------------------------- */
+
+int trace_start(void)
+{
+	unsigned int cpu;
+
+	nr_entries = TRACE_PAGES * PAGE_SIZE / sizeof(struct trace_entry);
+	for_each_cpu(cpu, cpu_online_mask) {
+		if (!bufs[cpu].e)
+			bufs[cpu].e = alloc_pages(TRACE_PAGES);
+		if (!bufs[cpu].e)
+			return -1;
+		bufs[cpu].head = 0;
+	}
+	__atomic_store_n(&trace_on, true, __ATOMIC_RELEASE);
+	return 0;
+}
+
+void trace_stop(void)
+{
+	__atomic_store_n(&trace_on, false, __ATOMIC_RELEASE);
+}
+
+static void print_entry(const struct trace_entry *e)
+{
+	char head[64], body[192];
+	const char *name = "?";
+
+	if (e->cur.pid == 0)
+		ksnprintf(head, sizeof(head), "%16s-%-7d", "<idle>", 0);
+	else
+		ksnprintf(head, sizeof(head), "%16s-%-7d", e->cur.comm, e->cur.pid);
+	switch (e->type) {
+	case T_SWITCH:
+		name = "sched_switch";
+		ksnprintf(body, sizeof(body),
+			  "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%c%s ==> "
+			  "next_comm=%s next_pid=%d next_prio=%d",
+			  e->sw.prev.comm, e->sw.prev.pid, e->sw.prev.prio, e->sw.prev_state,
+			  e->sw.preempt && e->sw.prev_state == 'R' ? "+" : "", e->sw.next.comm,
+			  e->sw.next.pid, e->sw.next.prio);
+		break;
+	case T_WAKEUP:
+	case T_WAKEUP_NEW:
+		name = e->type == T_WAKEUP ? "sched_wakeup" : "sched_wakeup_new";
+		ksnprintf(body, sizeof(body), "comm=%s pid=%d prio=%d target_cpu=%03d",
+			  e->wk.p.comm, e->wk.p.pid, e->wk.p.prio, e->wk.cpu);
+		break;
+	case T_MIGRATE:
+		name = "sched_migrate_task";
+		ksnprintf(body, sizeof(body), "comm=%s pid=%d prio=%d orig_cpu=%d dest_cpu=%d",
+			  e->wk.p.comm, e->wk.p.pid, e->wk.p.prio, e->wk.cpu, e->wk.dest);
+		break;
+	case T_FREQ:
+	case T_IDLE:
+		name = e->type == T_FREQ ? "cpu_frequency" : "cpu_idle";
+		ksnprintf(body, sizeof(body), "state=%u cpu_id=%u", e->pw.state, e->pw.cpu);
+		break;
+	case T_PELT_CFS:
+		name = "sched_pelt_cfs";
+		ksnprintf(body, sizeof(body), "cpu=%u path=/ load=%lu util=%lu util_est=%u",
+			  (unsigned int)e->cpu, e->pelt.load, e->pelt.util, e->pelt.util_est);
+		break;
+	case T_PELT_SE:
+		name = "sched_pelt_se";
+		ksnprintf(body, sizeof(body),
+			  "cpu=%u path=(null) comm=%s pid=%d load=%lu util=%lu util_est=%u",
+			  (unsigned int)e->cpu, e->pelt.p.comm, e->pelt.p.pid, e->pelt.load,
+			  e->pelt.util, e->pelt.util_est);
+		break;
+	}
+	printk("%s [%03u] d..2. %5llu.%06llu: %s: %s\n", head, (unsigned int)e->cpu,
+	       e->ts / NSEC_PER_SEC, e->ts / NSEC_PER_USEC % 1000000, name, body);
+}
+
+/* All CPUs' buffers merged in time order (each is already in order). */
+void trace_dump(void)
+{
+	u64 pos[NR_CPUS], end[NR_CPUS], total = 0, lost = 0;
+	unsigned int cpu;
+
+	trace_stop();
+	for_each_cpu(cpu, cpu_online_mask) {
+		struct trace_buf *b = &bufs[cpu];
+
+		end[cpu] = b->e ? b->head : 0;
+		pos[cpu] = end[cpu] > nr_entries ? end[cpu] - nr_entries : 0;
+		lost += pos[cpu];
+	}
+	printk("# littlebig trace begin\n# tracer: nop\n#\n"
+	       "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+	       "#              | |         |   |||||     |         |\n");
+	for (;;) {
+		int best = -1;
+
+		for_each_cpu(cpu, cpu_online_mask)
+			if (pos[cpu] < end[cpu] &&
+			    (best < 0 || bufs[cpu].e[pos[cpu] % nr_entries].ts <
+						 bufs[best].e[pos[best] % nr_entries].ts))
+				best = (int)cpu;
+		if (best < 0)
+			break;
+		print_entry(&bufs[best].e[pos[best]++ % nr_entries]);
+		total++;
+	}
+	printk("# littlebig trace end: %llu events, %llu overwritten\n", total, lost);
+}
+
+/* The cost of one tracepoint: N calls with tracing off (the inline test) and
+ * on (a record written). Under QEMU -icount shift=0 one emulated ns is one
+ * instruction. */
+void trace_bench(void)
+{
+	const int n = 10000;
+	bool was_on = trace_on;
+	u64 t0, t1, t2;
+
+	if (!bufs[arch_cpu_id()].e && trace_start()) {
+		printk("trace: no memory for the buffers\n");
+		return;
+	}
+	trace_stop();
+	t0 = arch_clock_ns();
+	for (int i = 0; i < n; i++)
+		trace_sched_wakeup(current);
+	t1 = arch_clock_ns();
+	__atomic_store_n(&trace_on, true, __ATOMIC_RELEASE);
+	for (int i = 0; i < n; i++)
+		trace_sched_wakeup(current);
+	t2 = arch_clock_ns();
+	trace_on = was_on;
+	printk("trace: sched_wakeup tracepoint: off %llu ns/call, on %llu ns/event (%d calls)\n",
+	       (t1 - t0) / (u64)n, (t2 - t1) / (u64)n, n);
+}
