@@ -4,7 +4,9 @@
  *   selftest=a,b      run the named suites, then power off
  *   panic=poweroff    power off after a panic (unattended runs)
  *   crashtest=WORD    fail on purpose (tests of the reports; kernel/crashtest.c):
- *                     fault, stack, write-text, exec-data, exec-stack, canary
+ *                     fault, stack, write-text, exec-data, exec-stack, canary,
+ *                     softlockup, hardlockup
+ *   watchdog_thresh=MS  hard-lockup threshold, soft = 2 x MS (kernel/watchdog.c)
  * Unknown words are reported and ignored. */
 #ifndef BOOTARGS_H
 #define BOOTARGS_H

@@ -74,6 +74,25 @@ static __attribute__((noinline)) void crash_smash(void)
 		p[i] = 0x5a;
 }
 
+/* Stuck with preemption off and IRQs on: ticks come, nothing is scheduled.
+ * wfi, not a busy loop: under -icount emulated time then runs at no cost. */
+static void crash_softlockup(void)
+{
+	preempt_disable();
+	for (;;)
+		__asm__ volatile("wfi");
+}
+
+/* Stuck with IRQs off: this CPU's tick stops; another CPU must notice.
+ * A plain loop: `yield` leaves QEMU's translated code each time (slow), and
+ * wfi with a masked interrupt pending never sleeps either. */
+static void crash_hardlockup(void)
+{
+	arch_irq_disable();
+	for (;;)
+		__asm__ volatile("nop");
+}
+
 static const struct {
 	const char *word;
 	void (*fn)(void);
@@ -84,6 +103,8 @@ static const struct {
 	{ "exec-data", crash_exec_data },	/* instruction abort, permission fault */
 	{ "exec-stack", crash_exec_stack },	/* the same, on the stack */
 	{ "canary", crash_smash },		/* stack protector */
+	{ "softlockup", crash_softlockup },	/* watchdog.c, reported by this CPU */
+	{ "hardlockup", crash_hardlockup },	/* watchdog.c, reported by another CPU */
 };
 
 static void crashtest_thread(void *arg)

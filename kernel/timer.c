@@ -130,8 +130,10 @@ void timer_interrupt(void)
 	}
 	reprogram(b);
 	spin_unlock(&b->lock);
-	if (tick)
+	if (tick) {
 		scheduler_tick();
+		watchdog_tick();	/* lockup detectors (kernel/watchdog.c) */
+	}
 }
 
 u64 tick_count(unsigned int cpu)

@@ -297,6 +297,11 @@ void arch_dump_stack(void)
 
 /* ---- the rest of the kernel that the scheduler calls ----------------------------------- */
 
+/* kernel/timer.c's tick calls it; lockups are not simulated here. */
+void watchdog_tick(void)
+{
+}
+
 /* Tasks belong to the test that made them; the scheduler only drops its reference. */
 void put_task_struct(struct task_struct *t)
 {
