@@ -1,0 +1,116 @@
+/* pipe.c - bounded byte pipes between kernel threads (include/pipe.h).
+ * head and tail only grow; the ring index is the count modulo size. Waiters
+ * test their condition locklessly inside wait_event (the counters are
+ * written under p->lock before the wake-up), then take the lock to copy and
+ * re-check, since another reader or writer may have been first.
+ * Not a file: no descriptors, no poll. State under p->lock. */
+#include "kernel.h"
+#include "mm.h"
+#include "pipe.h"
+#include "sched.h"
+
+int pipe_init(struct pipe *p, size_t size)
+{
+	p->size = size ? size : PIPE_DEFAULT_SIZE;
+	p->buf = kmalloc(p->size);
+	if (!p->buf)
+		return -1;
+	spin_lock_init(&p->lock);
+	p->head = p->tail = 0;
+	p->closed = false;
+	init_waitqueue_head(&p->rd_wq);
+	init_waitqueue_head(&p->wr_wq);
+	return 0;
+}
+
+void pipe_destroy(struct pipe *p)
+{
+	kfree(p->buf);
+	p->buf = NULL;
+}
+
+size_t pipe_used(const struct pipe *p)
+{
+	return (size_t)(p->head - p->tail);
+}
+
+size_t pipe_read(struct pipe *p, void *buf, size_t n)
+{
+	unsigned long flags;
+	size_t got = 0;
+
+	if (!n)
+		return 0;
+	for (;;) {
+		wait_event(p->rd_wq, pipe_used(p) || p->closed);
+		flags = spin_lock_irqsave(&p->lock);
+		got = pipe_used(p) < n ? pipe_used(p) : n;
+		if (got || p->closed)
+			break;
+		spin_unlock_irqrestore(&p->lock, flags);	/* another reader won */
+	}
+	for (size_t i = 0; i < got; i++)
+		((u8 *)buf)[i] = p->buf[(p->tail + i) % p->size];
+	p->tail += got;
+	spin_unlock_irqrestore(&p->lock, flags);
+	if (got)
+		wake_up_sync(&p->wr_wq);	/* Linux pipe_read: sync wake of writers */
+	return got;
+}
+
+size_t pipe_read_full(struct pipe *p, void *buf, size_t n)
+{
+	size_t done = 0, got;
+
+	while (done < n && (got = pipe_read(p, (u8 *)buf + done, n - done)))
+		done += got;
+	return done;
+}
+
+/* Room the next piece needs: all of a small write (atomicity), else one byte. */
+static bool pipe_room_for(struct pipe *p, size_t left)
+{
+	size_t room = p->size - pipe_used(p);
+
+	return p->closed || room >= (left <= PIPE_BUF && left <= p->size ? left : 1);
+}
+
+size_t pipe_write(struct pipe *p, const void *buf, size_t n)
+{
+	size_t done = 0;
+
+	while (done < n) {
+		unsigned long flags;
+		size_t room, k;
+
+		wait_event(p->wr_wq, pipe_room_for(p, n - done));
+		flags = spin_lock_irqsave(&p->lock);
+		if (p->closed) {
+			spin_unlock_irqrestore(&p->lock, flags);
+			break;
+		}
+		if (!pipe_room_for(p, n - done)) {	/* another writer was first */
+			spin_unlock_irqrestore(&p->lock, flags);
+			continue;
+		}
+		room = p->size - pipe_used(p);
+		k = n - done < room ? n - done : room;
+		for (size_t i = 0; i < k; i++)
+			p->buf[(p->head + i) % p->size] = ((const u8 *)buf)[done + i];
+		p->head += k;
+		done += k;
+		spin_unlock_irqrestore(&p->lock, flags);
+		wake_up_sync(&p->rd_wq);	/* Linux pipe_write: sync wake of readers */
+	}
+	return done;
+}
+
+void pipe_close(struct pipe *p)
+{
+	unsigned long flags = spin_lock_irqsave(&p->lock);
+
+	p->closed = true;
+	spin_unlock_irqrestore(&p->lock, flags);
+	wake_up(&p->rd_wq);
+	wake_up(&p->wr_wq);
+}
