@@ -3,6 +3,7 @@
 #   make run      boot the big.LITTLE QEMU machine with the console on this terminal
 #   make test     host unit tests + fuzz smoke + self-tests in every QEMU configuration
 #   make debug    QEMU halted with a gdb stub
+#   make bench B=pipe,n=20000 / make experiment E=1 / make experiments  (kernel/bench/)
 # Missing tools are installed by tools/deps.sh (Debian packages), which says so.
 
 BUILD   := build
@@ -28,7 +29,7 @@ KLDFLAGS := -T linker.ld -pie -z norelro -z noexecstack --no-dynamic-linker \
 	--fix-cortex-a53-843419 --no-warn-rwx-segments -Map=$(BUILD)/kernel.map --hash-style=sysv
 
 KSRC := $(wildcard arch/arm64/*.S arch/arm64/*.c drivers/*.c kernel/*.c kernel/sched/*.c \
-	lib/*.c tests/kernel/*.c)
+	kernel/bench/*.c lib/*.c tests/kernel/*.c)
 KOBJ := $(patsubst %,$(BUILD)/k/%.o,$(KSRC))
 GENHDR := $(BUILD)/gen/pelt_table.h
 
@@ -190,11 +191,27 @@ trace: $(BUILD)/Image $(BUILD)/dts/qemu-bl44.dtb
 	@$(if $(E),echo "trace: experiment E$(E) is not in the tree yet; tracing the built-in demo (MISFIT)")
 	/usr/bin/python3 tools/trace.py record $(BUILD)/trace --build $(BUILD) --qemu "$(QEMU)"
 
+# make bench B=pipe,n=20000 [MACHINE=...]: one benchmark (include/bench.h), then power off.
+# make experiment E=1: experiment E on each of its machines (kernel/bench/experiments.c),
+# under -icount for repeatable emulated time. make experiments: all that exist.
+B ?= pipe
+EXPERIMENT_MACHINES_1 := qemu-bl44 qemu-sym8
+EXPERIMENTS := 1
+QEMU_ICOUNT := $(QEMU_BASE) -icount shift=0,sleep=off
+bench: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb
+	$(QEMU) $(QEMU_ICOUNT) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$(MACHINE).dtb -append "bench=$(B)"
+experiment: $(BUILD)/Image dtbs
+	@for m in $(EXPERIMENT_MACHINES_$(or $(E),1)); do echo "== experiment $(or $(E),1) on $$m"; \
+		$(QEMU) $(QEMU_ICOUNT) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$$m.dtb \
+			-append "experiment=$(or $(E),1)" | sed -n '/^E$(or $(E),1):/,$$p' || exit 1; done
+experiments: $(BUILD)/Image dtbs
+	@for e in $(EXPERIMENTS); do $(MAKE) --no-print-directory experiment E=$$e || exit 1; done
+
 test: all fuzzers firmware hikey960
 	@$(PYTHON) tools/runtests.py
 
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all dtbs host fuzzers firmware hikey960 run debug trace test clean
+.PHONY: all dtbs host fuzzers firmware hikey960 run debug trace bench experiment experiments test clean
 -include $(shell find $(BUILD)/k -name '*.d' 2>/dev/null)

@@ -7,6 +7,8 @@
  *                     fault, stack, write-text, exec-data, exec-stack, canary,
  *                     softlockup, hardlockup
  *   watchdog_thresh=MS  hard-lockup threshold, soft = 2 x MS (kernel/watchdog.c)
+ *   bench=NAME,k=v    run a benchmark (include/bench.h), then power off
+ *   experiment=N      run experiment N (,short: its KTAP check), then power off
  * Unknown words are reported and ignored. */
 #ifndef BOOTARGS_H
 #define BOOTARGS_H

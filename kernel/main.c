@@ -2,6 +2,7 @@
  * once the arch has the MMU, a console and the page allocator up. Ends with
  * the boot CPU becoming its idle task while the init thread runs the
  * self-tests (bootargs "selftest") or the console. */
+#include "bench.h"
 #include "bootargs.h"
 #include "console.h"
 #include "cpufreq.h"
@@ -40,6 +41,14 @@ static void init_thread(void *unused)
 		int failed = ktest_run(filter);
 
 		printk("selftest: %d failed case(s); powering off\n", failed);
+		arch_poweroff();
+	}
+	if (bootarg_get("bench", filter, sizeof(filter)) ||
+	    bootarg_get("experiment", filter, sizeof(filter))) {
+		int err = bootarg_has("bench") ? bench_run(filter) : experiment_run(filter);
+
+		printk("%s: %s; powering off\n", bootarg_has("bench") ? "bench" : "experiment",
+		       err ? "refused" : "done");
 		arch_poweroff();
 	}
 	console_loop();

@@ -359,6 +359,21 @@ RUNS += [
     {"name": "trace-tool", "kind": "pyunit", "path": "tools/test_trace.py"},
 ]
 
+# ---- workloads (kernel/bench/): shortened experiments judged on their direction ----------
+# experiment=1,short prints E1's table and KTAP checks: on the HiKey960 shape,
+# ping-pong migrations with ASYM_PREFER_PREV are under 1 % of those without;
+# on the symmetric control the flag changes nothing.
+RUNS += [
+    {"name": "e1-short-" + m, "kind": "qemu", "append": "experiment=1,short",
+     "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8", "-dtb", "{build}/dts/%s.dtb" % m],
+     "expect": [("e1-table", r"^# migrations +\d+ +\d+$")]}
+    for m in ("qemu-bl44", "qemu-sym8")
+] + [
+    {"name": "bench-smoke", "kind": "qemu", "append": "experiment=smoke",
+     "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8", "-dtb", BL44_DTB],
+     "expect": [("result-lines", r"^RESULT sysbench_cpu threads=1 events=\d+ .*features=")]},
+]
+
 DEFAULT_TIMEOUT = 600       # s of host time for a whole run: a hang detector only
 DEFAULT_IDLE_TIMEOUT = 180  # s without a byte of output
 PANIC_GRACE = 10            # s left to a panicking kernel to finish its report

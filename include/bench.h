@@ -1,0 +1,17 @@
+/* bench.h - benchmarks and experiments as kernel threads (kernel/bench/).
+ * A spec is "name,key=value,...", as in the bootargs words
+ *   bench=pipe,n=20000        bench=hackbench,g=2,l=10
+ *   bench=sysbench-threads,t=8,d=1   bench=sysbench-cpu,t=1,d=2
+ *   experiment=1              experiment=1,short (KTAP direction check)
+ * Each prints a table and `RESULT <kind> key=value ... features=...` lines
+ * (shared/EXPERIMENTS.md, "Output convention"). */
+#ifndef BENCH_H
+#define BENCH_H
+
+#include "types.h"
+
+/* Both return 0 on success, -1 for an unknown name or a refused argument. */
+int bench_run(const char *spec);
+int experiment_run(const char *spec);
+
+#endif

@@ -1,0 +1,136 @@
+/* bench.c - the benchmark table and its argument parsing (include/bench.h):
+ * bench_run("pipe,n=20000") runs one benchmark from the caller's thread
+ * (each benchmark starts its own threads and joins them) and prints its
+ * table and RESULT line. Not the benchmarks themselves (pipe.c,
+ * hackbench.c, sysbench.c) nor the experiments (experiments.c). */
+#include "bench.h"
+#include "internal.h"
+#include "kernel.h"
+#include "sched.h"
+
+static const char *strchr(const char *s, int c)
+{
+	for (; *s; s++)
+		if (*s == c)
+			return s;
+	return NULL;
+}
+
+static const char *find_key(const char *spec, const char *key)
+{
+	size_t k = strlen(key);
+
+	for (const char *p = spec; p && *p;) {
+		const char *comma = strchr(p, ',');
+
+		if (!strncmp(p, key, k) && (p[k] == '=' || p[k] == ',' || !p[k]))
+			return p + k;
+		p = comma ? comma + 1 : NULL;
+	}
+	return NULL;
+}
+
+u64 bench_arg(const char *spec, const char *key, u64 def)
+{
+	const char *p = find_key(strchr(spec, ',') ? strchr(spec, ',') + 1 : "", key);
+	u64 v = 0;
+
+	if (!p || *p != '=' || p[1] < '0' || p[1] > '9')
+		return def;
+	for (p++; *p >= '0' && *p <= '9'; p++)
+		v = v * 10 + (u64)(*p - '0');
+	return v;
+}
+
+bool bench_flag(const char *spec, const char *key)
+{
+	const char *p = find_key(strchr(spec, ',') ? strchr(spec, ',') + 1 : "", key);
+
+	return p && (*p != '=' || p[1] != '0');
+}
+
+const char *bench_features(void)
+{
+	static const char *const names[] = { "ASYM_PREFER_PREV", "SELECT_IDLE_CAPACITY",
+					     "SIS_DEBOUNCE", "RT_UTIL_TRACKING" };
+	static char buf[128];
+	size_t n = (size_t)ksnprintf(buf, sizeof(buf), " features=");
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(names); i++) {
+		bool on = false;
+
+		sched_feat_get(names[i], &on);
+		n += (size_t)ksnprintf(buf + n, sizeof(buf) - n, "%s%s%s", i ? "," : "",
+				       on ? "" : "NO_", names[i]);
+	}
+	return buf;
+}
+
+static bool is(const char *spec, const char *name)
+{
+	size_t k = strlen(name);
+
+	return !strncmp(spec, name, k) && (spec[k] == ',' || !spec[k]);
+}
+
+static void print_sysbench(const char *kind, const struct sysbench_result *r)
+{
+	u64 ms = r->ns / NSEC_PER_MSEC;
+
+	printk("%s: threads %llu, time %llu ms\n", kind, r->threads, ms);
+	printk("    total events:      %llu\n", r->events);
+	printk("    events/s:          %llu\n", ms ? r->events * 1000 / ms : 0);
+	printk("    per thread:        min %llu  max %llu\n", r->min_events, r->max_events);
+	printk("    avg latency (us):  %llu\n", r->events ? r->lat_sum_ns / r->events / 1000 : 0);
+	printk("RESULT %s threads=%llu events=%llu ms=%llu min_events=%llu max_events=%llu "
+	       "avg_latency_us=%llu%s\n", kind, r->threads, r->events, ms, r->min_events,
+	       r->max_events, r->events ? r->lat_sum_ns / r->events / 1000 : 0,
+	       bench_features());
+}
+
+int bench_run(const char *spec)
+{
+	if (is(spec, "pipe")) {
+		struct pipe_result r;
+
+		if (bench_pipe(bench_arg(spec, "n", 10000), &r))
+			return -1;
+		bench_pipe_print(&r);
+		return 0;
+	}
+	if (is(spec, "hackbench")) {
+		struct hackbench_result r;
+		u64 us;
+
+		if (bench_hackbench(bench_arg(spec, "g", 1), bench_arg(spec, "l", 10), &r))
+			return -1;
+		us = r.ns / 1000;
+		printk("# %llu sender and receiver threads per group\n# %llu groups == %llu "
+		       "threads run\n\n     Total time: %llu.%03llu [sec]\n", 40ull, r.groups,
+		       r.groups * 40, us / 1000000, us / 1000 % 1000);
+		printk("RESULT hackbench groups=%llu loops=%llu seconds=%llu.%06llu%s\n", r.groups,
+		       r.loops, us / 1000000, us % 1000000, bench_features());
+		return 0;
+	}
+	if (is(spec, "sysbench-threads")) {
+		struct sysbench_result r;
+
+		if (bench_sysbench_threads(bench_arg(spec, "t", 8), bench_arg(spec, "m", 8),
+					   bench_arg(spec, "y", 100), bench_arg(spec, "d", 1000), &r))
+			return -1;
+		print_sysbench("sysbench_threads", &r);
+		return 0;
+	}
+	if (is(spec, "sysbench-cpu")) {
+		struct sysbench_result r;
+
+		if (bench_sysbench_cpu(bench_arg(spec, "t", 1), bench_arg(spec, "w", 1000000),
+				       bench_flag(spec, "real"), bench_arg(spec, "d", 1000), &r))
+			return -1;
+		print_sysbench("sysbench_cpu", &r);
+		return 0;
+	}
+	printk("bench: unknown benchmark \"%s\" (pipe, hackbench, sysbench-threads, "
+	       "sysbench-cpu)\n", spec);
+	return -1;
+}

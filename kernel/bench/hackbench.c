@@ -1,0 +1,108 @@
+/* hackbench.c - `perf bench sched messaging --pipe --thread`: G groups of
+ * 20 senders and 20 receivers; each receiver owns a pipe, each sender
+ * writes L messages of 100 bytes to every receiver of its group. All
+ * threads are created first and released together; the time is from the
+ * release to the last receiver done (emulated ns). */
+#include "internal.h"
+#include "kernel.h"
+#include "mm.h"
+#include "mutex.h"
+#include "pipe.h"
+#include "sched.h"
+
+#define HB_FDS 20	/* perf's default num_fds: senders = receivers = 20 */
+#define HB_MSG 100
+#define HB_MAX_GROUPS 16
+
+struct hb_group {
+	struct pipe pipe[HB_FDS];	/* one per receiver */
+};
+
+struct hb_ctx {
+	struct completion go;
+	struct hb_group *groups;
+	u64 loops;
+};
+
+struct hb_arg {
+	struct hb_ctx *c;
+	struct hb_group *g;
+	int idx;
+};
+
+static void hb_sender(void *arg)
+{
+	struct hb_arg *a = arg;
+	u8 msg[HB_MSG];
+
+	memset(msg, a->idx, sizeof(msg));
+	wait_for_completion(&a->c->go);
+	for (u64 i = 0; i < a->c->loops; i++)
+		for (int j = 0; j < HB_FDS; j++)
+			pipe_write(&a->g->pipe[j], msg, HB_MSG);
+}
+
+static void hb_receiver(void *arg)
+{
+	struct hb_arg *a = arg;
+	u8 msg[HB_MSG];
+
+	wait_for_completion(&a->c->go);
+	for (u64 i = 0; i < a->c->loops * HB_FDS; i++)
+		pipe_read_full(&a->g->pipe[a->idx], msg, HB_MSG);
+}
+
+int bench_hackbench(u64 groups, u64 loops, struct hackbench_result *r)
+{
+	size_t nt = (size_t)groups * 2 * HB_FDS;
+	struct hb_ctx c;
+	struct hb_arg *args;
+	struct task_struct **th;
+	u64 t0;
+	int ret = -1;
+
+	if (!groups || groups > HB_MAX_GROUPS || !loops) {
+		printk("bench hackbench: g must be 1..%d and l at least 1\n", HB_MAX_GROUPS);
+		return -1;
+	}
+	init_completion(&c.go);
+	c.loops = loops;
+	c.groups = kzalloc(sizeof(*c.groups) * groups);
+	args = kzalloc(sizeof(*args) * nt);
+	th = kzalloc(sizeof(*th) * nt);
+	if (!c.groups || !args || !th)
+		goto out;
+	for (u64 g = 0; g < groups; g++)
+		for (int j = 0; j < HB_FDS; j++)
+			if (pipe_init(&c.groups[g].pipe[j], 0))
+				goto out;
+	for (size_t i = 0; i < nt; i++) {
+		struct hb_group *g = &c.groups[i / (2 * HB_FDS)];
+		bool sender = (i % (2 * HB_FDS)) >= HB_FDS;
+
+		args[i] = (struct hb_arg){ &c, g, (int)(i % HB_FDS) };
+		th[i] = kthread_run(sender ? hb_sender : hb_receiver, &args[i],
+				    sender ? "hb-send" : "hb-recv");
+		if (!th[i])
+			panic("bench hackbench: cannot create thread %zu", i);
+	}
+	t0 = arch_clock_ns();
+	complete_all(&c.go);
+	for (size_t i = 0; i < nt; i++)
+		kthread_join(th[i]);
+	r->ns = arch_clock_ns() - t0;
+	r->groups = groups;
+	r->loops = loops;
+	ret = 0;
+out:
+	if (ret)
+		printk("bench hackbench: out of memory\n");
+	for (u64 g = 0; c.groups && g < groups; g++)
+		for (int j = 0; j < HB_FDS; j++)
+			if (c.groups[g].pipe[j].buf)
+				pipe_destroy(&c.groups[g].pipe[j]);
+	kfree(c.groups);
+	kfree(args);
+	kfree(th);
+	return ret;
+}

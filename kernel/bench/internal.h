@@ -1,0 +1,36 @@
+/* bench/internal.h - what the benchmarks share inside kernel/bench/: argument
+ * parsing from a spec, the feature list of RESULT lines, and each
+ * benchmark's entry point with its results, so that experiments can run
+ * them with a feature off and on and compare. */
+#ifndef BENCH_INTERNAL_H
+#define BENCH_INTERNAL_H
+
+#include "types.h"
+
+/* The value of key in "name,k=v,k2=v2" (decimal), or def if absent. */
+u64 bench_arg(const char *spec, const char *key, u64 def);
+bool bench_flag(const char *spec, const char *key);	/* "name,key" or key=1 */
+/* " features=A,NO_B,..." for the flags the experiments toggle. */
+const char *bench_features(void);
+
+struct pipe_result {
+	u64 loops, ns, migrations[2];
+};
+int bench_pipe(u64 loops, struct pipe_result *r);
+void bench_pipe_print(const struct pipe_result *r);
+
+struct hackbench_result {
+	u64 groups, loops, ns;
+};
+int bench_hackbench(u64 groups, u64 loops, struct hackbench_result *r);
+
+struct sysbench_result {
+	u64 threads, events, ns, min_events, max_events, lat_sum_ns;
+};
+int bench_sysbench_threads(u64 threads, u64 locks, u64 yields, u64 ms, struct sysbench_result *r);
+int bench_sysbench_cpu(u64 threads, u64 work_units, bool real, u64 ms, struct sysbench_result *r);
+
+/* "x.yz" of a ratio in hundredths, for printk (no floating point in the kernel). */
+#define FIX2(v) (unsigned long long)((v) / 100), (unsigned long long)((v) % 100)
+
+#endif

@@ -1,0 +1,101 @@
+/* pipe.c - `perf bench sched pipe -T`: two threads pass a 4-byte token
+ * through two pipes, loops round trips; reports usecs/op, ops/sec and each
+ * thread's migrations (the E1 workload). Times are emulated ns. */
+#include "internal.h"
+#include "kernel.h"
+#include "mm.h"
+#include "mutex.h"
+#include "pipe.h"
+#include "sched.h"
+
+struct pp_ctx {
+	struct pipe pipe[2];	/* 0: A -> B, 1: B -> A */
+	struct barrier start;
+	u64 loops, t0, t1;
+	u64 migrations[2];
+};
+
+struct pp_arg {
+	struct pp_ctx *c;
+	int me;
+};
+
+static void pp_thread(void *arg)
+{
+	struct pp_arg *a = arg;
+	struct pp_ctx *c = a->c;
+	u64 m0;
+	u32 token = 0;
+
+	barrier_wait(&c->start);
+	m0 = current->se.nr_migrations;
+	if (a->me == 0)
+		c->t0 = arch_clock_ns();
+	for (u64 i = 0; i < c->loops; i++) {
+		if (a->me == 0) {	/* perf's worker_thread: write, then read */
+			pipe_write(&c->pipe[0], &token, sizeof(token));
+			pipe_read_full(&c->pipe[1], &token, sizeof(token));
+		} else {
+			pipe_read_full(&c->pipe[0], &token, sizeof(token));
+			pipe_write(&c->pipe[1], &token, sizeof(token));
+		}
+	}
+	if (a->me == 0)
+		c->t1 = arch_clock_ns();
+	c->migrations[a->me] = current->se.nr_migrations - m0;
+}
+
+int bench_pipe(u64 loops, struct pipe_result *r)
+{
+	struct pp_ctx *c = kzalloc(sizeof(*c));
+	struct pp_arg a[2];
+	struct task_struct *t[2];
+	int ret = -1;
+
+	if (!c || !loops) {
+		printk("bench pipe: %s\n", c ? "n must be at least 1" : "out of memory");
+		kfree(c);
+		return -1;
+	}
+	c->loops = loops;
+	barrier_init(&c->start, 2);
+	if (pipe_init(&c->pipe[0], 0) || pipe_init(&c->pipe[1], 0))
+		goto out;
+	for (int i = 0; i < 2; i++) {
+		a[i] = (struct pp_arg){ c, i };
+		t[i] = kthread_run(pp_thread, &a[i], i ? "pipe-1" : "pipe-0");
+	}
+	if (!t[0] || !t[1])
+		panic("bench pipe: cannot create threads");
+	kthread_join(t[0]);
+	kthread_join(t[1]);
+	r->loops = loops;
+	r->ns = c->t1 - c->t0;
+	r->migrations[0] = c->migrations[0];
+	r->migrations[1] = c->migrations[1];
+	ret = 0;
+out:
+	pipe_destroy(&c->pipe[0]);
+	pipe_destroy(&c->pipe[1]);
+	kfree(c);
+	return ret;
+}
+
+void bench_pipe_print(const struct pipe_result *r)
+{
+	u64 ns_op100 = r->ns * 100 / r->loops;	/* hundredths of ns per op */
+	u64 ops = r->ns ? r->loops * NSEC_PER_SEC / r->ns : 0;
+	u64 us = r->ns / 1000;
+
+	printk("# Running 'sched/pipe' benchmark:\n# Executed %llu pipe operations between "
+	       "two threads\n\n     Total time: %llu.%03llu [sec]\n\n", r->loops, us / 1000000,
+	       us / 1000 % 1000);
+	printk("     %llu.%03llu usecs/op\n     %llu ops/sec\n     migrations: %llu + %llu\n",
+	       ns_op100 / 100000, ns_op100 / 100 % 1000, ops, r->migrations[0],
+	       r->migrations[1]);
+	printk("RESULT pingpong loops=%llu usec_per_op=%llu.%03llu ops_per_sec=%llu "
+	       "migrations=%llu migrations_0=%llu migrations_1=%llu%s\n", r->loops,
+	       ns_op100 / 100000, ns_op100 / 100 % 1000, ops,
+	       r->migrations[0] + r->migrations[1], r->migrations[0], r->migrations[1],
+	       bench_features());
+}

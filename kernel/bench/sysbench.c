@@ -1,0 +1,139 @@
+/* sysbench.c - `sysbench threads` and `sysbench cpu` as kernel threads.
+ * threads: T threads; an event = lock mutex (thread % M), yield Y times,
+ * unlock. cpu: an event = `work` units of emulated work (cpu_work, scaled by
+ * capacity and frequency) or, with `real`, a prime search by instructions
+ * (not scaled). Both count events until D ms of emulated time have passed. */
+#include "internal.h"
+#include "kernel.h"
+#include "mm.h"
+#include "mutex.h"
+#include "sched.h"
+
+#define SB_MAX_THREADS 64
+#define SB_MAX_LOCKS 64
+
+struct sb_ctx {
+	struct barrier start;
+	struct mutex locks[SB_MAX_LOCKS];
+	u64 nlocks, yields, work, end_ns, t0;
+	bool real, cpu;
+	u64 events[SB_MAX_THREADS], lat[SB_MAX_THREADS];
+};
+
+struct sb_arg {
+	struct sb_ctx *c;
+	int id;
+};
+
+/* sysbench cpu's event: test every number up to max by trial division. */
+static u64 primes_upto(u64 max)
+{
+	u64 n = 0;
+
+	for (u64 c = 3; c < max; c++) {
+		u64 d = 2;
+
+		while (d * d <= c && c % d)
+			d++;
+		n += d * d > c;
+	}
+	return n;
+}
+
+static void sb_thread(void *arg)
+{
+	struct sb_arg *a = arg;
+	struct sb_ctx *c = a->c;
+	volatile u64 sink = 0;
+
+	if (barrier_wait(&c->start))
+		c->t0 = arch_clock_ns();
+	while (arch_clock_ns() < c->end_ns) {
+		u64 s = arch_clock_ns();
+
+		if (c->cpu) {
+			if (c->real)
+				sink += primes_upto(c->work);
+			else
+				cpu_work(c->work);
+		} else {
+			struct mutex *m = &c->locks[(u64)a->id % c->nlocks];
+
+			mutex_lock(m);
+			for (u64 y = 0; y < c->yields; y++)
+				yield();
+			mutex_unlock(m);
+		}
+		c->lat[a->id] += arch_clock_ns() - s;
+		c->events[a->id]++;
+	}
+	(void)sink;
+}
+
+static int sb_run(struct sb_ctx *c, u64 threads, u64 ms, struct sysbench_result *r)
+{
+	struct task_struct *th[SB_MAX_THREADS];
+	struct sb_arg a[SB_MAX_THREADS];
+
+	barrier_init(&c->start, (unsigned int)threads + 1);
+	for (u64 i = 0; i < threads; i++) {
+		a[i] = (struct sb_arg){ c, (int)i };
+		th[i] = kthread_run(sb_thread, &a[i], c->cpu ? "sb-cpu" : "sb-threads");
+		if (!th[i])
+			panic("bench sysbench: cannot create threads");
+	}
+	/* The end is set before anyone starts: all threads see one deadline. */
+	c->end_ns = arch_clock_ns() + ms * NSEC_PER_MSEC;
+	barrier_wait(&c->start);
+	for (u64 i = 0; i < threads; i++)
+		kthread_join(th[i]);
+	*r = (struct sysbench_result){ .threads = threads, .min_events = ~0ull };
+	r->ns = arch_clock_ns() - c->t0;
+	for (u64 i = 0; i < threads; i++) {
+		r->events += c->events[i];
+		r->lat_sum_ns += c->lat[i];
+		r->min_events = c->events[i] < r->min_events ? c->events[i] : r->min_events;
+		r->max_events = c->events[i] > r->max_events ? c->events[i] : r->max_events;
+	}
+	kfree(c);
+	return 0;
+}
+
+int bench_sysbench_threads(u64 threads, u64 locks, u64 yields, u64 ms, struct sysbench_result *r)
+{
+	struct sb_ctx *c;
+
+	if (!threads || threads > SB_MAX_THREADS || !locks || locks > SB_MAX_LOCKS || !ms) {
+		printk("bench sysbench-threads: t must be 1..%d, m 1..%d, d at least 1\n",
+		       SB_MAX_THREADS, SB_MAX_LOCKS);
+		return -1;
+	}
+	c = kzalloc(sizeof(*c));
+	if (!c)
+		return -1;
+	c->nlocks = locks;
+	c->yields = yields;
+	for (u64 i = 0; i < locks; i++)
+		mutex_init(&c->locks[i]);
+	c->end_ns = ~0ull;
+	return sb_run(c, threads, ms, r);
+}
+
+int bench_sysbench_cpu(u64 threads, u64 work_units, bool real, u64 ms, struct sysbench_result *r)
+{
+	struct sb_ctx *c;
+
+	if (!threads || threads > SB_MAX_THREADS || !work_units || !ms) {
+		printk("bench sysbench-cpu: t must be 1..%d, w and d at least 1\n",
+		       SB_MAX_THREADS);
+		return -1;
+	}
+	c = kzalloc(sizeof(*c));
+	if (!c)
+		return -1;
+	c->cpu = true;
+	c->real = real;
+	c->work = real ? 10000 : work_units;	/* real: sysbench's --cpu-max-prime=10000 */
+	c->end_ns = ~0ull;
+	return sb_run(c, threads, ms, r);
+}
