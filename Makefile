@@ -44,10 +44,11 @@ $(BUILD)/k/arch/%: KCFLAGS += -Iarch/arm64/include
 $(BUILD)/k/drivers/%: KCFLAGS += -Iarch/arm64/include
 $(BUILD)/k/tests/kernel/%: KCFLAGS += -Iarch/arm64/include	# tests of the arch itself
 
-$(BUILD)/k/%.c.o: %.c $(GENHDR) | $(DEPS)
+# Objects depend on the Makefile too: a change of flags (KCFLAGS) rebuilds them.
+$(BUILD)/k/%.c.o: %.c $(GENHDR) Makefile | $(DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(KCFLAGS) -c $< -o $@
-$(BUILD)/k/%.S.o: %.S | $(DEPS)
+$(BUILD)/k/%.S.o: %.S Makefile | $(DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(KCFLAGS) -D__ASSEMBLY__ -c $< -o $@
 

@@ -5,6 +5,7 @@
  * kernel/sched/, cpufreq). Runs in the init thread only, so its state
  * (history, spawned tasks) needs no lock. External input: a bad line gets a
  * message and the usage, never a BUG_ON. */
+#include "bench.h"
 #include "console.h"
 #include "cpufreq.h"
 #include "kernel.h"
@@ -669,12 +670,28 @@ static int cmd_history(int argc, char **argv)
 	return 0;
 }
 
+/* run BENCH [k=v ...] or run experiment N [short]: the words become the
+ * comma-separated spec of kernel/bench/ ("pipe,n=20000", "1,short"). */
 static int cmd_run(int argc, char **argv)
 {
+	char spec[128];
+	size_t n = 0;
+	bool exp = argc > 2 && !strcmp(argv[1], "experiment");
+
 	if (argc < 2)
 		return -1;
-	printk("run: no benchmarks yet: they come with the workloads issue; meanwhile "
-	       "'spawn' starts CPU-bound and periodic tasks\n");
+	spec[0] = '\0';
+	for (int i = exp ? 2 : 1; i < argc; i++)
+		n += (size_t)ksnprintf(spec + n, n < sizeof(spec) ? sizeof(spec) - n : 0, "%s%s",
+				       n ? "," : "", argv[i]);
+	if (n >= sizeof(spec)) {
+		printk("run: arguments too long\n");
+		return -1;
+	}
+	if (exp)
+		experiment_run(spec);
+	else
+		bench_run(spec);
 	return 0;
 }
 
@@ -770,7 +787,8 @@ static const struct command commands[] = {
 	  cmd_taskset },
 	{ "renice", "renice PID NICE", "set the nice value (-20..19) of a normal task",
 	  cmd_renice },
-	{ "run", "run BENCH [ARGS]", "run a benchmark or experiment (not yet)", cmd_run },
+	{ "run", "run BENCH [k=v ...] | run experiment N [short]",
+	  "run a benchmark (pipe, hackbench, sysbench-threads, sysbench-cpu) or experiment", cmd_run },
 	{ "selftest", "selftest [suite,suite]", "run self-test suites (all if none named)",
 	  cmd_selftest },
 	{ "trace", "trace start|stop|dump|bench",

@@ -317,7 +317,8 @@ SHELL_SCRIPT = [
     ("cpufreq-stats", "cpufreq stats 1\r", [r"cpufreq: policy1"]),
     ("cpufreq-reset", "cpufreq reset all\r", [r"cpufreq: policy0"]),
     ("cpufreq-bad", "cpufreq governor 7 fast\r", [r"policy 7 out of range", r"usage: cpufreq"]),
-    ("run-not-yet", "run e1\r", [r"run: no benchmarks yet"]),
+    ("run-pipe", "run pipe n=200\r", [r"RESULT pingpong loops=200 "]),
+    ("run-bad-bench", "run bogus\r", [r"bench: unknown benchmark"]),
     ("kill-bad", "kill 1\r", [r"not a task spawned from this shell"]),
     ("ps-pids", "ps\r", [r"hog"]),  # kind_shell fills in "{pid:hog}" from ps lines
     ("kill-hog", "kill {pid:hog}\r", [r"killed \d+"]),
