@@ -1,14 +1,12 @@
 /* hrsleep.h - high-resolution sleeps on the per-CPU one-shot timers
  * (kernel/hrsleep.c): relative, absolute (arch_clock_ns time) and periodic,
- * the three kinds rt-app's sleep and timer events need. Relative sleeps are
- * sleep_ns()/msleep() of include/timer.h. */
+ * the three kinds rt-app's sleep and timer events need. Relative and absolute
+ * sleeps are sleep_ns()/sleep_until_ns() of include/timer.h. */
 #ifndef HRSLEEP_H
 #define HRSLEEP_H
 
+#include "timer.h"	/* sleep_ns(), sleep_until_ns() */
 #include "types.h"
-
-/* Sleep until arch_clock_ns() >= deadline; returns at once if it has passed. */
-void sleep_until_ns(u64 deadline);
 
 /* A periodic activation: each periodic_wait() sleeps until the next period
  * boundary. Boundaries stay on the grid start + k * period even when one is

@@ -26,6 +26,8 @@ bool timer_cancel(struct timer *t);
 
 /* Sleep the current task for ns of (emulated) time. */
 void sleep_ns(u64 ns);
+/* Sleep until arch_clock_ns() >= deadline; returns at once if it has passed. */
+void sleep_until_ns(u64 deadline);
 static inline void msleep(u64 ms)
 {
 	sleep_ns(ms * 1000000ull);

@@ -156,14 +156,15 @@ static void sleeper_fn(struct timer *t)
 	wake_up_process(task);
 }
 
-void sleep_ns(u64 ns)
+/* Sleep the current task until absolute time `deadline` (arch_clock_ns). */
+static void sleep_until(u64 deadline)
 {
 	struct sleeper s = { .task = current, .done = false };
 
 	timer_init(&s.timer, sleeper_fn);
 	arch_irq_disable();
-	current->state = TASK_INTERRUPTIBLE;
-	timer_add(&s.timer, arch_clock_ns() + ns);
+	current->state = TASK_INTERRUPTIBLE;	/* before arming: no lost wakeup */
+	timer_add(&s.timer, deadline);
 	while (!READ_ONCE(s.done)) {
 		schedule();
 		arch_irq_disable();
@@ -173,4 +174,15 @@ void sleep_ns(u64 ns)
 	current->state = TASK_RUNNING;
 	arch_irq_enable();
 	timer_cancel(&s.timer);
+}
+
+void sleep_ns(u64 ns)
+{
+	sleep_until(arch_clock_ns() + ns);
+}
+
+void sleep_until_ns(u64 deadline)
+{
+	if (arch_clock_ns() < deadline)
+		sleep_until(deadline);
 }
