@@ -69,6 +69,9 @@ QEMU_DTBS = [
 # Every self-test boot: repeatable emulated time (DESIGN.md), serial on stdio.
 QEMU_SELFTEST = ["-icount", "shift=0,sleep=off", "-nographic", "-no-reboot", "-m", "512M"]
 
+# The default machine (HiKey960-like 4+4, GICv2, EL1 entry): most runs boot it.
+QEMU_BL44 = ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8", "-dtb", "{build}/dts/qemu-bl44.dtb"]
+
 RUNS = [
     {"name": "ktap-parser", "kind": "pyunit", "path": "tools/test_ktap.py"},
     {"name": "host-unittests", "kind": "unittests", "argv": ["{build}/host/unittests"]},
@@ -76,8 +79,7 @@ RUNS = [
     {"name": "fuzz_*", "kind": "fuzz", "runs": 20000, "max_total_time": 120},
     # (a) big.LITTLE tree, GICv2, EL1 entry.
     {"name": "bl44-gicv2-el1", "kind": "qemu",
-     "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8",
-              "-dtb", "{build}/dts/qemu-bl44.dtb"],
+     "qemu": QEMU_BL44,
      "topology_of": "{build}/dts/qemu-bl44.dtb",
      "expect": [("boot-time-first-line", r"first console line at \d+ us"),
                 ("boot-time-all-online", r"smp: 8 of 8 CPUs online at \d+ us")]},
@@ -103,8 +105,7 @@ RUNS = [
     # An unexpected exception is reported in full and stops every other CPU.
     {"name": "fault-report", "kind": "qemu", "append": "crashtest=fault panic=poweroff",
      "expect_panic": True,
-     "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8",
-              "-dtb", "{build}/dts/qemu-bl44.dtb"],
+     "qemu": QEMU_BL44,
      "expect": [("exception-class", r"Unhandled exception: data abort \(same EL\)"),
                 ("fault-address", r"translation fault .* at address 0x"),
                 ("cpu-and-thread", r"CPU \d+, thread crashtest \(pid \d+\)"),
@@ -122,48 +123,41 @@ RUNS = [
     # Issue 9 fault reports (kernel/crashtest.c), each a boot that must panic.
     {"name": "stack-overflow-report", "kind": "qemu", "append": "crashtest=stack panic=poweroff",
      "expect_panic": True,
-     "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8",
-              "-dtb", "{build}/dts/qemu-bl44.dtb"],
+     "qemu": QEMU_BL44,
      "expect": [("guard-page", r"Kernel stack overflow: thread crashtest \(pid \d+\) on CPU \d+ "
                                r"hit the guard page below its stack \[0x[0-9a-f]+-0x[0-9a-f]+\]"),
                 ("panic", r"Kernel panic on CPU \d+: unhandled exception")]},
     {"name": "text-readonly", "kind": "qemu", "append": "crashtest=write-text panic=poweroff",
      "expect_panic": True,
-     "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8",
-              "-dtb", "{build}/dts/qemu-bl44.dtb"],
+     "qemu": QEMU_BL44,
      "expect": [("write-faults", r"Unhandled exception: data abort \(same EL\)"),
                 ("permission", r"permission fault at address 0x[0-9a-f]+ \(write\)")]},
     {"name": "data-noexec", "kind": "qemu", "append": "crashtest=exec-data panic=poweroff",
      "expect_panic": True,
-     "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8",
-              "-dtb", "{build}/dts/qemu-bl44.dtb"],
+     "qemu": QEMU_BL44,
      "expect": [("fetch-faults", r"Unhandled exception: instruction abort \(same EL\)"),
                 ("permission", r"permission fault at address 0x[0-9a-f]+ \(read or fetch\)")]},
     {"name": "stack-protector", "kind": "qemu", "append": "crashtest=canary panic=poweroff",
      "expect_panic": True,
-     "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8",
-              "-dtb", "{build}/dts/qemu-bl44.dtb"],
+     "qemu": QEMU_BL44,
      "expect": [("names-function", r"stack-protector: kernel stack is corrupted in: "
                                    r"0x[0-9a-f]+ \(kernel\.elf\+0x[0-9a-f]+\) crash_smash\+0x"),
                 ("panic", r"Kernel panic on CPU \d+: stack-protector: kernel stack corrupted")]},
     # Lockup detectors (kernel/watchdog.c), at 100 ms (soft: 200 ms) to keep the runs short.
     {"name": "softlockup-report", "kind": "qemu",
      "append": "crashtest=softlockup watchdog_thresh=100 panic=poweroff", "expect_panic": True,
-     "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8",
-              "-dtb", "{build}/dts/qemu-bl44.dtb"],
+     "qemu": QEMU_BL44,
      "expect": [("report", r"watchdog: BUG: soft lockup - CPU#\d+ stuck for \d+ ms! \[crashtest:\d+\]"),
                 ("backtrace-into-stuck-code", r"^  0x[0-9a-f]+ .* crash_softlockup\+0x"),
                 ("panic", r"Kernel panic on CPU \d+: softlockup")]},
     {"name": "hardlockup-report", "kind": "qemu",
      "append": "crashtest=hardlockup watchdog_thresh=100 panic=poweroff", "expect_panic": True,
-     "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8",
-              "-dtb", "{build}/dts/qemu-bl44.dtb"],
+     "qemu": QEMU_BL44,
      "expect": [("report", r"watchdog: hard LOCKUP on CPU#(\d+): no tick for \d+ ms.* seen by CPU#\d+"),
                 ("panic", r"Kernel panic on CPU \d+: hard LOCKUP on CPU#\d+")]},
     {"name": "stack-noexec", "kind": "qemu", "append": "crashtest=exec-stack panic=poweroff",
      "expect_panic": True,
-     "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8",
-              "-dtb", "{build}/dts/qemu-bl44.dtb"],
+     "qemu": QEMU_BL44,
      "expect": [("fetch-faults", r"Unhandled exception: instruction abort \(same EL\)"),
                 ("permission", r"permission fault at address 0x[0-9a-f]+ \(read or fetch\)")]},
     # Each other virt machine: its boot topology equals the host command's.
