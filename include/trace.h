@@ -44,8 +44,10 @@ TRACEPOINT(sched_pelt_se, (unsigned int cpu, const struct task_struct *p), (cpu,
 
 /* kernel/trace.c: the shell's `trace`. */
 int trace_start(void);	/* 0, or -1 when the buffers cannot be allocated */
+int trace_start_fill(void);	/* same, but a full buffer keeps its first events */
 void trace_stop(void);
 void trace_dump(void);	/* between "# littlebig trace begin/end" markers */
+void trace_dump_labelled(const char *label);	/* "# littlebig trace begin LABEL" */
 void trace_bench(void);	/* the cost of a tracepoint, on and off */
 
 #endif

@@ -1,6 +1,8 @@
 /* trace.c - the ring buffers behind include/trace.h: one per CPU, written
  * only by its CPU with IRQs masked (so no lock), overwritten oldest-first
- * when full, read by trace_dump() once tracing is stopped. Dumped in Linux
+ * when full (trace_start) or filled once and then dropping (trace_start_fill,
+ * for experiments: the start of a run is kept, and the dump cuts every CPU at
+ * the moment the first buffer filled), read by trace_dump() once stopped. Dumped in Linux
  * ftrace's text format (`comm-pid [cpu] flags timestamp: event: fields`) so
  * ftrace-text tools (Perfetto, trace-cmd's parsers, tools/trace.py) read it.
  * Not the tracepoints' placement (kernel/sched/) nor plotting (tools/). */
@@ -9,7 +11,11 @@
 #include "sched.h"
 #include "trace.h"
 
-#define TRACE_PAGES 64	/* per CPU: 256 KiB, ~2700 events */
+/* Per CPU: 1 MiB, ~10900 events (8 MiB on an 8-CPU machine): a short
+ * experiment's half fits (E1 short on qemu-bl44: 12100 events in all, at
+ * most ~3000 on one CPU), a longer one is cut cleanly. Allocated at the
+ * first start and kept. */
+#define TRACE_PAGES 256
 
 enum trace_type { T_SWITCH, T_WAKEUP, T_WAKEUP_NEW, T_MIGRATE, T_FREQ, T_IDLE, T_PELT_CFS,
 		  T_PELT_SE };
@@ -52,6 +58,8 @@ struct trace_buf {
 bool trace_on;
 static struct trace_buf bufs[NR_CPUS];
 static unsigned int nr_entries;
+static bool fill_once;		/* trace_start_fill(): drop instead of overwriting */
+static u64 dropped[NR_CPUS];	/* events refused by a full buffer in fill_once mode */
 
 /* Linux shows idle as pid 0, swapper/N. */
 static void task_id(struct trace_task *t, const struct task_struct *p, unsigned int cpu)
@@ -77,7 +85,9 @@ static struct trace_entry *trace_get(enum trace_type type, unsigned long *flags)
 	*flags = arch_irq_save();
 	cpu = arch_cpu_id();
 	b = &bufs[cpu];
-	if (!b->e || !READ_ONCE(trace_on)) {
+	if (!b->e || !READ_ONCE(trace_on) || (fill_once && b->head >= nr_entries)) {
+		if (b->e && READ_ONCE(trace_on))
+			dropped[cpu]++;
 		arch_irq_restore(*flags);
 		return NULL;
 	}
@@ -191,10 +201,11 @@ void __trace_sched_pelt_se(unsigned int cpu, const struct task_struct *p)
 
 /* ---- control and output -------------------------------------------------------------- */
 
-int trace_start(void)
+static int start(bool once)
 {
 	unsigned int cpu;
 
+	trace_stop();
 	nr_entries = TRACE_PAGES * PAGE_SIZE / sizeof(struct trace_entry);
 	for_each_cpu(cpu, cpu_online_mask) {
 		if (!bufs[cpu].e)
@@ -202,9 +213,21 @@ int trace_start(void)
 		if (!bufs[cpu].e)
 			return -1;
 		bufs[cpu].head = 0;
+		dropped[cpu] = 0;
 	}
+	fill_once = once;
 	__atomic_store_n(&trace_on, true, __ATOMIC_RELEASE);
 	return 0;
+}
+
+int trace_start(void)
+{
+	return start(false);
+}
+
+int trace_start_fill(void)
+{
+	return start(true);
 }
 
 void trace_stop(void)
@@ -264,23 +287,47 @@ static void print_entry(const struct trace_entry *e)
 	       e->ts / NSEC_PER_SEC, e->ts / NSEC_PER_USEC % 1000000, name, body);
 }
 
-/* All CPUs' buffers merged in time order (each is already in order). */
-void trace_dump(void)
+/* In fill-once mode, the time up to which every CPU's events are complete:
+ * the last event of the first buffer to fill (U64_MAX if none filled). */
+static u64 fill_cut(unsigned int *full_cpu)
 {
-	u64 pos[NR_CPUS], end[NR_CPUS], total = 0, lost = 0;
+	u64 cut = ~0ull;
 	unsigned int cpu;
 
+	for_each_cpu(cpu, cpu_online_mask) {
+		const struct trace_buf *b = &bufs[cpu];
+
+		if (fill_once && b->e && b->head >= nr_entries &&
+		    b->e[nr_entries - 1].ts < cut) {
+			cut = b->e[nr_entries - 1].ts;
+			*full_cpu = cpu;
+		}
+	}
+	return cut;
+}
+
+/* All CPUs' buffers merged in time order (each is already in order), between
+ * "# littlebig trace begin[ LABEL]" and "# littlebig trace end[ LABEL]: ...". */
+void trace_dump_labelled(const char *label)
+{
+	u64 pos[NR_CPUS], end[NR_CPUS], total = 0, lost = 0, cut, cut_off = 0;
+	unsigned int cpu, full_cpu = 0;
+	const char *sp = label ? " " : "";
+
+	label = label ? label : "";
 	trace_stop();
+	cut = fill_cut(&full_cpu);
 	for_each_cpu(cpu, cpu_online_mask) {
 		struct trace_buf *b = &bufs[cpu];
 
-		end[cpu] = b->e ? b->head : 0;
+		end[cpu] = b->e ? b->head : 0;	/* fill-once: never past nr_entries */
 		pos[cpu] = end[cpu] > nr_entries ? end[cpu] - nr_entries : 0;
 		lost += pos[cpu];
+		cut_off += dropped[cpu];
 	}
-	printk("# littlebig trace begin\n# tracer: nop\n#\n"
+	printk("# littlebig trace begin%s%s\n# tracer: nop\n#\n"
 	       "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
-	       "#              | |         |   |||||     |         |\n");
+	       "#              | |         |   |||||     |         |\n", sp, label);
 	for (;;) {
 		int best = -1;
 
@@ -291,10 +338,25 @@ void trace_dump(void)
 				best = (int)cpu;
 		if (best < 0)
 			break;
+		if (bufs[best].e[pos[best] % nr_entries].ts > cut) {
+			pos[best]++;	/* after the cut: another CPU's events are missing */
+			cut_off++;
+			continue;
+		}
 		print_entry(&bufs[best].e[pos[best]++ % nr_entries]);
 		total++;
 	}
-	printk("# littlebig trace end: %llu events, %llu overwritten\n", total, lost);
+	if (cut != ~0ull)
+		printk("# littlebig trace truncated at %llu.%06llu: cpu%u's buffer (%u events) "
+		       "filled; %llu later events dropped on all CPUs\n", cut / NSEC_PER_SEC,
+		       cut / NSEC_PER_USEC % 1000000, full_cpu, nr_entries, cut_off);
+	printk("# littlebig trace end%s%s: %llu events, %llu overwritten%s\n", sp, label, total,
+	       lost, cut != ~0ull ? ", truncated" : "");
+}
+
+void trace_dump(void)
+{
+	trace_dump_labelled(NULL);
 }
 
 /* The cost of one tracepoint: N calls with tracing off (the inline test) and

@@ -66,9 +66,9 @@ class TraceTool(unittest.TestCase):
             elif e["event"] == "sched_wakeup":
                 seq.append("wake@%s" % e["target_cpu"])
             elif e["event"] == "sched_switch" and e["next_comm"] == "tr":
-                seq.append("in@%d" % e["cpu"])
+                seq.append("in@%d" % e["common_cpu"])
             elif e["event"] == "sched_switch":
-                seq.append("out-%s@%d" % (e["prev_state"], e["cpu"]))
+                seq.append("out-%s@%d" % (e["prev_state"], e["common_cpu"]))
         self.assertEqual(seq[:4], ["new@004", "in@4", "out-S@4", "wake@004"], seq[:8])
         self.assertGreaterEqual(seq.count("out-S@4"), 3, seq)
         self.assertFalse([s for s in seq if not s.endswith("4")], seq)

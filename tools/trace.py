@@ -27,24 +27,31 @@ LINE_RE = re.compile(r"^\s*(.+)-(\d+)\s+\[(\d+)\]\s+\S+\s+(\d+\.\d+):\s+(\w+):\s
 FIELD_RE = re.compile(r"(\w+)=(\S+)")
 
 
-def extract(text):
-    """Each trace block of a serial log, as a list of ftrace text lines."""
-    blocks, cur = [], None
+def extract_labelled(text):
+    """Each trace block of a serial log as (label, ftrace text lines); the label
+    is what follows "# littlebig trace begin" ("E1 NO_ASYM_PREFER_PREV" for an
+    experiment's half, "" for the shell's `trace dump`)."""
+    blocks, cur, label = [], None, ""
     for line in text.splitlines():
         line = line.rstrip("\r")
         if line.startswith(BEGIN):
-            cur = []
+            cur, label = [], line[len(BEGIN):].strip()
         elif line.startswith(END) and cur is not None:
-            blocks.append(cur)
+            blocks.append((label, cur))
             cur = None
         elif cur is not None:
             cur.append(line)
     return blocks
 
 
+def extract(text):
+    """Each trace block of a serial log, as a list of ftrace text lines."""
+    return [lines for _, lines in extract_labelled(text)]
+
+
 def parse(lines):
-    """Events as dicts: common_comm, common_pid (the running task), cpu, ts (s),
-    event, and the event's fields (the sched_switch arrow is dropped; field
+    """Events as dicts: common_comm, common_pid (the running task), common_cpu
+    (the CPU that recorded it), ts (s), event, and the event's fields (the sched_switch arrow is dropped; field
     values stay strings)."""
     events = []
     for line in lines:
@@ -53,8 +60,8 @@ def parse(lines):
         m = LINE_RE.match(line)
         if not m:
             raise ValueError("not an ftrace line: %r" % line)
-        ev = {"common_comm": m.group(1).strip(), "common_pid": int(m.group(2)), "cpu": int(m.group(3)),
-              "ts": float(m.group(4)), "event": m.group(5)}
+        ev = {"common_comm": m.group(1).strip(), "common_pid": int(m.group(2)),
+              "common_cpu": int(m.group(3)), "ts": float(m.group(4)), "event": m.group(5)}
         ev.update(FIELD_RE.findall(m.group(6)))
         events.append(ev)
     return events
@@ -62,11 +69,11 @@ def parse(lines):
 
 def format_event(ev):
     """Back to an ftrace text line (the round trip of parse)."""
-    keys = [k for k in ev if k not in ("common_comm", "common_pid", "cpu", "ts", "event")]
+    keys = [k for k in ev if k not in ("common_comm", "common_pid", "common_cpu", "ts", "event")]
     fields = " ".join("%s=%s" % (k, ev[k]) for k in keys)
     fields = fields.replace(" next_comm=", " ==> next_comm=")
     return "%16s-%-7d [%03d] d..2. %12.6f: %s: %s" % (ev["common_comm"], ev["common_pid"],
-                                                    ev["cpu"], ev["ts"], ev["event"], fields)
+                                                    ev["common_cpu"], ev["ts"], ev["event"], fields)
 
 
 def cpulist(s):
@@ -90,9 +97,9 @@ def plot(events, out, title="", clusters=("0-3", "4-7"), tasks=None):
     runs = {c: [] for c in cpus}
     start = {}
     for e in events:
-        if e["event"] != "sched_switch" or e["cpu"] not in runs:
+        if e["event"] != "sched_switch" or e["common_cpu"] not in runs:
             continue
-        c = e["cpu"]
+        c = e["common_cpu"]
         if c in start and start[c][0] != "0":
             runs[c].append((start[c][1], start[c][0], e["ts"]))
         start[c] = (e["next_pid"], e["ts"], e["next_comm"])

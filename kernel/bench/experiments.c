@@ -35,8 +35,14 @@ static int experiment_e1(bool shortrun, u64 loops)
 
 	sched_feat_get("ASYM_PREFER_PREV", &was);
 	for (int on = 0; on < 2; on++) {
-		sched_feat_set(on ? "ASYM_PREFER_PREV" : "NO_ASYM_PREFER_PREV");
-		if (bench_pipe(loops, &r[on]))
+		const char *feat = on ? "ASYM_PREFER_PREV" : "NO_ASYM_PREFER_PREV";
+		int err;
+
+		sched_feat_set(feat);
+		experiment_half_begin(feat);
+		err = bench_pipe(loops, &r[on]);
+		experiment_half_end();
+		if (err)
 			return -1;
 		bench_pipe_print(&r[on]);
 		mig[on] = r[on].migrations[0] + r[on].migrations[1];
@@ -107,6 +113,7 @@ int experiment_run(const char *spec)
 {
 	bool shortrun = bench_flag(spec, "short");
 
+	experiment_trace_setup(spec);
 	if (!strcmp(spec, "smoke"))
 		return bench_smoke();
 	if (spec[0] == '1' && (spec[1] == ',' || !spec[1]))

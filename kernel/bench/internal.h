@@ -30,6 +30,18 @@ struct sysbench_result {
 int bench_sysbench_threads(u64 threads, u64 locks, u64 yields, u64 ms, struct sysbench_result *r);
 int bench_sysbench_cpu(u64 threads, u64 work_units, bool real, u64 ms, struct sysbench_result *r);
 
+/* Tracing an experiment's halves (trace_halves.c). experiment_run calls
+ * experiment_trace_setup(spec) first; each experiment brackets each of its
+ * off/on halves with experiment_half_begin("NO_FEATURE") ... _end(). With the
+ * spec's "trace" flag (experiment=N,short,trace) begin starts fresh trace
+ * buffers and end dumps them between "# littlebig trace begin EN LABEL" and
+ * "# littlebig trace end EN LABEL: ..." (tools/trace.py picks each half);
+ * without it both do nothing. Keep printing out of the bracket: the dump
+ * is what the host reads. */
+void experiment_trace_setup(const char *spec);
+void experiment_half_begin(const char *label);
+void experiment_half_end(void);
+
 /* "x.yz" of a ratio in hundredths, for printk (no floating point in the kernel). */
 #define FIX2(v) (unsigned long long)((v) / 100), (unsigned long long)((v) % 100)
 

@@ -1,0 +1,47 @@
+/* trace_halves.c - scheduler traces of an experiment's halves: with the
+ * "trace" flag (experiment=1,short,trace) each off/on half is bracketed by
+ * experiment_half_begin/_end, which start fresh trace buffers (fill-once:
+ * a half too long for them is cut cleanly, and the dump says so) and dump
+ * them between "# littlebig trace begin E1 LABEL" markers for tools/trace.py.
+ * State: experiments run one at a time from one thread, so no lock. */
+#include "internal.h"
+#include "kernel.h"
+#include "trace.h"
+
+static bool tracing, started;
+static char exp_name[16], half[48];
+
+void experiment_trace_setup(const char *spec)
+{
+	size_t n = 0;
+
+	tracing = bench_flag(spec, "trace");
+	started = false;
+	exp_name[n++] = 'E';
+	for (; *spec && *spec != ',' && n < sizeof(exp_name) - 1; spec++)
+		exp_name[n++] = *spec;
+	exp_name[n] = '\0';
+}
+
+void experiment_half_begin(const char *label)
+{
+	if (!tracing)
+		return;
+	strlcpy_k(half, label, sizeof(half));
+	started = !trace_start_fill();
+	if (!started)
+		printk("experiment: no memory for the trace buffers; %s %s not traced\n", exp_name,
+		       half);
+}
+
+void experiment_half_end(void)
+{
+	char label[sizeof(exp_name) + sizeof(half)];
+
+	if (!tracing || !started)
+		return;
+	started = false;
+	trace_stop();
+	ksnprintf(label, sizeof(label), "%s %s", exp_name, half);
+	trace_dump_labelled(label);
+}
