@@ -3,6 +3,7 @@
 #   make run      boot the big.LITTLE QEMU machine with the console on this terminal
 #   make test     host unit tests + fuzz smoke + self-tests in every QEMU configuration
 #   make debug    QEMU halted with a gdb stub
+#   make trace E=1  experiment 1 traced, off/on halves side by side (build/trace/)
 #   make bench B=pipe,n=20000 / make experiment E=1 / make experiments  (kernel/bench/)
 # Missing tools are installed by tools/deps.sh (Debian packages), which says so.
 
@@ -184,13 +185,26 @@ debug: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb
 	@echo "  gdb-multiarch -ex 'add-symbol-file $(BUILD)/kernel.elf -o 0x40200000' -ex 'target remote :1234'"
 	$(QEMU) $(QEMU_BASE) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$(MACHINE).dtb -S -s
 
-# Scheduler trace of a scenario typed into the shell, feature on and off:
-# build/trace/NAME-{on,off}.{log,txt,png} (tools/trace.py; matplotlib is
-# Debian's, hence /usr/bin/python3). E=N will run experiment N once the
-# workloads issue adds experiments; until then the built-in demo runs.
-trace: $(BUILD)/Image $(BUILD)/dts/qemu-bl44.dtb
-	@$(if $(E),echo "trace: experiment E$(E) is not in the tree yet; tracing the built-in demo (MISFIT)")
+# make trace E=N: experiment N, shortened, on its first machine under -icount
+# with each off/on half traced (experiment=N,short,trace; TRACE_ARGS=,n=2000
+# adds to the spec): build/trace/eN-MACHINE.log (serial), one .txt per half
+# (ftrace text), eN-MACHINE.png (the halves side by side, one time scale).
+# make trace: the built-in demo typed into the shell, MISFIT on and off,
+# build/trace/demo-{on,off}.{log,txt,png}. tools/trace.py; matplotlib is
+# Debian's, hence /usr/bin/python3.
+TRACE_MACHINE = $(firstword $(EXPERIMENT_MACHINES_$(E)))
+trace: $(BUILD)/Image dtbs
+ifeq ($(E),)
 	/usr/bin/python3 tools/trace.py record $(BUILD)/trace --build $(BUILD) --qemu "$(QEMU)"
+else
+	@test -n "$(TRACE_MACHINE)" || { echo "trace: no experiment E$(E) (EXPERIMENTS: $(EXPERIMENTS))"; false; }
+	@mkdir -p $(BUILD)/trace
+	$(QEMU) $(QEMU_ICOUNT) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$(TRACE_MACHINE).dtb \
+		-append "experiment=$(E),short,trace$(TRACE_ARGS)" < /dev/null \
+		> $(BUILD)/trace/e$(E)-$(TRACE_MACHINE).log
+	/usr/bin/python3 tools/trace.py halves $(E) $(BUILD)/trace/e$(E)-$(TRACE_MACHINE).log \
+		$(BUILD)/trace --name e$(E)-$(TRACE_MACHINE) --machine $(TRACE_MACHINE)
+endif
 
 # make bench B=pipe,n=20000 [MACHINE=...]: one benchmark (include/bench.h), then power off.
 # make experiment E=1: experiment E on each of its machines (kernel/bench/experiments.c),

@@ -10,8 +10,16 @@
 
 #include "types.h"
 
-/* Both return 0 on success, -1 for an unknown name or a refused argument. */
+/* Both return 0 on success, -1 for an unknown name, a refused argument or
+ * an interruption. */
 int bench_run(const char *spec);
 int experiment_run(const char *spec);
+
+/* Ctrl-C of the shell's `run`: bench_interrupt(true) asks the running
+ * benchmark to stop early; its threads see it at their next loop, end, and
+ * are joined and freed by the benchmark as on a normal end, which then
+ * returns -1. bench_interrupt(false) before a run clears it. */
+void bench_interrupt(bool stop);
+bool bench_interrupted(void);
 
 #endif

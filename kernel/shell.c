@@ -670,8 +670,58 @@ static int cmd_history(int argc, char **argv)
 	return 0;
 }
 
-/* run BENCH [k=v ...] or run experiment N [short]: the words become the
- * comma-separated spec of kernel/bench/ ("pipe,n=20000", "1,short"). */
+struct run_job {
+	const char *spec;
+	bool exp, done;
+};
+
+static void run_job_fn(void *arg)
+{
+	struct run_job *j = arg;
+
+	if (j->exp)
+		experiment_run(j->spec);
+	else
+		bench_run(j->spec);
+	__atomic_store_n(&j->done, true, __ATOMIC_RELEASE);
+}
+
+/* The benchmark runs in its own thread while this one watches the console:
+ * Ctrl-C asks it to stop (bench_interrupt), and the benchmark ends and
+ * joins its own threads before returning, so nothing is left behind. */
+static void run_in_thread(const char *spec, bool exp)
+{
+	struct run_job job = { spec, exp, false };
+	size_t heap = kmalloc_in_use();
+	unsigned long pages = page_alloc_free_count();
+	struct task_struct *t;
+	bool stopped = false;
+
+	bench_interrupt(false);
+	t = kthread_run(run_job_fn, &job, "run");
+	if (!t) {
+		printk("run: out of memory\n");
+		return;
+	}
+	printk("run: %s%s started (Ctrl-C stops it)\n", exp ? "experiment " : "", spec);
+	while (!__atomic_load_n(&job.done, __ATOMIC_ACQUIRE)) {
+		if (!stopped && console_trygetc() == 0x03) {
+			printk("^C\n");
+			bench_interrupt(true);
+			stopped = true;
+		}
+		msleep(20);
+	}
+	kthread_join(t);
+	bench_interrupt(false);
+	if (stopped)
+		printk("run: interrupted; the benchmark's threads have ended (kmalloc in use %zu -> "
+		       "%zu bytes, free pages %lu -> %lu)\n", heap, kmalloc_in_use(), pages,
+		       page_alloc_free_count());
+}
+
+/* run BENCH [k=v ...] or run experiment N [short] [trace]: the words become
+ * the comma-separated spec of kernel/bench/ ("pipe,n=20000", "1,short"). */
 static int cmd_run(int argc, char **argv)
 {
 	char spec[128];
@@ -688,10 +738,7 @@ static int cmd_run(int argc, char **argv)
 		printk("run: arguments too long\n");
 		return -1;
 	}
-	if (exp)
-		experiment_run(spec);
-	else
-		bench_run(spec);
+	run_in_thread(spec, exp);
 	return 0;
 }
 
@@ -787,8 +834,9 @@ static const struct command commands[] = {
 	  cmd_taskset },
 	{ "renice", "renice PID NICE", "set the nice value (-20..19) of a normal task",
 	  cmd_renice },
-	{ "run", "run BENCH [k=v ...] | run experiment N [short]",
-	  "run a benchmark (pipe, hackbench, sysbench-threads, sysbench-cpu) or experiment", cmd_run },
+	{ "run", "run BENCH [k=v ...] | run experiment N [short] [trace]",
+	  "run a benchmark (pipe, hackbench, sysbench-threads, sysbench-cpu) or experiment; "
+	  "Ctrl-C stops it", cmd_run },
 	{ "selftest", "selftest [suite,suite]", "run self-test suites (all if none named)",
 	  cmd_selftest },
 	{ "trace", "trace start|stop|dump|bench",

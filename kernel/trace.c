@@ -6,6 +6,7 @@
  * ftrace's text format (`comm-pid [cpu] flags timestamp: event: fields`) so
  * ftrace-text tools (Perfetto, trace-cmd's parsers, tools/trace.py) read it.
  * Not the tracepoints' placement (kernel/sched/) nor plotting (tools/). */
+#include "cpufreq.h"
 #include "kernel.h"
 #include "mm.h"
 #include "sched.h"
@@ -217,6 +218,11 @@ static int start(bool once)
 	}
 	fill_once = once;
 	__atomic_store_n(&trace_on, true, __ATOMIC_RELEASE);
+	/* Each CPU's frequency as the trace starts (Linux records changes only;
+	 * a timeline needs the level it starts from). */
+	for_each_cpu(cpu, cpu_online_mask)
+		if (cpufreq_policy_of(cpu) >= 0)
+			__trace_cpu_frequency(cpufreq_cur_freq(cpufreq_policy_of(cpu)), cpu);
 	return 0;
 }
 

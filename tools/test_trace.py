@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """test_trace.py - tools/trace.py on known input: the ftrace text round trip,
 the event sequence of the shell run's traced task (build/test-logs/shell.log,
-written by the `shell` run just before), and a PNG drawn from it."""
+written by the `shell` run just before), and a PNG drawn from it; and
+`make trace E=1` (one boot of qemu-bl44 under -icount, ~10 s): both halves
+extracted, round-tripped, consistent with what E1 measured, one PNG."""
 
+import glob
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -87,6 +91,76 @@ class TraceTool(unittest.TestCase):
                 data = f.read()
             self.assertEqual(data[:8], b"\x89PNG\r\n\x1a\n")
             self.assertGreater(len(data), 10000)
+
+
+class MakeTraceE1(unittest.TestCase):
+    """`make trace E=1`: E1 short with each half traced, as a user runs it."""
+    MACHINE = "qemu-bl44"
+
+    @classmethod
+    def setUpClass(cls):
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        cls.out = os.path.join(BUILD, "trace")
+        cls.base = os.path.join(cls.out, "e1-" + cls.MACHINE)
+        for f in glob.glob(cls.base + "*"):
+            os.unlink(f)
+        cls.make = subprocess.run(["make", "-s", "-C", root, "trace", "E=1", "BUILD=" + BUILD],
+                                  capture_output=True, text=True, timeout=600)
+
+    def setUp(self):
+        self.assertEqual(self.make.returncode, 0, self.make.stdout + self.make.stderr)
+
+    def halves(self):
+        with open(self.base + ".log", errors="replace") as f:
+            text = f.read()
+        halves = dict(ktrace.extract_labelled(text))
+        self.assertEqual(sorted(halves), ["E1 ASYM_PREFER_PREV", "E1 NO_ASYM_PREFER_PREV"])
+        return text, {k: ktrace.parse(v) for k, v in halves.items()}
+
+    def test_files_round_trip(self):
+        for half in ("no-asym-prefer-prev", "asym-prefer-prev"):
+            with open("%s-%s.txt" % (self.base, half)) as f:
+                lines = f.read().splitlines()
+            self.assertTrue(lines[0].startswith("# tracer: nop"), lines[:2])
+            events = ktrace.parse(lines)
+            self.assertGreater(len(events), 1000)
+            self.assertEqual(ktrace.parse([ktrace.format_event(e) for e in events]), events)
+
+    def test_wakeup_then_switch_on_target(self):
+        """Every wakeup of a pipe task is followed, for that task, by a
+        sched_switch onto the target CPU (or a migration first)."""
+        _, halves = self.halves()
+        for label, events in halves.items():
+            where, checked = {}, 0
+            for e in events:
+                if e["event"] == "sched_wakeup" and e["comm"].startswith("pipe-"):
+                    where[e["pid"]] = int(e["target_cpu"])
+                elif e["event"] == "sched_migrate_task" and e["pid"] in where:
+                    where[e["pid"]] = int(e["dest_cpu"])
+                elif e["event"] == "sched_switch" and e["next_pid"] in where:
+                    self.assertEqual(e["common_cpu"], where.pop(e["next_pid"]), (label, e))
+                    checked += 1
+            self.assertGreater(checked, 1500, label)
+
+    def test_migrations_match_result(self):
+        """The trace's sched_migrate_task of pipe-0/pipe-1 agree with the RESULT
+        line of the same half (which counts from the start barrier): off, all
+        wakeups move; on, none do."""
+        text, halves = self.halves()
+        results = ktrace.results_after(text)
+        for label, events in halves.items():
+            n = sum(1 for e in events if e["event"] == "sched_migrate_task"
+                    and e["comm"].startswith("pipe-"))
+            m = int(re.search(r" migrations=(\d+)", results[label]).group(1))
+            self.assertTrue(m <= n <= m + 2, (label, n, results[label]))
+        self.assertGreater(int(re.search(r" migrations=(\d+)",
+                                         results["E1 NO_ASYM_PREFER_PREV"]).group(1)), 1000)
+
+    def test_png(self):
+        with open(self.base + ".png", "rb") as f:
+            data = f.read()
+        self.assertEqual(data[:8], b"\x89PNG\r\n\x1a\n")
+        self.assertGreater(len(data), 10000)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,10 @@ Debian's python3-matplotlib (tools/deps.sh), hence /usr/bin/python3.
 
     tools/trace.py extract LOG OUT.txt          first trace of LOG as ftrace text
     tools/trace.py plot TRACE.txt OUT.png [--title T] [--clusters 0-3,4-7]
+    tools/trace.py halves N LOG OUTDIR [--name e1-qemu-bl44]
+                                                 experiment N's traced halves (booted
+                                                 with experiment=N,short,trace): a .txt
+                                                 each, one PNG side by side
     tools/trace.py record OUTDIR                 the demo, features on and off
 """
 
@@ -84,80 +88,200 @@ def cpulist(s):
     return cpus
 
 
-def plot(events, out, title="", clusters=("0-3", "4-7"), tasks=None):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+IDLE_OR_SYSTEM = re.compile(r"^(init|run|migration/\d+|swapper/\d+)$")
 
-    clusters = [cpulist(c) for c in clusters]
-    cpus = [c for cl in clusters for c in cl]
+
+def timeline(events):
+    """What a plot needs from a trace: t0 and t1 (s), running intervals per
+    CPU [(start, end, comm)] from sched_switch (a CPU's task before its first
+    switch is the one its first event names), each cluster's frequency steps
+    by first CPU, and util_avg samples per task (comm-pid)."""
     t0 = min(e["ts"] for e in events)
     t1 = max(e["ts"] for e in events)
-    # Running intervals per CPU from sched_switch.
-    runs = {c: [] for c in cpus}
-    start = {}
+    runs, cur, freq, util = {}, {}, {}, {}
     for e in events:
-        if e["event"] != "sched_switch" or e["common_cpu"] not in runs:
-            continue
         c = e["common_cpu"]
-        if c in start and start[c][0] != "0":
-            runs[c].append((start[c][1], start[c][0], e["ts"]))
-        start[c] = (e["next_pid"], e["ts"], e["next_comm"])
-    names = {}
-    for e in events:
+        if c not in cur:
+            cur[c] = (e["common_comm"], e["common_pid"], t0)
         if e["event"] == "sched_switch":
-            names[e["next_pid"]] = e["next_comm"]
-    for c, (pid, ts, _) in start.items():
-        if pid != "0":
-            runs[c].append((ts, pid, t1))
-    pids = sorted({pid for r in runs.values() for _, pid, _ in r}, key=int)
-    cmap = plt.get_cmap("tab20")
-    color = {pid: cmap(i % 20) for i, pid in enumerate(pids)}
-    util = {}
-    for e in events:
-        if e["event"] == "sched_pelt_se":
-            util.setdefault(e["pid"], []).append((e["ts"], int(e["util"])))
-    if tasks is None:
-        skip = re.compile(r"^(init|migration/\d+|swapper/\d+)$")
-        tasks = [pid for pid in pids if not skip.match(names.get(pid, ""))]
+            comm, pid, ts = cur[c]
+            if pid != 0:
+                runs.setdefault(c, []).append((ts, e["ts"], comm))
+            cur[c] = (e["next_comm"], int(e["next_pid"]), e["ts"])
+        elif e["event"] == "cpu_frequency":
+            freq.setdefault(int(e["cpu_id"]), []).append((e["ts"], int(e["state"]) / 1000))
+        elif e["event"] == "sched_pelt_se":
+            util.setdefault("%s-%s" % (e["comm"], e["pid"]), []).append((e["ts"], int(e["util"])))
+    for c, (comm, pid, ts) in cur.items():
+        if pid != 0:
+            runs.setdefault(c, []).append((ts, t1, comm))
+    return {"t0": t0, "t1": t1, "runs": runs, "freq": freq, "util": util}
 
-    fig, (ax, axf, axu) = plt.subplots(3, 1, figsize=(12, 8), sharex=True,
-                                       gridspec_kw={"height_ratios": [3, 1, 2]})
-    y = 0
-    ticks = []
-    for k, cl in enumerate(clusters):
+
+def _draw(axes, tl, clusters, title, color):
+    """One timeline into three axes: CPU lanes (clusters grouped), cluster
+    frequency, task utilization; times from the trace's first event."""
+    import matplotlib.pyplot as plt
+    ax, axf, axu = axes
+    t0, y, ticks = tl["t0"], 0, []
+    for cl in clusters:
         for c in cl:
-            for ts, pid, te in runs.get(c, []):
-                ax.broken_barh([(ts - t0, te - ts)], (y, 0.8), color=color[pid])
+            by_comm = {}
+            for ts, te, comm in tl["runs"].get(c, []):
+                by_comm.setdefault(comm, []).append((ts - t0, te - ts))
+            for comm, bars in by_comm.items():
+                ax.broken_barh(bars, (y, 0.8), color=color(comm))
             ticks.append((y + 0.4, "cpu%d" % c))
             y += 1
         y += 0.5  # a gap between clusters
     ax.set_yticks([t for t, _ in ticks], [n for _, n in ticks])
-    ax.invert_yaxis()
-    ax.set_title(title or "scheduler timeline")
-    handles = [plt.Rectangle((0, 0), 1, 1, color=color[p]) for p in pids]
-    ax.legend(handles, ["%s-%s" % (names.get(p, "?"), p) for p in pids], loc="upper left",
-              bbox_to_anchor=(1.0, 1.0), fontsize="small")
+    ax.set_ylim(y, -0.2)
+    ax.set_title(title, fontsize="medium")
     for k, cl in enumerate(clusters):
-        pts = [(e["ts"] - t0, int(e["state"]) / 1000) for e in events
-               if e["event"] == "cpu_frequency" and int(e["cpu_id"]) == cl[0]]
+        pts = list(tl["freq"].get(cl[0], []))
         if pts:
-            pts.append((t1 - t0, pts[-1][1]))
+            pts = [(ts - t0, f) for ts, f in pts] + [(tl["t1"] - t0, pts[-1][1])]
             axf.step([p[0] for p in pts], [p[1] for p in pts], where="post",
                      label="cluster %d (cpu%d-%d)" % (k, cl[0], cl[-1]))
     axf.set_ylabel("MHz")
-    axf.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small")
-    for pid in tasks:
-        pts = util.get(pid, [])
-        if pts:
-            axu.plot([p[0] - t0 for p in pts], [p[1] for p in pts],
-                     label="%s-%s util_avg" % (names.get(pid, "?"), pid), color=color.get(pid))
+    for task, pts in sorted(tl["util"].items()):
+        comm = task.rsplit("-", 1)[0]
+        if not IDLE_OR_SYSTEM.match(comm):
+            axu.plot([p[0] - t0 for p in pts], [p[1] for p in pts], label=task + " util_avg",
+                     color=color(comm), linewidth=1)
     axu.set_ylabel("util_avg")
-    axu.set_xlabel("time (s from first event)")
-    axu.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small")
+    axu.set_xlabel("time (s from the first event)")
+    return [plt.Rectangle((0, 0), 1, 1, color=color(c)) for c in sorted(
+        {comm for r in tl["runs"].values() for _, _, comm in r})]
+
+
+def _colors(timelines):
+    """One colour per task name, the same in every panel."""
+    import matplotlib.pyplot as plt
+    comms = sorted({comm for tl in timelines for r in tl["runs"].values() for _, _, comm in r})
+    cmap = plt.get_cmap("tab20")
+    table = {c: cmap(i % 20) for i, c in enumerate(comms)}
+    return lambda comm: table.get(comm, "grey")
+
+
+def plot_panels(panels, out, clusters=("0-3", "4-7"), suptitle=""):
+    """panels: [(title, events)] drawn side by side on one time scale (the
+    longest panel's), one PNG. Each panel: CPU lanes, frequency, util_avg."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    clusters = [cpulist(c) if isinstance(c, str) else c for c in clusters]
+    tls = [timeline(ev) for _, ev in panels]
+    color = _colors(tls)
+    n = len(panels)
+    fig, axes = plt.subplots(3, n, figsize=(7 * n + 2, 8), sharex=True, sharey="row",
+                             squeeze=False, gridspec_kw={"height_ratios": [3, 1, 2]})
+    for i, ((title, _), tl) in enumerate(zip(panels, tls)):
+        _draw([axes[r][i] for r in range(3)], tl, clusters, title, color)
+    axes[0][0].set_xlim(0, max(tl["t1"] - tl["t0"] for tl in tls) or 1e-6)
+    comms = sorted({comm for tl in tls for r in tl["runs"].values() for _, _, comm in r})
+    axes[0][-1].legend([plt.Rectangle((0, 0), 1, 1, color=color(c)) for c in comms], comms,
+                       loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small")
+    for r in (1, 2):
+        handles, labels = [], []
+        for i in range(n):
+            for h, l in zip(*axes[r][i].get_legend_handles_labels()):
+                if l not in labels:
+                    handles.append(h)
+                    labels.append(l)
+        if handles:
+            axes[r][-1].legend(handles, labels, loc="upper left", bbox_to_anchor=(1.0, 1.0),
+                               fontsize="small")
+    if suptitle:
+        fig.suptitle(suptitle)
     fig.tight_layout()
-    fig.savefig(out, dpi=80)
+    fig.savefig(out, dpi=72)
     plt.close(fig)
+
+
+def plot(events, out, title="", clusters=("0-3", "4-7")):
+    """One trace as one timeline (the shell's `trace dump`, the demo)."""
+    plot_panels([(title or "scheduler timeline", events)], out, clusters)
+
+
+def clusters_from_log(text):
+    """The clusters as CPU lists from the kernel's boot lines
+    ("topology: cpu=4 ... cluster=1 ..."), or None if the log has none."""
+    cl = {}
+    for m in re.finditer(r"^topology: cpu=(\d+) .*?\bcluster=(\d+)", text, re.M):
+        cl.setdefault(int(m.group(2)), []).append(int(m.group(1)))
+    return [sorted(v) for _, v in sorted(cl.items())] or None
+
+
+def half_title(label):
+    """"E1 NO_ASYM_PREFER_PREV" -> "E1: ASYM_PREFER_PREV off"."""
+    exp, _, feat = label.partition(" ")
+    if re.match(r"^[A-Z0-9_]+$", feat or "-"):
+        if feat.startswith("NO_"):
+            return "%s: %s off" % (exp, feat[3:])
+        return "%s: %s on" % (exp, feat)
+    return label
+
+
+def results_after(text):
+    """{label: the first RESULT line after that trace block's end marker}:
+    what the traced half measured (its table follows the dump)."""
+    out, label = {}, None
+    for line in text.splitlines():
+        line = line.rstrip("\r")
+        if line.startswith(END):
+            label = line[len(END):].split(":")[0].strip()
+        elif line.startswith("RESULT ") and label is not None:
+            out[label] = line
+            label = None
+    return out
+
+
+def result_summary(line, n=4):
+    """"RESULT pingpong loops=1000 a=1 ... features=..." -> "loops=1000 a=1 ..." (n fields)."""
+    fields = [f for f in line.split()[2:] if not f.startswith("features=")]
+    return " ".join(fields[:n])
+
+
+def slug(s):
+    return re.sub(r"[^A-Za-z0-9]+", "-", s).strip("-").lower()
+
+
+def cmd_halves(args):
+    """Each traced half of experiment N in LOG -> NAME-HALF.txt, and one PNG
+    of all halves side by side; checks each half round-trips the parser."""
+    with open(args.log, errors="replace") as f:
+        text = f.read()
+    want = "E%s " % args.experiment
+    halves = [(l, b) for l, b in extract_labelled(text) if l.startswith(want)]
+    if not halves:
+        sys.exit("trace.py: no '%s %s...' trace in %s (was the experiment run with "
+                 "the trace flag, and does it call experiment_half_begin/_end?)"
+                 % (BEGIN, want, args.log))
+    os.makedirs(args.outdir, exist_ok=True)
+    panels, results = [], results_after(text)
+    for label, lines in halves:
+        events = parse(lines)
+        if parse([format_event(e) for e in events]) != events:
+            sys.exit("trace.py: %s does not round-trip the parser" % label)
+        txt = os.path.join(args.outdir, "%s-%s.txt" % (args.name, slug(label.split(" ", 1)[-1])))
+        with open(txt, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        cut = [l for l in lines if l.startswith("# littlebig trace truncated")]
+        print("trace.py: %s: %d events%s -> %s" % (label, len(events),
+                                                  " (%s)" % cut[0][2:] if cut else "", txt))
+        title = half_title(label)
+        if label in results:
+            title += "\n" + result_summary(results[label])
+        panels.append((title, events))
+    m = re.search(r"^(E%s: .*)$" % re.escape(str(args.experiment)), text, re.M)
+    sup = "%s%s" % (m.group(1).strip() if m else "E%s" % args.experiment,
+                    " (%s)" % args.machine if args.machine else "")
+    png = os.path.join(args.outdir, args.name + ".png")
+    plot_panels(panels, png, clusters_from_log(text) or [cpulist(c) for c in
+                                                         args.clusters.split(",")], sup)
+    print("trace.py: %s" % png)
 
 
 # ---- record: the demo scenario through the shell -----------------------------------------
@@ -230,6 +354,13 @@ def main(argv=None):
     p.add_argument("out")
     p.add_argument("--title", default="")
     p.add_argument("--clusters", default="0-3,4-7")
+    p = sub.add_parser("halves")
+    p.add_argument("experiment")
+    p.add_argument("log")
+    p.add_argument("outdir")
+    p.add_argument("--name", default=None)
+    p.add_argument("--machine", default="")
+    p.add_argument("--clusters", default="0-3,4-7")
     p = sub.add_parser("record")
     p.add_argument("outdir")
     p.add_argument("--build", default="build")
@@ -250,6 +381,9 @@ def main(argv=None):
         cl = args.clusters.split(",") if "," in args.clusters else [args.clusters]
         # "0-3,4-7" names two clusters; a single range is one.
         plot(events, args.out, args.title, clusters=cl)
+    elif args.cmd == "halves":
+        args.name = args.name or "e%s" % args.experiment
+        cmd_halves(args)
     else:
         cmd_record(args)
 

@@ -88,6 +88,18 @@ static void print_sysbench(const char *kind, const struct sysbench_result *r)
 	       bench_features());
 }
 
+static bool interrupted;
+
+void bench_interrupt(bool stop)
+{
+	__atomic_store_n(&interrupted, stop, __ATOMIC_RELEASE);
+}
+
+bool bench_interrupted(void)
+{
+	return __atomic_load_n(&interrupted, __ATOMIC_ACQUIRE);
+}
+
 int bench_run(const char *spec)
 {
 	if (is(spec, "pipe")) {

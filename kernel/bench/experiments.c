@@ -42,8 +42,10 @@ static int experiment_e1(bool shortrun, u64 loops)
 		experiment_half_begin(feat);
 		err = bench_pipe(loops, &r[on]);
 		experiment_half_end();
-		if (err)
+		if (err) {	/* interrupted (shell Ctrl-C): no table */
+			sched_feat_set(was ? "ASYM_PREFER_PREV" : "NO_ASYM_PREFER_PREV");
 			return -1;
+		}
 		bench_pipe_print(&r[on]);
 		mig[on] = r[on].migrations[0] + r[on].migrations[1];
 		ops[on] = r[on].loops * NSEC_PER_SEC / r[on].ns;

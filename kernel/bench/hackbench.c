@@ -3,6 +3,7 @@
  * writes L messages of 100 bytes to every receiver of its group. All
  * threads are created first and released together; the time is from the
  * release to the last receiver done (emulated ns). */
+#include "bench.h"
 #include "internal.h"
 #include "kernel.h"
 #include "mm.h"
@@ -16,6 +17,7 @@
 
 struct hb_group {
 	struct pipe pipe[HB_FDS];	/* one per receiver */
+	int senders_left;	/* the last sender out closes every pipe: receivers see EOF */
 };
 
 struct hb_ctx {
@@ -37,9 +39,14 @@ static void hb_sender(void *arg)
 
 	memset(msg, a->idx, sizeof(msg));
 	wait_for_completion(&a->c->go);
-	for (u64 i = 0; i < a->c->loops; i++)
+	for (u64 i = 0; i < a->c->loops && !bench_interrupted(); i++)
 		for (int j = 0; j < HB_FDS; j++)
 			pipe_write(&a->g->pipe[j], msg, HB_MSG);
+	/* Written data stays readable after the close: a full run is unchanged,
+	 * an interrupted one ends the receivers' reads. */
+	if (!__atomic_sub_fetch(&a->g->senders_left, 1, __ATOMIC_ACQ_REL))
+		for (int j = 0; j < HB_FDS; j++)
+			pipe_close(&a->g->pipe[j]);
 }
 
 static void hb_receiver(void *arg)
@@ -49,7 +56,8 @@ static void hb_receiver(void *arg)
 
 	wait_for_completion(&a->c->go);
 	for (u64 i = 0; i < a->c->loops * HB_FDS; i++)
-		pipe_read_full(&a->g->pipe[a->idx], msg, HB_MSG);
+		if (pipe_read_full(&a->g->pipe[a->idx], msg, HB_MSG) < HB_MSG)
+			break;	/* EOF: the senders were interrupted */
 }
 
 int bench_hackbench(u64 groups, u64 loops, struct hackbench_result *r)
@@ -72,10 +80,12 @@ int bench_hackbench(u64 groups, u64 loops, struct hackbench_result *r)
 	th = kzalloc(sizeof(*th) * nt);
 	if (!c.groups || !args || !th)
 		goto out;
-	for (u64 g = 0; g < groups; g++)
+	for (u64 g = 0; g < groups; g++) {
+		c.groups[g].senders_left = HB_FDS;
 		for (int j = 0; j < HB_FDS; j++)
 			if (pipe_init(&c.groups[g].pipe[j], 0))
 				goto out;
+	}
 	for (size_t i = 0; i < nt; i++) {
 		struct hb_group *g = &c.groups[i / (2 * HB_FDS)];
 		bool sender = (i % (2 * HB_FDS)) >= HB_FDS;
@@ -93,10 +103,11 @@ int bench_hackbench(u64 groups, u64 loops, struct hackbench_result *r)
 	r->ns = arch_clock_ns() - t0;
 	r->groups = groups;
 	r->loops = loops;
-	ret = 0;
+	ret = bench_interrupted() ? -1 : 0;
+	goto out_free;
 out:
-	if (ret)
-		printk("bench hackbench: out of memory\n");
+	printk("bench hackbench: out of memory\n");
+out_free:
 	for (u64 g = 0; c.groups && g < groups; g++)
 		for (int j = 0; j < HB_FDS; j++)
 			if (c.groups[g].pipe[j].buf)

@@ -1,6 +1,7 @@
 /* pipe.c - `perf bench sched pipe -T`: two threads pass a 4-byte token
  * through two pipes, loops round trips; reports usecs/op, ops/sec and each
  * thread's migrations (the E1 workload). Times are emulated ns. */
+#include "bench.h"
 #include "internal.h"
 #include "kernel.h"
 #include "mm.h"
@@ -33,10 +34,16 @@ static void pp_thread(void *arg)
 		c->t0 = arch_clock_ns();
 	for (u64 i = 0; i < c->loops; i++) {
 		if (a->me == 0) {	/* perf's worker_thread: write, then read */
+			/* Only A looks at an interruption: closing A -> B ends B's read. */
+			if (bench_interrupted()) {
+				pipe_close(&c->pipe[0]);
+				break;
+			}
 			pipe_write(&c->pipe[0], &token, sizeof(token));
 			pipe_read_full(&c->pipe[1], &token, sizeof(token));
 		} else {
-			pipe_read_full(&c->pipe[0], &token, sizeof(token));
+			if (pipe_read_full(&c->pipe[0], &token, sizeof(token)) < sizeof(token))
+				break;
 			pipe_write(&c->pipe[1], &token, sizeof(token));
 		}
 	}
@@ -69,6 +76,8 @@ int bench_pipe(u64 loops, struct pipe_result *r)
 		panic("bench pipe: cannot create threads");
 	kthread_join(t[0]);
 	kthread_join(t[1]);
+	if (bench_interrupted())
+		goto out;
 	r->loops = loops;
 	r->ns = c->t1 - c->t0;
 	r->migrations[0] = c->migrations[0];

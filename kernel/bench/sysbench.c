@@ -3,6 +3,7 @@
  * unlock. cpu: an event = `work` units of emulated work (cpu_work, scaled by
  * capacity and frequency) or, with `real`, a prime search by instructions
  * (not scaled). Both count events until D ms of emulated time have passed. */
+#include "bench.h"
 #include "internal.h"
 #include "kernel.h"
 #include "mm.h"
@@ -48,7 +49,7 @@ static void sb_thread(void *arg)
 
 	if (barrier_wait(&c->start))
 		c->t0 = arch_clock_ns();
-	while (arch_clock_ns() < c->end_ns) {
+	while (arch_clock_ns() < c->end_ns && !bench_interrupted()) {
 		u64 s = arch_clock_ns();
 
 		if (c->cpu) {
@@ -96,7 +97,7 @@ static int sb_run(struct sb_ctx *c, u64 threads, u64 ms, struct sysbench_result 
 		r->max_events = c->events[i] > r->max_events ? c->events[i] : r->max_events;
 	}
 	kfree(c);
-	return 0;
+	return bench_interrupted() ? -1 : 0;
 }
 
 int bench_sysbench_threads(u64 threads, u64 locks, u64 yields, u64 ms, struct sysbench_result *r)

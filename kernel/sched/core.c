@@ -501,8 +501,6 @@ void scheduler_tick(void)
 	update_rq_clock(rq);
 	curr = rq->curr;
 	curr->sched_class->task_tick(rq, curr);
-	trace_sched_pelt_cfs(rq->cpu, &rq->cfs.avg);
-	trace_sched_pelt_se(rq->cpu, curr);
 	update_rt_rq_load_avg(rq, curr->sched_class == &rt_sched_class);
 	update_cpu_capacity(rq);
 	if (curr == rq->idle)

@@ -5,6 +5,7 @@
  * ASYM_PREFER_PREV, SIS_DEBOUNCE). Not load balancing (balance.c) nor the
  * PELT maths (pelt.c). State under rq->lock. Linux: kernel/sched/fair.c (v6.1). */
 #include "sched.h"
+#include "trace.h"
 
 /* Linux's defaults for one CPU, scaled by 1 + ilog2(min(nr_cpus, 8))
  * (SCHED_TUNABLESCALING_LOG): 6 / 0.75 / 1 ms become 24 / 3 / 4 ms on 8 CPUs. */
@@ -376,18 +377,22 @@ static void detach_entity_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *s
 	SUB_POS(sa->runnable_sum, se->avg.runnable_sum);
 }
 
-/* Linux: update_load_avg(). Entity first, then the run queue, at PELT time. */
+/* Linux: update_load_avg(). Entity first, then the run queue, at PELT time.
+ * A sum that decayed (a 1024 us period passed) is traced, as Linux's
+ * pelt_se_tp/pelt_cfs_tp fire. */
 static void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se, bool attach)
 {
 	struct rq *rq = rq_of(cfs_rq);
 	u64 now = rq_clock_pelt(rq);
 
-	if (se->avg.last_update_time)
-		pelt_update_se(&se->avg, now, se->on_rq, se->on_rq, cfs_rq->curr == se,
-			       se->load.weight);
+	if (se->avg.last_update_time &&
+	    pelt_update_se(&se->avg, now, se->on_rq, se->on_rq, cfs_rq->curr == se,
+			   se->load.weight))
+		trace_sched_pelt_se(rq->cpu, task_of(se));
 	update_cfs_rq_removed(cfs_rq);
-	pelt_update_cfs_rq(&cfs_rq->avg, now, cfs_rq->load.weight, cfs_rq->h_nr_running,
-			   cfs_rq->curr != NULL);
+	if (pelt_update_cfs_rq(&cfs_rq->avg, now, cfs_rq->load.weight, cfs_rq->h_nr_running,
+			       cfs_rq->curr != NULL))
+		trace_sched_pelt_cfs(rq->cpu, &cfs_rq->avg);
 	if (attach && !se->avg.last_update_time)
 		attach_entity_load_avg(cfs_rq, se);
 }
