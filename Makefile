@@ -32,6 +32,9 @@ KLDFLAGS := -T linker.ld -pie -z norelro -z noexecstack --no-dynamic-linker \
 KSRC := $(wildcard arch/arm64/*.S arch/arm64/*.c drivers/*.c kernel/*.c kernel/sched/*.c \
 	kernel/bench/*.c lib/*.c tests/kernel/*.c)
 KOBJ := $(patsubst %,$(BUILD)/k/%.o,$(KSRC))
+# The rt-app workload files built into the image (kernel/bench/workloads/*.json).
+WORKLOADS := $(wildcard kernel/bench/workloads/*.json)
+KOBJ += $(BUILD)/k/gen/workloads.o
 GENHDR := $(BUILD)/gen/pelt_table.h
 
 all: $(BUILD)/Image dtbs host
@@ -53,6 +56,14 @@ $(BUILD)/k/%.S.o: %.S Makefile | $(DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(KCFLAGS) -D__ASSEMBLY__ -c $< -o $@
 
+# rt-app's JSON tokenizer is Debian's header-only jsmn (libjsmn-dev): the kernel
+# build sees that one header only, through a directory of its own.
+$(BUILD)/k/kernel/bench/rtapp_parse.c.o: KCFLAGS += -isystem $(BUILD)/jsmn
+$(BUILD)/k/kernel/bench/rtapp_parse.c.o: $(BUILD)/jsmn/jsmn.h
+$(BUILD)/jsmn/jsmn.h: | $(DEPS)
+	@mkdir -p $(@D)
+	ln -sf /usr/include/jsmn.h $@
+
 # Two links for a symbol table (kernel/ksyms.c): the first, with an empty
 # table, gives the addresses; tools/gen_ksyms.py turns its text symbols into
 # .rodata for the second. Data only, so text cannot move: checked after the link.
@@ -63,6 +74,10 @@ $(BUILD)/gen/ksyms.S: $(BUILD)/kernel.pass1.elf tools/gen_ksyms.py
 $(BUILD)/gen/ksyms-empty.S: tools/gen_ksyms.py | $(DEPS)
 	@mkdir -p $(@D)
 	$(PYTHON) tools/gen_ksyms.py < /dev/null > $@
+$(BUILD)/gen/workloads.S: tools/gen_workloads.py $(WORKLOADS) | $(DEPS)
+	@mkdir -p $(@D)
+	$(PYTHON) tools/gen_workloads.py $(WORKLOADS) > $@
+$(BUILD)/k/gen/workloads.o: $(WORKLOADS)	# .incbin: the JSON is an input too
 $(BUILD)/k/gen/%.o: $(BUILD)/gen/%.S
 	@mkdir -p $(@D)
 	$(CC) $(KCFLAGS) -D__ASSEMBLY__ -c $< -o $@
@@ -143,7 +158,8 @@ $(HIKEY960)/Image: $(BUILD)/Image
 # The portable code that host tests link: pure files only (no arch, no drivers).
 HOST_PORTABLE := $(wildcard lib/dtb.c lib/printf.c lib/rbtree.c kernel/ktest.c kernel/sched/pelt.c \
 	kernel/sched/cpufreq_math.c \
-	kernel/sched/topology.c)
+	kernel/sched/topology.c \
+	kernel/bench/rtapp_parse.c)
 HOSTCFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-Iinclude -I$(BUILD)/gen -DHOST_BUILD -fno-omit-frame-pointer
 SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all
@@ -211,7 +227,10 @@ endif
 # under -icount for repeatable emulated time. make experiments: all that exist.
 B ?= pipe
 EXPERIMENT_MACHINES_1 := qemu-bl44 qemu-sym8
-EXPERIMENTS := 1
+# E5: the post's board is a symmetric 8x A53 with one frequency domain; qemu-sym8 is that
+# shape with HiKey960's A53 OPPs (qemu-bl44's CPU5 would be a big core of a 4-CPU domain).
+EXPERIMENT_MACHINES_5 := qemu-sym8
+EXPERIMENTS := 1 5
 QEMU_ICOUNT := $(QEMU_BASE) -icount shift=0,sleep=off
 bench: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb
 	$(QEMU) $(QEMU_ICOUNT) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$(MACHINE).dtb -append "bench=$(B)"

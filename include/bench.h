@@ -2,6 +2,7 @@
  * A spec is "name,key=value,...", as in the bootargs words
  *   bench=pipe,n=20000        bench=hackbench,g=2,l=10
  *   bench=sysbench-threads,t=8,d=1   bench=sysbench-cpu,t=1,d=2
+ *   bench=rtapp,file=e5 (a built-in rt-app file, or file=initrd; docs/rtapp.md)
  *   experiment=1              experiment=1,short (KTAP direction check)
  * Each prints a table and `RESULT <kind> key=value ... features=...` lines
  * (shared/EXPERIMENTS.md, "Output convention"). */

@@ -383,6 +383,36 @@ RUNS += [
      "expect": [("result-lines", r"^RESULT sysbench_cpu threads=1 events=\d+ .*features=")]},
 ]
 
+# E5 shortened (2 s per run) on the symmetric 8-CPU machine: with RT_UTIL_TRACKING the
+# frequency transitions are under a tenth of those without, and sysbench-cpu beside the
+# FIFO thread completes more events (KTAP from kernel/bench/e5.c).
+RUNS += [
+    {"name": "e5-short-qemu-sym8", "kind": "qemu", "append": "experiment=5,short",
+     "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8", "-dtb", "{build}/dts/qemu-sym8.dtb"],
+     "expect": [("e5-table", r"^total_trans \(rt-app\) +\d+ +\d+ +1230 -> 14$"),
+                ("rtapp-result", r"^RESULT rtapp_task file=e5 \(NO_RT_UTIL_TRACKING\) task=fifo "
+                                 r"policy=SCHED_FIFO .*features=")]},
+]
+
+# rt-app files by the initrd (QEMU -initrd): a broken one is refused with its line:column,
+# and the kernel goes on (the shell lists and runs a built-in workload afterwards).
+RTAPP_INITRD_SCRIPT = [
+    ("rtapp-list", "run rtapp\r", [r"built-in workloads \(kernel/bench/workloads/\):.* e5 .*periodic"]),
+    ("rtapp-initrd-refused", "run rtapp initrd\r",
+     [r'^rtapp: initrd:8:4: event "suspend" is not supported .*; refused, not started']),
+    ("rtapp-unknown-file", "run rtapp nosuch\r", [r'^rtapp: no workload "nosuch"']),
+    ("rtapp-builtin-after", "run rtapp file=periodic\r",
+     [r"^RESULT rtapp_task file=periodic task=light policy=SCHED_OTHER instances=1 .*features=",
+      r"^RESULT rtapp_task file=periodic task=heavy "]),
+    ("poweroff", "poweroff\r", []),
+]
+RUNS += [
+    {"name": "rtapp-initrd-broken", "kind": "shell", "append": None,
+     "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8", "-dtb", BL44_DTB,
+              "-initrd", "tests/rtapp/bad-event.json"],
+     "script": RTAPP_INITRD_SCRIPT, "timeout": 120, "idle_timeout": 60},
+]
+
 DEFAULT_TIMEOUT = 600       # s of host time for a whole run: a hang detector only
 DEFAULT_IDLE_TIMEOUT = 180  # s without a byte of output
 PANIC_GRACE = 10            # s left to a panicking kernel to finish its report

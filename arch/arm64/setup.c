@@ -4,6 +4,7 @@
  * PSCI and the timer; and the start of each secondary CPU. */
 #include "boot.h"
 #include "drivers.h"
+#include "initrd.h"
 #include "kernel.h"
 #include "mm.h"
 #include "sched.h"
@@ -34,6 +35,25 @@ static void reserve_firmware_memory(const struct dtb *dt)
 			page_alloc_reserve(a, s);
 }
 
+/* The initrd (QEMU -initrd, a boot loader's ramdisk) stays where it was put:
+ * kept from the allocator if it is all inside one RAM range, ignored if not. */
+static void reserve_initrd(const struct dtb *dt)
+{
+	struct boot_params *bp = &boot_params;
+	u64 s, e;
+
+	if (initrd_find(dt, &s, &e))
+		return;
+	for (int i = 0; i < bp->nr_mem; i++) {
+		if (s >= bp->mem[i].base && e <= bp->mem[i].base + bp->mem[i].size) {
+			page_alloc_reserve(s, e - s);
+			initrd_set(s, e);
+			return;
+		}
+	}
+	printk("initrd: [%#llx-%#llx) is not in RAM: ignored\n", s, e);
+}
+
 static void mm_setup(const struct dtb *dt)
 {
 	struct boot_params *bp = &boot_params;
@@ -46,6 +66,7 @@ static void mm_setup(const struct dtb *dt)
 	page_alloc_reserve(bp->dtb_pa, bp->dtb_size);
 	page_alloc_reserve(bp->pool_base, bp->pool_end - bp->pool_base);
 	reserve_firmware_memory(dt);
+	reserve_initrd(dt);
 	mmu_allocator_ready();
 	/* early.c already took these out of RAM; say so. */
 	for (u32 i = 0; i < boot_fw_rsv.nr; i++)

@@ -142,7 +142,9 @@ int bench_run(const char *spec)
 		print_sysbench("sysbench_cpu", &r);
 		return 0;
 	}
+	if (is(spec, "rtapp"))
+		return bench_rtapp(spec);
 	printk("bench: unknown benchmark \"%s\" (pipe, hackbench, sysbench-threads, "
-	       "sysbench-cpu)\n", spec);
+	       "sysbench-cpu, rtapp)\n", spec);
 	return -1;
 }

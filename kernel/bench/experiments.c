@@ -120,6 +120,8 @@ int experiment_run(const char *spec)
 		return bench_smoke();
 	if (spec[0] == '1' && (spec[1] == ',' || !spec[1]))
 		return experiment_e1(shortrun, bench_arg(spec, "n", shortrun ? 1000 : 50000));
-	printk("experiment: \"%s\" is not available (implemented: 1, smoke)\n", spec);
+	if (spec[0] == '5' && (spec[1] == ',' || !spec[1]))
+		return experiment_e5(shortrun);
+	printk("experiment: \"%s\" is not available (implemented: 1, 5, smoke)\n", spec);
 	return -1;
 }

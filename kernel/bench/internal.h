@@ -29,6 +29,14 @@ struct sysbench_result {
 };
 int bench_sysbench_threads(u64 threads, u64 locks, u64 yields, u64 ms, struct sysbench_result *r);
 int bench_sysbench_cpu(u64 threads, u64 work_units, bool real, u64 ms, struct sysbench_result *r);
+/* The same with every thread pinned to cpus (0: anywhere); E5 runs it beside rt-app. */
+int bench_sysbench_cpu_on(u64 threads, u64 work_units, bool real, u64 ms, u64 cpus,
+			  struct sysbench_result *r);
+
+/* rtapp.c: "rtapp,file=NAME" or "rtapp,NAME" (no name: list the built-in files). */
+int bench_rtapp(const char *spec);
+/* e5.c: E5, RT utilization tracking off and on (short: 2 s runs and KTAP checks). */
+int experiment_e5(bool shortrun);
 
 /* Tracing an experiment's halves (trace_halves.c). experiment_run calls
  * experiment_trace_setup(spec) first; each experiment brackets each of its

@@ -18,6 +18,7 @@ struct sb_ctx {
 	struct mutex locks[SB_MAX_LOCKS];
 	u64 nlocks, yields, work, end_ns, t0;
 	bool real, cpu;
+	cpumask_t cpus;		/* affinity of every thread; 0: any CPU */
 	u64 events[SB_MAX_THREADS], lat[SB_MAX_THREADS];
 };
 
@@ -79,9 +80,12 @@ static int sb_run(struct sb_ctx *c, u64 threads, u64 ms, struct sysbench_result 
 	barrier_init(&c->start, (unsigned int)threads + 1);
 	for (u64 i = 0; i < threads; i++) {
 		a[i] = (struct sb_arg){ c, (int)i };
-		th[i] = kthread_run(sb_thread, &a[i], c->cpu ? "sb-cpu" : "sb-threads");
+		th[i] = kthread_create(sb_thread, &a[i], c->cpu ? "sb-cpu" : "sb-threads");
 		if (!th[i])
 			panic("bench sysbench: cannot create threads");
+		if (c->cpus)
+			set_cpus_allowed(th[i], c->cpus);
+		wake_up_new_task(th[i]);
 	}
 	/* The end is set before anyone starts: all threads see one deadline. */
 	c->end_ns = arch_clock_ns() + ms * NSEC_PER_MSEC;
@@ -122,6 +126,12 @@ int bench_sysbench_threads(u64 threads, u64 locks, u64 yields, u64 ms, struct sy
 
 int bench_sysbench_cpu(u64 threads, u64 work_units, bool real, u64 ms, struct sysbench_result *r)
 {
+	return bench_sysbench_cpu_on(threads, work_units, real, ms, 0, r);
+}
+
+int bench_sysbench_cpu_on(u64 threads, u64 work_units, bool real, u64 ms, cpumask_t cpus,
+			  struct sysbench_result *r)
+{
 	struct sb_ctx *c;
 
 	if (!threads || threads > SB_MAX_THREADS || !work_units || !ms) {
@@ -133,6 +143,7 @@ int bench_sysbench_cpu(u64 threads, u64 work_units, bool real, u64 ms, struct sy
 	if (!c)
 		return -1;
 	c->cpu = true;
+	c->cpus = cpus;
 	c->real = real;
 	c->work = real ? 10000 : work_units;	/* real: sysbench's --cpu-max-prime=10000 */
 	c->end_ns = ~0ull;
