@@ -159,7 +159,7 @@ $(HIKEY960)/Image: $(BUILD)/Image
 HOST_PORTABLE := $(wildcard lib/dtb.c lib/printf.c lib/rbtree.c kernel/ktest.c kernel/sched/pelt.c \
 	kernel/sched/cpufreq_math.c \
 	kernel/sched/topology.c \
-	kernel/bench/rtapp_parse.c)
+	kernel/bench/rtapp_parse.c kernel/initrd.c)
 HOSTCFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-Iinclude -I$(BUILD)/gen -DHOST_BUILD -fno-omit-frame-pointer
 SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all
