@@ -69,7 +69,8 @@ static void rtapp_setup(struct ktest *t)
 
 /* 2 ms of work every 10 ms, 20 times, on the biggest CPU at f_max: 20
  * activations, slack about 8 ms, 200 ms in all. Then 12 ms every 10 ms:
- * every period missed, slack negative. */
+ * every period missed, slack negative, by 2 ms each time in relative mode
+ * and by more and more in absolute mode. */
 static void rtapp_periodic(struct ktest *t)
 {
 	unsigned int big = cpu_by_capacity(0, true);
@@ -91,7 +92,16 @@ static void rtapp_periodic(struct ktest *t)
 	EXPECT_EQ(t, res.task[0].activations, 5);
 	EXPECT_EQ(t, res.task[0].missed, 5);
 	EXPECT_LT(t, res.task[0].slack_min_ns, -1 * (s64)MS);
+	/* Relative mode restarts the grid at each miss: every period 2 ms late. */
+	EXPECT_GT(t, res.task[0].slack_min_ns, -3 * (s64)MS);
 	EXPECT_GE(t, res.ns, 60 * MS);
+
+	/* Absolute mode keeps the grid: 2, 4, ... 10 ms late. */
+	ASSERT_EQ(t, run(t, "{\"tasks\": {\"p\": {\"loop\": 5, \"cpus\": [%u], \"run\": 12000, "
+			 "\"timer\": {\"ref\": \"unique\", \"period\": 10000, "
+			 "\"mode\": \"absolute\"}}}}", big), 0);
+	EXPECT_EQ(t, res.task[0].missed, 5);
+	EXPECT_LT(t, res.task[0].slack_min_ns, -9 * (s64)MS);
 }
 
 /* Two tasks on one timer "t": each use moves the one grid a period on, so
