@@ -401,6 +401,9 @@ RTAPP_INITRD_SCRIPT = [
     ("rtapp-initrd-refused", "run rtapp initrd\r",
      [r'^rtapp: initrd:8:4: event "suspend" is not supported .*; refused, not started']),
     ("rtapp-unknown-file", "run rtapp nosuch\r", [r'^rtapp: no workload "nosuch"']),
+    # Every free page taken and written: none is in the initrd, whose bytes stay the same.
+    ("rtapp-initrd-reserved", "selftest rtapp\r",
+     [r"ok \d+ rtapp_initrd_reserved$", r"selftest: 0 failed case"]),
     ("rtapp-builtin-after", "run rtapp file=periodic\r",
      [r"^RESULT rtapp_task file=periodic task=light policy=SCHED_OTHER instances=1 .*features=",
       r"^RESULT rtapp_task file=periodic task=heavy "]),

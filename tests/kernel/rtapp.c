@@ -2,8 +2,10 @@
  * workloads whose outcome the file implies: a periodic task's activations
  * and the sign of its slack, a timer shared by two tasks (one grid for
  * both), a lock/unlock pair that serializes two tasks, `runtime` (wall time)
- * against `run` (work) on the smallest CPU, and a CPU list naming a CPU the
- * machine lacks (suite rtapp). Governor: the default (performance). */
+ * against `run` (work) on the smallest CPU, a CPU list naming a CPU the
+ * machine lacks, and an initrd kept from the page allocator (suite rtapp).
+ * Governor: the default (performance). */
+#include "initrd.h"
 #include "kernel.h"
 #include "ktest.h"
 #include "mm.h"
@@ -178,6 +180,41 @@ static void rtapp_impossible_cpus(struct ktest *t)
 	EXPECT_EQ(t, nr_tasks_alive(), before);
 }
 
+/* The initrd's pages are never handed out: take every free page (each
+ * linked to the next through its first word, so a wrongly handed-out initrd
+ * page would be written), check none is inside the initrd and that its bytes
+ * are unchanged, give them all back. */
+static void rtapp_initrd_reserved(struct ktest *t)
+{
+	size_t len;
+	const u8 *rd = initrd_get(&len);
+	unsigned long before = page_alloc_free_count(), n = 0, inside = 0;
+	u64 sum0 = 0, sum1 = 0;
+	void *head = NULL, *p;
+
+	if (!rd)
+		KTEST_SKIP(t, "no initrd (boot with -initrd FILE)");
+	for (size_t i = 0; i < len; i++)
+		sum0 = sum0 * 31 + rd[i];
+	while ((p = alloc_pages(1)) != NULL) {
+		inside += (u64)p + PAGE_SIZE > (u64)rd && (u64)p < (u64)rd + len;
+		*(void **)p = head;
+		head = p;
+		n++;
+	}
+	for (size_t i = 0; i < len; i++)
+		sum1 = sum1 * 31 + rd[i];
+	while (head) {
+		p = head;
+		head = *(void **)p;
+		free_pages(p, 1);
+	}
+	ktest_diag(t, "%lu pages taken, %zu-byte initrd at %p untouched", n, len, rd);
+	EXPECT_EQ(t, inside, 0);
+	EXPECT_EQ(t, sum1, sum0);
+	EXPECT_EQ(t, page_alloc_free_count(), before);
+}
+
 KTEST_SUITE(rtapp, KTEST_CASE(rtapp_periodic), KTEST_CASE(rtapp_shared_timer),
 	    KTEST_CASE(rtapp_lock_unlock), KTEST_CASE(rtapp_runtime_vs_run),
-	    KTEST_CASE(rtapp_impossible_cpus));
+	    KTEST_CASE(rtapp_impossible_cpus), KTEST_CASE(rtapp_initrd_reserved));
