@@ -167,7 +167,7 @@ HOST_TESTS := $(wildcard tests/host/*.c)
 # The scheduler itself and the portable kernel files it calls, on tests/host/fake_arch.c
 # (test_sched.c); only unittests links them: they need an arch.
 HOST_SCHED := $(addprefix kernel/sched/,core.c fair.c balance.c rt.c idle.c features.c stats.c) \
-	kernel/timer.c kernel/wait.c kernel/bootargs.c
+	kernel/timer.c kernel/wait.c kernel/mutex.c kernel/bootargs.c
 
 host: $(BUILD)/host/unittests $(BUILD)/host/topology
 

@@ -77,3 +77,10 @@ void arm_timer_cpu_init(void)
 	write_sysreg(cntv_ctl_el0, CNTV_CTL_IMASK);
 	gic_enable_irq((unsigned int)timer_irq);
 }
+
+/* Disabled, not merely masked: a parked CPU's wfi must not wake for it. */
+void arm_timer_cpu_stop(void)
+{
+	write_sysreg(cntv_ctl_el0, 0);
+	isb();
+}

@@ -15,6 +15,7 @@ static const struct gic_ops *gic;
 static struct {
 	irq_handler_t fn;
 	void *arg;
+	int cpu;	/* an enabled SPI: 1 + the CPU it is routed to; 0: none */
 } handlers[NR_IRQS];
 
 int gic_init(const struct dtb *dt)
@@ -52,9 +53,27 @@ int irq_register(unsigned int irq, irq_handler_t fn, void *arg)
 	return 0;
 }
 
+/* An SPI goes to the CPU that enables it (init: the boot CPU). */
 void gic_enable_irq(unsigned int irq)
 {
 	gic->enable(irq);
+	if (irq >= 32 && irq < NR_IRQS)
+		handlers[irq].cpu = (int)arch_cpu_id() + 1;	/* stored +1: 0 is "none" */
+}
+
+/* Linux: irq_migrate_all_off_this_cpu(), on the dying CPU (IRQs off). */
+unsigned int gic_migrate_irqs(unsigned int cpu, unsigned int to)
+{
+	unsigned int moved = 0;
+
+	for (unsigned int irq = 32; irq < NR_IRQS; irq++) {
+		if (handlers[irq].cpu != (int)cpu + 1)
+			continue;
+		gic->set_affinity(irq, to);
+		handlers[irq].cpu = (int)to + 1;
+		moved++;
+	}
+	return moved;
 }
 
 void gic_send_sgi(unsigned int cpu, unsigned int sgi)

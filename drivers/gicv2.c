@@ -65,8 +65,13 @@ static void v2_send_sgi(unsigned int cpu, unsigned int sgi)
 	writel((u32)cpu_iface_mask[cpu] << 16 | sgi, dist + GICD_SGIR);
 }
 
+static void v2_set_affinity(unsigned int irq, unsigned int cpu)
+{
+	writeb(cpu_iface_mask[cpu], dist + GICD_ITARGETSR + irq);
+}
+
 static const struct gic_ops v2_ops = {
-	"GICv2", v2_cpu_init, v2_ack, v2_eoi, v2_enable, v2_send_sgi,
+	"GICv2", v2_cpu_init, v2_ack, v2_eoi, v2_enable, v2_send_sgi, v2_set_affinity,
 };
 
 const struct gic_ops *gicv2_probe(const struct dtb *dt, int node)

@@ -141,8 +141,13 @@ static void v3_send_sgi(unsigned int cpu, unsigned int sgi)
 	isb();
 }
 
+static void v3_set_affinity(unsigned int irq, unsigned int cpu)
+{
+	writeq(mpidr_to_aff(cpu_mpidr[cpu]) & 0xffffff, dist + GICD_IROUTER + 8 * irq);
+}
+
 static const struct gic_ops v3_ops = {
-	"GICv3", v3_cpu_init, v3_ack, v3_eoi, v3_enable, v3_send_sgi,
+	"GICv3", v3_cpu_init, v3_ack, v3_eoi, v3_enable, v3_send_sgi, v3_set_affinity,
 };
 
 const struct gic_ops *gicv3_probe(const struct dtb *dt, int node)

@@ -1,5 +1,5 @@
 /* psci.c - PSCI 0.2+ firmware calls (CPU_ON, CPU_OFF, SYSTEM_OFF,
- * SYSTEM_RESET, PSCI_VERSION) over hvc or smc, as /psci's "method" says.
+ * SYSTEM_RESET, PSCI_VERSION, AFFINITY_INFO) over hvc or smc, as /psci's "method" says.
  * Function IDs: Arm DEN0022 (PSCI) 5.1; the 64-bit CPU_ON since it takes an
  * address. A pre-0.2 "arm,psci" node gives its own IDs. */
 #include "drivers.h"
@@ -8,10 +8,11 @@
 #define PSCI_VERSION 0x84000000u
 #define PSCI_CPU_OFF 0x84000002u
 #define PSCI_CPU_ON_64 0xc4000003u
+#define PSCI_AFFINITY_INFO_64 0xc4000004u
 #define PSCI_SYSTEM_OFF 0x84000008u
 #define PSCI_SYSTEM_RESET 0x84000009u
 
-static bool use_smc, present;
+static bool use_smc, present, v0_1;
 static u32 fn_cpu_on = PSCI_CPU_ON_64, fn_cpu_off = PSCI_CPU_OFF;
 
 static u64 psci_call(u64 fn, u64 a1, u64 a2, u64 a3)
@@ -55,6 +56,7 @@ int psci_init(const struct dtb *dt)
 	    !dtb_is_compatible(dt, node, "arm,psci-1.0")) {
 		dtb_prop_u32(dt, node, "cpu_on", &fn_cpu_on);	/* PSCI 0.1 */
 		dtb_prop_u32(dt, node, "cpu_off", &fn_cpu_off);
+		v0_1 = true;	/* no AFFINITY_INFO */
 	}
 	present = true;
 	return 0;
@@ -75,6 +77,24 @@ int psci_cpu_on(u64 mpidr, u64 entry_pa, u64 context)
 	if (!present)
 		return -1;
 	return (int)(s32)psci_call(fn_cpu_on, mpidr, entry_pa, context);
+}
+
+/* On the CPU to turn off, IRQs masked: returns only if the firmware refused
+ * (Arm DEN0022 5.1.3: DENIED when a trusted OS runs there). */
+int psci_cpu_off(void)
+{
+	if (!present)
+		return -1;
+	return (int)(s32)psci_call(fn_cpu_off, 0, 0, 0);
+}
+
+/* Arm DEN0022 5.1.5 at affinity level 0: 0 ON, 1 OFF, 2 ON_PENDING; a
+ * negative error, or -1 when there is no such call (PSCI 0.1). */
+int psci_affinity_info(u64 mpidr)
+{
+	if (!present || v0_1)
+		return -1;
+	return (int)(s32)psci_call(PSCI_AFFINITY_INFO_64, mpidr, 0, 0);
 }
 
 void psci_system_off(void)

@@ -54,6 +54,20 @@ void arch_context_init(struct arch_context *ctx, void *stack_top, void (*entry)(
  * method) running `idle` on idle's stack; 0, or a negative error if the
  * firmware refused. The CPU then calls secondary_cpu_main(cpu). */
 int arch_cpu_start(unsigned int cpu, struct task_struct *idle);
+/* CPU hotplug. arch_cpu_die(): on the dying CPU's idle task, IRQs off, once
+ * it is offline and has said so: stop its timer and turn it off (PSCI
+ * CPU_OFF). A CPU that cannot be turned off (spin-table, or the firmware
+ * refused) waits in wfi, IRQs masked, until arch_cpu_start() releases it;
+ * either way it comes back through secondary_cpu_main(). Never returns.
+ * arch_cpu_kill(): on another CPU, task context (may sleep): confirm the CPU
+ * is off. 1: off (the firmware says so, or cannot tell); 0: parked, not
+ * off; -1: still on after 100 ms (Linux: op_cpu_kill()). */
+void arch_cpu_die(unsigned int cpu) __attribute__((noreturn));
+/* On the dying CPU, IRQs off, inside stop_machine once it is offline:
+ * route the device interrupts that target it to CPU `to` (Linux:
+ * __cpu_disable -> irq_migrate_all_off_this_cpu). */
+unsigned int arch_cpu_disable(unsigned int cpu, unsigned int to);	/* how many moved */
+int arch_cpu_kill(unsigned int cpu);
 /* This CPU's hardware id (MPIDR affinity on arm64), and telling the arch
  * which logical id it has (boot CPU, once the topology is known). */
 u64 arch_cpu_hwid(void);

@@ -43,6 +43,12 @@ int cpufreq_set_governor(int policy, const char *name);
 const char *cpufreq_governor_name(int policy);
 /* userspace governor: pick the lowest OPP at or above khz (-1 if not userspace). */
 int cpufreq_set_speed(int policy, u32 khz);
+/* CPU hotplug (kernel/cpu.c): the policy's online CPUs shrink and grow; with
+ * none it is inactive (governor stopped) until one comes back. */
+void cpufreq_cpu_offline(unsigned int cpu);
+void cpufreq_cpu_online(unsigned int cpu);
+bool cpufreq_policy_active(int policy);
+u64 cpufreq_policy_cpus(int policy);	/* its online CPUs */
 u32 cpufreq_cur_freq(int policy);	/* kHz, the applied OPP */
 u32 cpufreq_target_freq(int policy);	/* kHz, the last requested OPP */
 u32 cpufreq_min_freq(int policy);

@@ -14,6 +14,7 @@ void crashtest_run(const char *word);	/* bootargs crashtest=WORD (kernel/crashte
 const char *ksym_lookup(u64 off, u64 *symoff, u64 *size);
 /* Soft/hard lockup checks, from every CPU's tick (kernel/watchdog.c). */
 void watchdog_tick(void);
+void watchdog_cpu_dead(unsigned int cpu);	/* its CPU goes offline */
 void warn_slowpath(const char *file, int line, const char *cond);
 
 #define BUG_ON(cond)                                                                       \

@@ -85,6 +85,7 @@ struct task_struct {
 	cpumask_t cpus_allowed;
 	int nr_cpus_allowed;
 	bool is_idle;
+	bool per_cpu_kthread;	/* Linux: kthread_is_per_cpu(): idle, stop task */
 	/* scheduling */
 	int prio, static_prio, normal_prio;
 	unsigned int rt_priority;
@@ -187,6 +188,25 @@ void sched_print_rq_stats(unsigned int cpu);
 void sched_print_domains(void);	/* each CPU's sched domains (shell) */
 u64 cpu_idle_time_ns(unsigned int cpu);	/* idle so far, the current stretch included */
 const char *task_class_name(const struct task_struct *p);	/* stop, rt, fair, idle */
+/* Hotplug (kernel/cpu.c): on the dying CPU inside stop_machine, move every
+ * queued task away; before a CPU starts again, reset its run queue. */
+unsigned int sched_migrate_tasks(unsigned int dead_cpu);
+void sched_cpu_starting(unsigned int cpu);
+struct task_struct *idle_task(unsigned int cpu);
+bool sched_cpu_has_stopper(unsigned int cpu);	/* its migration/N thread exists */
+/* Rebuild every active CPU's sched domains over cpu_active_mask (balance.c);
+ * inside stop_machine, or before other CPUs run. */
+void sched_domains_init(void);
+/* Linux: stop_machine_cpuslocked(): fn(arg) runs on `cpu` (IRQs off) while
+ * every other online CPU waits in its stop task with IRQs off; returns fn's
+ * value, or -1 if a stop task could not be queued. Task context, may sleep. */
+int stop_machine(int (*fn)(void *), void *arg, unsigned int cpu);
+/* Hotplug of the stop task (Linux: stop_machine_park/unpark): a parked one
+ * takes no new work. */
+void stop_machine_park(unsigned int cpu);
+void stop_machine_unpark(unsigned int cpu);
+/* The dying CPU's idle task (kernel/cpu.c); does not return. */
+void cpuhp_report_idle_dead(void) __attribute__((noreturn));
 /* Check every run queue's invariants; returns the number of violations. */
 int sched_check_invariants(bool verbose);
 

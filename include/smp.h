@@ -16,10 +16,22 @@ typedef u64 cpumask_t;
 struct topology;
 extern struct topology cpu_topology;	/* the machine, parsed once at boot */
 extern cpumask_t cpu_online_mask;
+/* Linux: cpu_active_mask. Online CPUs the scheduler may place tasks on and
+ * balance to; a CPU going offline leaves it first (kernel/cpu.c), and only
+ * its per-CPU kthreads (idle, stop task) may still run there. */
+extern cpumask_t cpu_active_mask;
 extern unsigned int nr_cpu_ids;	/* possible CPUs (from the DT) */
 static inline bool cpu_online(unsigned int cpu)
 {
 	return __atomic_load_n(&cpu_online_mask, __ATOMIC_ACQUIRE) & cpumask_of(cpu);
+}
+static inline bool cpu_active(unsigned int cpu)
+{
+	return __atomic_load_n(&cpu_active_mask, __ATOMIC_ACQUIRE) & cpumask_of(cpu);
+}
+static inline cpumask_t cpu_possible_mask(void)
+{
+	return nr_cpu_ids >= 64 ? ~0ull : (1ull << nr_cpu_ids) - 1;
 }
 static inline unsigned int cpumask_weight(cpumask_t m)
 {
@@ -45,6 +57,9 @@ void ipi_handler(enum ipi_type type);	/* from the IRQ driver */
  * ran. Call with IRQs on when waiting. Returns -1 if cpu is offline. */
 int smp_call_function_single(unsigned int cpu, void (*fn)(void *), void *arg, bool wait);
 void smp_send_stop(void);	/* panic: halt every other CPU */
+/* Hotplug (kernel/cpu.c): the dying CPU, IRQs off, marks itself offline and
+ * runs the cross-CPU calls still queued to it (Linux: smpcfd_dying_cpu). */
+void smp_cpu_dying(unsigned int cpu);
 u64 smp_boot_time_ns(unsigned int cpu);	/* when the CPU came online */
 
 #endif

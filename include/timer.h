@@ -36,5 +36,8 @@ static inline void msleep(u64 ms)
 void timer_cpu_init(unsigned int cpu, unsigned int nr_cpus);	/* starts the tick */
 void timer_interrupt(void);	/* from the arch timer IRQ */
 u64 tick_count(unsigned int cpu);
+/* CPU hotplug: move the pending timers of offline CPU `dead` to the calling
+ * CPU (Linux: timers_dead_cpu()); returns how many moved. */
+unsigned int timers_dead_cpu(unsigned int dead);
 
 #endif

@@ -138,6 +138,13 @@ int topology_parse(const struct dtb *dt, struct topology *topo);
  * domain and per energy-model state. Deterministic (no addresses). */
 void topology_print(const struct topology *topo);
 
+/* Recompute every cpu's sched-domain spans and flags (and asym_cpucapacity)
+ * over the cpus in `active` (CPU hotplug; topology_parse() passes all):
+ * inactive cpus get none, spans lose them, and the SD_ASYM_CPUCAPACITY(_FULL)
+ * flags follow the capacities the active cpus have (Linux: build_sched_domains
+ * over cpu_active_mask). Pure: only *topo changes. */
+void topology_build_sched_domains(struct topology *topo, u64 active);
+
 const char *topology_level_name(int level); /* "MC", "DIE" */
 
 /* Span as a cpu list ("0-3,6"): writes at most size bytes, NUL-terminated. */

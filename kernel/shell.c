@@ -7,6 +7,7 @@
  * message and the usage, never a BUG_ON. */
 #include "bench.h"
 #include "console.h"
+#include "cpu.h"
 #include "cpufreq.h"
 #include "kernel.h"
 #include "ktest.h"
@@ -304,8 +305,14 @@ static void print_cpus(void)
 	unsigned int cpu;
 
 	printk("CPU CLUSTER CAP_ORIG CAPACITY   OPP_KHZ UTIL NR_RUNNING IDLE%%\n");
-	for_each_cpu(cpu, cpu_online_mask) {
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		int pol = cpufreq_policy_of(cpu);
+
+		if (!cpu_online(cpu)) {
+			printk("%3u %7d %8lu %s\n", cpu, cpu_topology.cpu[cpu].cluster_id,
+			       capacity_orig_of(cpu), cpuhp_state_name(cpu));
+			continue;
+		}
 		u64 now = arch_clock_ns(), idle = cpu_idle_time_ns(cpu);
 		u64 dt = now - last_sample[cpu], di = idle - last_idle[cpu];
 
@@ -316,6 +323,32 @@ static void print_cpus(void)
 		       pol >= 0 ? cpufreq_cur_freq(pol) : 0, cpu_util_cfs(cpu),
 		       cpu_nr_running(cpu), dt ? (di > dt ? 100 : di * 100 / dt) : 0);
 	}
+}
+
+/* cpu: list the states; cpu offline|online N (kernel/cpu.c says why it refuses). */
+static int cmd_cpu(int argc, char **argv)
+{
+	bool up;
+	long n;
+
+	if (argc == 1) {
+		for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+			printk("cpu%u %s%s\n", cpu, cpuhp_state_name(cpu),
+			       cpu_online(cpu) && !cpu_active(cpu) ? " (inactive)" : "");
+		return 0;
+	}
+	if (argc != 3)
+		return -1;
+	up = !strcmp(argv[1], "online");
+	if (!up && strcmp(argv[1], "offline")) {
+		printk("cpu: '%s' is neither offline nor online\n", argv[1]);
+		return -1;
+	}
+	if (!parse_long("cpu", argv[2], 0, NR_CPUS - 1, &n))
+		return -1;
+	if (up ? cpu_up((unsigned int)n) : cpu_down((unsigned int)n))
+		printk("cpu: CPU%ld: %s, nothing changed\n", n, cpuhp_state_name((unsigned int)n));
+	return 0;
 }
 
 static int cmd_cpus(int argc, char **argv)
@@ -403,6 +436,8 @@ static void print_policies(void)
 			if (cpufreq_policy_of(cpu) == p)
 				m |= cpumask_of(cpu);
 		topology_format_mask(buf, sizeof(buf), m);
+		if (!m)	/* every CPU of it offline */
+			strlcpy_k(buf, "none(inactive)", sizeof(buf));
 		printk("policy%d cpus=%s governor=%s cur=%u target=%u min=%u max=%u "
 		       "rate_limit_us=%u\n",
 		       p, buf, cpufreq_governor_name(p), cpufreq_cur_freq(p), cpufreq_target_freq(p),
@@ -817,6 +852,8 @@ static const struct command commands[] = {
 	  "per CPU: cluster, capacity_orig, capacity_of, OPP, util, nr_running, idle % since "
 	  "last look",
 	  cmd_cpus },
+	{ "cpu", "cpu [offline|online N]",
+	  "list CPU states, or take CPU N offline / bring it back online (hotplug)", cmd_cpu },
 	{ "domains", "domains", "each CPU's sched domains: span, groups, flags, balancing",
 	  cmd_domains },
 	{ "features", "features [NAME|NO_NAME]...", "list or toggle scheduler features",

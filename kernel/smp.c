@@ -13,6 +13,7 @@
 
 struct topology cpu_topology;
 cpumask_t cpu_online_mask;
+cpumask_t cpu_active_mask;
 unsigned int nr_cpu_ids = 1;
 
 struct call_entry {
@@ -40,13 +41,21 @@ u64 smp_boot_time_ns(unsigned int cpu)
 	return percpu[cpu].online_ns;
 }
 
-/* Boot CPU, after the scheduler and timers are up. */
+static void set_cpu_active(unsigned int cpu)
+{
+	__atomic_fetch_or(&cpu_active_mask, cpumask_of(cpu), __ATOMIC_RELEASE);
+}
+
+/* Boot CPU, after the scheduler and timers are up. Every CPU that comes
+ * online here is active at once: no task runs yet (kernel/cpu.c activates
+ * the ones brought up later). */
 void smp_init(void)
 {
 	unsigned int self = arch_cpu_id();
 
 	nr_cpu_ids = (unsigned int)cpu_topology.nr_cpus;
 	set_cpu_online(self);
+	set_cpu_active(self);
 	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		struct task_struct *idle;
 		u64 deadline;
@@ -74,12 +83,15 @@ void smp_init(void)
 			       err ? "the firmware refused to start it" : "timed out");
 			continue;
 		}
+		set_cpu_active(cpu);
 	}
 	printk("smp: %u of %u CPUs online at %llu us\n", num_online_cpus(), nr_cpu_ids,
 	       arch_clock_ns() / NSEC_PER_USEC);
 }
 
-/* A secondary CPU, MMU and IRQ controller set up by the arch, IRQs off. */
+/* A secondary CPU, MMU and IRQ controller set up by the arch, IRQs off: at
+ * boot, and each time kernel/cpu.c brings it back (on its idle task's stack
+ * from the top: whatever the idle task was doing when the CPU died is gone). */
 void secondary_cpu_main(unsigned int cpu)
 {
 	timer_cpu_init(cpu, nr_cpu_ids);
@@ -130,6 +142,12 @@ int smp_call_function_single(unsigned int cpu, void (*fn)(void *), void *arg, bo
 		*e = local;
 	}
 	flags = spin_lock_irqsave(&percpu[cpu].lock);
+	if (!cpu_online(cpu)) {	/* went offline since: smp_cpu_dying() flushed */
+		spin_unlock_irqrestore(&percpu[cpu].lock, flags);
+		if (!wait)
+			kfree(e);
+		return -1;
+	}
 	e->next = percpu[cpu].head;
 	percpu[cpu].head = e;
 	spin_unlock_irqrestore(&percpu[cpu].lock, flags);
@@ -137,6 +155,17 @@ int smp_call_function_single(unsigned int cpu, void (*fn)(void *), void *arg, bo
 	while (wait && !__atomic_load_n(&e->done, __ATOMIC_ACQUIRE))
 		arch_cpu_relax();
 	return 0;
+}
+
+/* On the dying CPU, IRQs off (kernel/cpu.c, inside stop_machine): offline
+ * under the call lock, so a call is either queued before (and runs now,
+ * here, as Linux's smpcfd_dying_cpu does) or refused after. */
+void smp_cpu_dying(unsigned int cpu)
+{
+	spin_lock(&percpu[cpu].lock);
+	__atomic_fetch_and(&cpu_online_mask, ~cpumask_of(cpu), __ATOMIC_RELEASE);
+	spin_unlock(&percpu[cpu].lock);
+	run_calls(cpu);
 }
 
 static void stop_this_cpu(void)

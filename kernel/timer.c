@@ -136,6 +136,40 @@ void timer_interrupt(void)
 	}
 }
 
+/* Linux: timers_dead_cpu(). On a live CPU once `dead` is off: its pending
+ * timers join this CPU's list in expiry order (t->cpu changes under both
+ * locks, so timer_cancel() finds them), and this CPU's deadline is
+ * reprogrammed: one already due fires at once, the others on time.
+ * Returns how many moved. */
+unsigned int timers_dead_cpu(unsigned int dead)
+{
+	unsigned long flags = arch_irq_save();
+	struct timer_base *old = &bases[dead], *new = &bases[arch_cpu_id()];
+	unsigned int moved = 0;
+
+	BUG_ON(old == new);
+	spin_lock(&old->lock);	/* two bases: the dead one first, it takes no other */
+	spin_lock(&new->lock);
+	old->running = false;
+	while (!list_empty(&old->pending)) {
+		struct timer *t = list_first_entry(&old->pending, struct timer, node);
+		struct list_head *pos;
+
+		list_del_init(&t->node);
+		list_for_each(pos, &new->pending)
+			if (list_entry(pos, struct timer, node)->expires > t->expires)
+				break;
+		list_add_tail(&t->node, pos);
+		WRITE_ONCE(t->cpu, (int)arch_cpu_id());
+		moved++;
+	}
+	reprogram(new);
+	spin_unlock(&new->lock);
+	spin_unlock(&old->lock);
+	arch_irq_restore(flags);
+	return moved;
+}
+
 u64 tick_count(unsigned int cpu)
 {
 	return READ_ONCE(bases[cpu].ticks);

@@ -87,6 +87,14 @@ static void check_hard(unsigned int self, u64 now, u64 thresh)
 	}
 }
 
+/* CPU hotplug: the dying CPU, its tick stopped for good, forgets its last
+ * tick, so that no one sees a hard lockup while it is off nor in its first
+ * tick period after it comes back (the first tick starts afresh). */
+void watchdog_cpu_dead(unsigned int cpu)
+{
+	WRITE_ONCE(wd[cpu].last_tick_ns, 0);
+}
+
 /* From the tick, IRQ context, on every CPU. */
 void watchdog_tick(void)
 {

@@ -240,9 +240,9 @@ RUNS += [
 # states. The spin-table shim also parks the other CPUs in a holding pen: the
 # tree's enable-method = "spin-table" sends the kernel through the release path,
 # and each CPU enters secondary_entry with the same junk.
-def shim_run(name, shim, smp, dtb, expect):
+def shim_run(name, shim, smp, dtb, expect, suites="boot,smp,ipi"):
     shim = "{build}/fw/bootshim-%s.bin" % shim
-    return {"name": name, "kind": "qemu", "append": "selftest=boot,smp,ipi",
+    return {"name": name, "kind": "qemu", "append": "selftest=" + suites,
             "qemu": ["-M", "virt,virtualization=on", "-cpu", "cortex-a76", "-smp", str(smp),
                      "-dtb", dtb],
             "boot": ["-kernel", shim,
@@ -258,10 +258,14 @@ RUNS += [
              [("all-online", r"smp: 8 of 8 CPUs online")]),
     # Secondaries enter at a different address than the boot CPU: from the pen
     # to secondary_entry, released through cpu-release-addr (arch_cpu_start).
+    # Hotplug: spin-table CPUs cannot be turned off, so they park (and CPU0,
+    # enable-method psci, is turned off and on by PSCI).
     shim_run("spin-table-el2-junk", "spin-table", 4, "{build}/tests/dts/qemu-spin-table.dtb",
              [("spin-table-cpus", r"^topology: cpu=3 .*enable_method=spin-table "
                r"cpu_release_addr=0x40200818"),
-              ("all-online", r"smp: 4 of 4 CPUs online")]),
+              ("all-online", r"smp: 4 of 4 CPUs online"),
+              ("hotplug-parked", r"^cpu: CPU3 offline in \d+ us: .*; parked in wfi")],
+             suites="boot,smp,ipi,hotplug"),
 ]
 
 # ---- the console shell: scripted sessions over the serial port ---------------------------
@@ -356,6 +360,19 @@ SHELL_SCRIPT = [
     ("trace-bad", "trace sideways\r", [r"unknown trace action 'sideways'", r"usage: trace"]),
     ("trace-bench", "trace bench\r", [r"^trace: sched_wakeup tracepoint: off \d+ ns/call, on \d+ "]),
     ("kill-tr", "kill {pid:tr}\r", [r"killed \d+"]),
+    ("cpu-list", "cpu\r", [r"^cpu0 online$", r"^cpu3 online$", r"^cpu7 online$"]),
+    ("cpu-offline", "cpu offline 3\r",
+     [r"^cpu: CPU3 offline in \d+ us: \d+ task\(s\) migrated, .*powered off"]),
+    ("cpus-offline", "cpus\r", [r"^ +3 +0 +462 offline$", r"^ +2 +0 +462 +\d+ "]),
+    ("cpu-list-offline", "cpu\r", [r"^cpu3 offline$", r"^cpu2 online$"]),
+    ("domains-offline", "domains\r", [r"^cpu0 MC span=0-2 groups=\{0\}\{1\}\{2\}"]),
+    ("cpu-offline-again", "cpu offline 3\r", [r"CPU3 is already offline", r"CPU3: offline, nothing changed"]),
+    ("cpu-online", "cpu online 3\r", [r"^cpu: CPU3 online in \d+ us"]),
+    ("cpu-online-again", "cpu online 3\r", [r"CPU3 is already online"]),
+    ("cpu-bad-id", "cpu offline 12\r", [r"there is no CPU12 \(possible CPUs: 0-7\)"]),
+    ("cpu-bad-action", "cpu sideways 1\r", [r"'sideways' is neither offline nor online",
+                                              r"usage: cpu \[offline\|online N\]"]),
+    ("cpu-bad-number", "cpu online x\r", [r"cpu: 'x' is not a number", r"usage: cpu"]),
     ("selftest", "selftest smp\r", [r"^ok 1 smp", r"selftest: 0 failed case"]),
     ("poweroff", "poweroff\r", []),
 ]

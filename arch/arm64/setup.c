@@ -1,7 +1,8 @@
 /* setup.c - arm64 from "MMU on" to the portable kernel_main(): exception
  * vectors, the console, RAM handed to the page allocator minus everything in
  * use, then (called back by kernel_main once the topology is known) the GIC,
- * PSCI and the timer; and the start of each secondary CPU. */
+ * PSCI and the timer; the start of each secondary CPU, and its end when it
+ * goes offline (PSCI CPU_OFF, or parked when it cannot be turned off). */
 #include "boot.h"
 #include "drivers.h"
 #include "initrd.h"
@@ -10,6 +11,7 @@
 #include "sched.h"
 #include "smp.h"
 #include "sysreg.h"
+#include "timer.h"
 #include "topology.h"
 
 extern char vectors[];
@@ -19,6 +21,9 @@ void mmu_allocator_ready(void);
 struct task_struct init_task = { .comm = "swapper/0", .is_idle = true };
 static struct dtb kernel_dtb;
 static struct task_struct *secondary_idle[NR_CPUS];
+/* A CPU that went offline but could not be turned off waits in park(). */
+enum { CPU_RUNNING, CPU_PARKED, CPU_RELEASED };
+static int park_state[NR_CPUS];
 
 /* /reserved-memory children and /memreserve/ are not ours to allocate. */
 static void reserve_firmware_memory(const struct dtb *dt)
@@ -127,6 +132,14 @@ void arch_cpu_init_local(unsigned int cpu)
 	pl011_enable_rx_irq();
 }
 
+/* The boot CPU's idle task (init_task) runs on head.S's boot stack. */
+static u64 idle_stack_top(const struct task_struct *idle)
+{
+	extern char boot_stack_top[];
+
+	return idle == &init_task ? (u64)boot_stack_top : (u64)idle->stack + idle->stack_size;
+}
+
 int arch_cpu_start(unsigned int cpu, struct task_struct *idle)
 {
 	const struct cpu_topology *ct = &cpu_topology.cpu[cpu];
@@ -135,13 +148,18 @@ int arch_cpu_start(unsigned int cpu, struct task_struct *idle)
 
 	secondary_idle[cpu] = idle;
 	bp->mpidr[cpu] = ct->mpidr;
-	bp->stack[cpu] = (u64)idle->stack + idle->stack_size;
+	bp->stack[cpu] = idle_stack_top(idle);
 	if (bp->nr_cpus < cpu + 1)
 		bp->nr_cpus = cpu + 1;
 	/* The new CPU reads these with its MMU off. */
 	dcache_clean_poc((u64)bp, (u64)(bp + 1));
 	dcache_clean_poc((u64)&secondary_idle[cpu], (u64)&secondary_idle[cpu + 1]);
 
+	if (__atomic_load_n(&park_state[cpu], __ATOMIC_ACQUIRE) == CPU_PARKED) {
+		__atomic_store_n(&park_state[cpu], CPU_RELEASED, __ATOMIC_RELEASE);
+		arch_send_ipi(cpu, IPI_RESCHEDULE);	/* ends its wfi */
+		return 0;
+	}
 	if (ct->enable_method && !strcmp(ct->enable_method, "spin-table")) {
 		volatile u64 *rel = (volatile u64 *)ct->cpu_release_addr;
 
@@ -165,4 +183,69 @@ void secondary_start_kernel(unsigned int cpu)
 	gic_cpu_init(cpu);
 	arm_timer_cpu_init();
 	secondary_cpu_main(cpu);
+}
+
+static bool is_spin_table(unsigned int cpu)
+{
+	const char *m = cpu_topology.cpu[cpu].enable_method;
+
+	return m && !strcmp(m, "spin-table");
+}
+
+/* IRQs masked and the timer off, so wfi only ends for an IPI; a stray one
+ * is taken and handled (arch_idle unmasks for a moment). Released, the CPU
+ * starts over on its idle task's stack, as from secondary_entry. */
+static void __attribute__((noreturn)) park(unsigned int cpu)
+{
+	u64 top;
+
+	__atomic_store_n(&park_state[cpu], CPU_PARKED, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&park_state[cpu], __ATOMIC_ACQUIRE) != CPU_RELEASED)
+		arch_idle();
+	__atomic_store_n(&park_state[cpu], CPU_RUNNING, __ATOMIC_RELAXED);
+	top = idle_stack_top(secondary_idle[cpu]);
+	__asm__ volatile("mov sp, %0\n\tmov x0, %1\n\tb secondary_start_kernel"
+			 :
+			 : "r"(top), "r"((u64)cpu)
+			 : "memory");
+	__builtin_unreachable();
+}
+
+/* Linux: __cpu_disable(): the dying CPU's device interrupts go elsewhere. */
+unsigned int arch_cpu_disable(unsigned int cpu, unsigned int to)
+{
+	return gic_migrate_irqs(cpu, to);
+}
+
+/* Linux: cpu_die() -> cpu_ops->cpu_die(): psci_cpu_die(). Spin-table has no
+ * way back to the firmware (Linux refuses to offline such CPUs; we park). */
+void arch_cpu_die(unsigned int cpu)
+{
+	arm_timer_cpu_stop();
+	if (!is_spin_table(cpu) && psci_available()) {
+		int err = psci_cpu_off();	/* returns only if refused */
+
+		printk("psci: CPU_OFF refused on CPU%u (%d): parking it instead\n", cpu, err);
+	}
+	park(cpu);
+}
+
+/* Linux: cpu_psci_cpu_kill(): poll AFFINITY_INFO until the CPU is OFF. */
+int arch_cpu_kill(unsigned int cpu)
+{
+	u64 deadline = arch_clock_ns() + 100 * NSEC_PER_MSEC;
+
+	for (;;) {
+		if (__atomic_load_n(&park_state[cpu], __ATOMIC_ACQUIRE) == CPU_PARKED)
+			return 0;
+		if (!is_spin_table(cpu) && psci_available()) {
+			int state = psci_affinity_info(cpu_topology.cpu[cpu].mpidr);
+
+			if (state == 1 || state < 0)	/* OFF, or no way to ask */
+				return 1;
+		}
+		if (arch_clock_ns() > deadline)
+			return -1;
+		sleep_ns(10 * NSEC_PER_USEC);
+	}
 }

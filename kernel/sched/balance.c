@@ -37,12 +37,14 @@ struct lb_env {
 
 /* ---- domains ------------------------------------------------------------------------ */
 
-/* Each CPU's MC and DIE levels, as the topology computed their spans; the
+/* Each active CPU's MC and DIE levels, the topology's spans recomputed over
+ * cpu_active_mask (at boot, and by CPU hotplug inside stop_machine); the
  * groups of a level are the spans of the level below (CPUs under MC). */
 void sched_domains_init(void)
 {
 	const struct topology *t = &cpu_topology;
 
+	topology_build_sched_domains(&cpu_topology, cpu_active_mask);
 	for (int cpu = 0; cpu < t->nr_cpus; cpu++) {
 		struct rq *rq = cpu_rq(cpu);
 		cpumask_t prev_span = 0;
@@ -124,7 +126,7 @@ static void update_sg_lb_stats(struct lb_env *env, cpumask_t group, struct sg_lb
 	for (int c = 0; c < NR_CPUS; c++) {
 		struct rq *rq = cpu_rq(c);
 
-		if (!(group & cpumask_of(c)) || !cpu_online((unsigned int)c))
+		if (!(group & cpumask_of(c)) || !cpu_active((unsigned int)c))
 			continue;
 		s->group_weight++;
 		s->group_load += cpu_load(rq);
@@ -281,7 +283,7 @@ static struct rq *find_busiest_queue(struct lb_env *env, cpumask_t group)
 		struct rq *rq = cpu_rq(c);
 		unsigned long cap = capacity_of((unsigned int)c), v;
 
-		if (!(group & cpumask_of(c)) || !cpu_online((unsigned int)c) || c == env->dst_cpu)
+		if (!(group & cpumask_of(c)) || !cpu_active((unsigned int)c) || c == env->dst_cpu)
 			continue;
 		if ((env->sd->flags & SD_ASYM_CPUCAPACITY) && rq->cfs.h_nr_running == 1 &&
 		    capacity_of((unsigned int)env->dst_cpu) * 1024 < cap * 1078 &&
@@ -404,7 +406,7 @@ static int active_load_balance_cpu_stop(void *data)
 	target = cpu_rq(busiest->push_cpu);
 	double_rq_lock(busiest, target);
 	busiest->lb.alb_count++;
-	if (busiest->active_balance && cpu_online(target->cpu)) {
+	if (busiest->active_balance && cpu_active(target->cpu)) {
 		update_rq_clock(busiest);
 		update_rq_clock(target);
 		for (node = rb_first_cached(&busiest->cfs.tasks_timeline); node; node = rb_next(node)) {
@@ -522,7 +524,7 @@ int newidle_balance(struct rq *this_rq)
 	int pulled = 0;
 
 	update_misfit_status(NULL, this_rq);	/* going idle: no misfit here any more */
-	if (!cpu_online(this_rq->cpu) || !this_rq->nr_sd)
+	if (!cpu_active(this_rq->cpu) || !this_rq->nr_sd)
 		return 0;
 	for (int i = 0; i < this_rq->nr_sd && !pulled; i++)
 		pulled = load_balance((int)this_rq->cpu, &this_rq->sd[i], CPU_NEWLY_IDLE, true);
@@ -570,7 +572,7 @@ static void kick_idle_balance(struct rq *rq)
 	if (rq->nr_running < 2 && !rq->misfit_task_load)
 		return;
 	for (int c = 0; c < NR_CPUS; c++) {
-		if (!cpu_online((unsigned int)c) || c == (int)rq->cpu || !idle_cpu(c) ||
+		if (!cpu_active((unsigned int)c) || c == (int)rq->cpu || !idle_cpu(c) ||
 		    READ_ONCE(cpu_rq(c)->idle_balance_kick))
 			continue;
 		if (capacity_of((unsigned int)c) > best_cap) {
@@ -591,7 +593,7 @@ void trigger_load_balance(struct rq *rq)
 {
 	u64 now = arch_clock_ns();
 
-	if (!rq->nr_sd || !cpu_online(rq->cpu))
+	if (!rq->nr_sd || !cpu_active(rq->cpu))
 		return;
 	if (now >= rq->next_balance)
 		rebalance_domains(rq, idle_cpu((int)rq->cpu) ? CPU_IDLE : CPU_NOT_IDLE, false);

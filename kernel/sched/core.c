@@ -182,28 +182,49 @@ static unsigned int first_cpu(cpumask_t m)
 	return m ? (unsigned int)__builtin_ctzll(m) : NR_CPUS;
 }
 
-/* Linux: select_fallback_rq(): an allowed online CPU, or any online one. */
-static int select_fallback_rq(struct task_struct *p)
+/* Linux: is_cpu_allowed(). Tasks run on active CPUs only; a per-CPU kthread
+ * (idle, stop task) stays allowed on its CPU while that is still online. Our
+ * other kthreads stand for user tasks, so they get the user-task rule. */
+static bool is_cpu_allowed(const struct task_struct *p, int cpu)
 {
-	cpumask_t ok = p->cpus_allowed & cpu_online_mask;
+	if (cpu < 0 || cpu >= NR_CPUS || !(p->cpus_allowed & cpumask_of(cpu)))
+		return false;
+	if (p->per_cpu_kthread)
+		return cpu_online((unsigned int)cpu);
+	return cpu_active((unsigned int)cpu);
+}
 
+/* Linux: select_fallback_rq(): the first allowed active CPU; when p's mask
+ * holds none ("No more Mr. Nice Guy"), p's mask becomes every possible CPU
+ * (task_cpu_possible_mask) and it is told. Called with p->pi_lock held, or
+ * from the dying CPU inside stop_machine. */
+static int select_fallback_rq(struct task_struct *p, int cpu)
+{
+	cpumask_t ok = p->cpus_allowed & cpu_active_mask;
+
+	if (p->per_cpu_kthread && (p->cpus_allowed & cpu_online_mask))
+		return (int)first_cpu(p->cpus_allowed & cpu_online_mask);
 	if (!ok) {
-		printk("sched: %s (pid %d) has no online CPU in its mask; any CPU will do\n",
-		       p->comm, p->pid);
-		p->cpus_allowed = cpu_online_mask;
-		ok = cpu_online_mask;
+		p->cpus_allowed = cpu_possible_mask();
+		p->nr_cpus_allowed = (int)cpumask_weight(p->cpus_allowed);
+		ok = p->cpus_allowed & cpu_active_mask;
+		printk("sched: process %d (%s) no longer affine to cpu%d: allowed on all CPUs now\n",
+		       p->pid, p->comm, cpu);
 	}
+	BUG_ON(!ok);	/* cpu_down() never takes the last active CPU */
 	return (int)first_cpu(ok);
 }
 
 static int select_task_rq(struct task_struct *p, int cpu, int wake_flags)
 {
+	int prev = cpu;
+
 	if (p->nr_cpus_allowed > 1)
 		cpu = p->sched_class->select_task_rq(p, cpu, wake_flags);
 	else
 		cpu = (int)first_cpu(p->cpus_allowed);
-	if (cpu < 0 || cpu >= NR_CPUS || !(p->cpus_allowed & cpumask_of(cpu)) || !cpu_online(cpu))
-		cpu = select_fallback_rq(p);
+	if (!is_cpu_allowed(p, cpu))
+		cpu = select_fallback_rq(p, prev);
 	return cpu;
 }
 
@@ -363,12 +384,11 @@ static void finish_task_switch(struct task_struct *prev)
 }
 
 /* Linux: move_queued_task(). p is queued, not running, on rq (locked), and
- * we hold p->pi_lock: move it to an allowed CPU. Everything that touches
- * the old rq (dequeue, PELT detach in set_task_cpu) happens under its lock.
+ * we hold p->pi_lock: move it to `cpu`. Everything that touches the old rq
+ * (dequeue, PELT detach in set_task_cpu) happens under its lock.
  * Returns with rq unlocked. */
-static void move_queued_task(struct rq *rq, struct task_struct *p)
+static void move_queued_task(struct rq *rq, struct task_struct *p, int cpu)
 {
-	int cpu = select_task_rq(p, p->cpu, 0);
 	struct rq *dst = cpu_rq(cpu);
 
 	update_rq_clock(rq);
@@ -393,7 +413,7 @@ static int migration_cpu_stop(void *arg)
 
 	if (p->cpu == (int)arch_cpu_id() && task_on_rq_queued(p) && !task_running(rq, p) &&
 	    !(p->cpus_allowed & cpumask_of(p->cpu))) {
-		move_queued_task(rq, p);
+		move_queued_task(rq, p, select_task_rq(p, p->cpu, 0));
 	} else {
 		spin_unlock(&rq->lock);
 	}
@@ -531,10 +551,16 @@ void cpu_idle_once(void)
 		schedule();
 }
 
+/* A CPU taken offline (kernel/cpu.c) leaves here, from its idle task, once
+ * its stop task has emptied its run queue (Linux: do_idle() ->
+ * cpuhp_report_idle_dead()). */
 void cpu_idle_loop(void)
 {
-	for (;;)
+	for (;;) {
 		cpu_idle_once();
+		if (!cpu_online(arch_cpu_id()))
+			cpuhp_report_idle_dead();
+	}
 }
 
 /* ---- affinity, policy, nice, uclamp --------------------------------------------- */
@@ -550,7 +576,7 @@ int set_cpus_allowed(struct task_struct *p, cpumask_t mask)
 	int cpu;
 
 	mask &= (NR_CPUS == 64 ? ~0ull : (1ull << NR_CPUS) - 1);
-	if (!(mask & cpu_online_mask))
+	if (!(mask & (p->per_cpu_kthread ? cpu_online_mask : cpu_active_mask)))
 		return -1;
 	flags = spin_lock_irqsave(&p->pi_lock);
 	p->cpus_allowed = mask;
@@ -565,7 +591,7 @@ int set_cpus_allowed(struct task_struct *p, cpumask_t mask)
 		if (task_running(rq, p)) {
 			stop = true;
 		} else {
-			move_queued_task(rq, p);
+			move_queued_task(rq, p, select_task_rq(p, p->cpu, 0));
 			spin_unlock_irqrestore(&p->pi_lock, flags);
 			return 0;
 		}
@@ -753,6 +779,87 @@ void cpu_work(u64 units)
 	timer_cancel(&deadline);
 }
 
+/* ---- CPU hotplug (kernel/cpu.c drives it) ----------------------------------------- */
+
+/* A task queued on rq that may leave it: RT queues first, then the CFS tree
+ * (the stop task is in neither; the running task was put back when the stop
+ * task took the CPU). */
+static struct task_struct *pick_migratable(struct rq *rq)
+{
+	struct rb_node *node;
+
+	for (int prio = 0; prio < MAX_RT_PRIO; prio++)
+		if (!list_empty(&rq->rt.queue[prio]))
+			return list_first_entry(&rq->rt.queue[prio], struct task_struct,
+						rt.run_list);
+	node = rb_first_cached(&rq->cfs.tasks_timeline);
+	return node ? container_of(rb_entry(node, struct sched_entity, run_node),
+				   struct task_struct, se)
+		    : NULL;
+}
+
+/* Linux: migrate_tasks() (v6.1 does the same through balance_push()). On
+ * the dying CPU, run by its stop task inside stop_machine(), so nothing else
+ * runs anywhere and every task queued here is merely queued: each goes to
+ * select_fallback_rq()'s CPU (the first allowed active one; a task allowed
+ * only offline CPUs is widened to all, with the message). Per-CPU kthreads
+ * are not queued here: idle is running-not-queued and the stop task is us
+ * (Linux parks them). Returns the number of tasks moved. */
+unsigned int sched_migrate_tasks(unsigned int dead_cpu)
+{
+	struct rq *rq = cpu_rq(dead_cpu);
+	unsigned int moved = 0;
+	struct task_struct *p;
+
+	BUG_ON(arch_cpu_id() != dead_cpu || cpu_active(dead_cpu) || rq->curr != rq->stop);
+	for (;;) {
+		spin_lock(&rq->lock);
+		p = pick_migratable(rq);
+		if (!p) {
+			spin_unlock(&rq->lock);
+			break;
+		}
+		spin_unlock(&rq->lock);
+		spin_lock(&p->pi_lock);	/* lock order: pi_lock, then rq->lock */
+		spin_lock(&rq->lock);
+		update_rq_clock(rq);
+		move_queued_task(rq, p, select_fallback_rq(p, (int)dead_cpu));
+		spin_unlock(&p->pi_lock);
+		moved++;
+	}
+	BUG_ON(rq->nr_running != 1);	/* us; Linux: "Dying CPU not properly vacated!" */
+	return moved;
+}
+
+/* Before the CPU starts again: its idle task is what it will run first,
+ * from the top of its stack (the old context was abandoned when it died). */
+void sched_cpu_starting(unsigned int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+	unsigned long flags = spin_lock_irqsave(&rq->lock);
+
+	BUG_ON(rq->nr_running != 0 || rq->curr != rq->idle);
+	rq->need_resched = false;
+	rq->idle_balance_kick = false;
+	rq->active_balance = 0;
+	rq->misfit_task_load = 0;
+	update_rq_clock(rq);	/* PELT decays the offline time as idle */
+	rq->idle_start = rq->clock;	/* but it is not counted as idle time */
+	rq->next_balance = rq->balance_tick = rq->clock;
+	spin_unlock_irqrestore(&rq->lock, flags);
+}
+
+/* Linux: idle_task(cpu). */
+struct task_struct *idle_task(unsigned int cpu)
+{
+	return cpu_rq(cpu)->idle;
+}
+
+bool sched_cpu_has_stopper(unsigned int cpu)
+{
+	return cpu_rq(cpu)->stop != NULL;
+}
+
 /* ---- init and small accessors ---------------------------------------------------- */
 
 void sched_tunables_init(unsigned int nr_cpus);
@@ -785,6 +892,7 @@ void sched_init_cpu(unsigned int cpu, struct task_struct *idle)
 	idle->cpu = (int)cpu;
 	idle->on_cpu = 1;
 	idle->is_idle = true;
+	idle->per_cpu_kthread = true;
 	idle->state = TASK_RUNNING;
 	idle->sched_class = &idle_sched_class;
 	idle->policy = SCHED_IDLE;

@@ -217,7 +217,8 @@ void cpufreq_init(void)
 		policy = &policies[nr_policies];
 		spin_lock_init(&policy->lock);
 		policy->id = nr_policies;
-		policy->cpus = fd->cpus;
+		policy->related_cpus = fd->cpus;
+		policy->cpus = fd->cpus & cpu_online_mask;
 		policy->nr_opps = tab->nr_opps;
 		for (int i = 0; i < tab->nr_opps; i++)
 			policy->freq[i] = tab->opp[i].freq_khz;
@@ -236,13 +237,80 @@ void cpufreq_init(void)
 	for (int i = 0; i < nr_policies; i++) {
 		char span[64];
 
-		topology_format_mask(span, sizeof(span), policies[i].cpus);
+		topology_format_mask(span, sizeof(span), policies[i].related_cpus);
 		printk("cpufreq: policy%d cpus=%s opps=%d %u-%u kHz latency=%u ns "
 		       "rate_limit_us=%u governor=%s\n",
 		       i, span, policies[i].nr_opps, policies[i].freq[0],
 		       policies[i].freq[policies[i].nr_opps - 1], policies[i].latency_ns,
 		       policies[i].rate_limit_us, governor_names[policies[i].governor]);
 	}
+}
+
+/* ---- CPU hotplug ------------------------------------------------------------------ */
+
+/* Linux: cpufreq_offline(), before the CPU leaves the scheduler. The policy
+ * keeps its other CPUs (schedutil restarts over them, so the hook of the
+ * leaving CPU is gone); the last one makes it inactive: governor stopped,
+ * no transition pending. Hotplug serializes calls; task context. */
+void cpufreq_cpu_offline(unsigned int cpu)
+{
+	struct cpufreq_policy *policy = policy_get(cpufreq_policy_of(cpu));
+	unsigned long flags;
+
+	if (!policy || !(policy->cpus & cpumask_of(cpu)))
+		return;
+	if (policy->governor == CPUFREQ_GOV_SCHEDUTIL)
+		sugov_stop(policy);
+	flags = spin_lock_irqsave(&policy->lock);
+	policy->cpus &= ~cpumask_of(cpu);
+	spin_unlock_irqrestore(&policy->lock, flags);
+	if (policy->cpus) {
+		if (policy->governor == CPUFREQ_GOV_SCHEDUTIL)
+			sugov_start(policy);
+		return;
+	}
+	timer_cancel(&policy->transition);
+	flags = spin_lock_irqsave(&policy->lock);
+	policy->transition_pending = false;
+	policy->target = policy->cur;
+	spin_unlock_irqrestore(&policy->lock, flags);
+	printk("cpufreq: policy%d inactive: its last CPU (%u) went offline\n", policy->id, cpu);
+}
+
+/* Linux: cpufreq_online(), once the CPU is active again: it runs at the
+ * policy's current OPP; an inactive policy comes back with its governor. */
+void cpufreq_cpu_online(unsigned int cpu)
+{
+	struct cpufreq_policy *policy = policy_get(cpufreq_policy_of(cpu));
+	unsigned long flags;
+	bool was_inactive;
+
+	if (!policy || (policy->cpus & cpumask_of(cpu)))
+		return;
+	arch_set_freq_scale(cpumask_of(cpu), (unsigned long)READ_ONCE(policy->cur) *
+						     SCHED_CAPACITY_SCALE /
+						     policy->freq[policy->nr_opps - 1]);
+	flags = spin_lock_irqsave(&policy->lock);
+	was_inactive = !policy->cpus;
+	policy->cpus |= cpumask_of(cpu);
+	spin_unlock_irqrestore(&policy->lock, flags);
+	if (was_inactive)
+		printk("cpufreq: policy%d active again with CPU%u\n", policy->id, cpu);
+	governor_start(policy, policy->governor);	/* schedutil: hooks for the new set */
+}
+
+bool cpufreq_policy_active(int id)
+{
+	struct cpufreq_policy *policy = policy_get(id);
+
+	return policy && READ_ONCE(policy->cpus);
+}
+
+u64 cpufreq_policy_cpus(int id)
+{
+	struct cpufreq_policy *policy = policy_get(id);
+
+	return policy ? READ_ONCE(policy->cpus) : 0;
 }
 
 /* ---- accessors and statistics ------------------------------------------------------ */

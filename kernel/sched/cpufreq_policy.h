@@ -25,7 +25,8 @@ struct sugov_policy {
 struct cpufreq_policy {
 	spinlock_t lock;
 	int id;
-	cpumask_t cpus;
+	cpumask_t related_cpus;		/* the frequency domain */
+	cpumask_t cpus;			/* its online CPUs; none: the policy is inactive */
 	int nr_opps;
 	u32 freq[TOPOLOGY_MAX_OPPS];	/* kHz, ascending */
 	u32 latency_ns;			/* clock-latency-ns: request to effect */

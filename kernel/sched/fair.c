@@ -755,7 +755,7 @@ void init_cfs_rq(struct cfs_rq *cfs_rq)
 
 static bool available_idle_cpu(int cpu)
 {
-	return cpu_online((unsigned int)cpu) && idle_cpu(cpu);
+	return cpu_active((unsigned int)cpu) && idle_cpu(cpu);
 }
 
 static bool cpus_share_cache(int a, int b)
@@ -909,11 +909,11 @@ static int wake_affine(struct task_struct *p, int this_cpu, int prev, bool sync)
 static int find_idlest_cpu(struct task_struct *p, int cpu)
 {
 	struct rq *rq = cpu_rq(cpu);
-	cpumask_t span = rq->nr_sd ? rq->sd[rq->nr_sd - 1].span : cpu_online_mask;
+	cpumask_t span = rq->nr_sd ? rq->sd[rq->nr_sd - 1].span : cpu_active_mask;
 	unsigned long best_load = ~0ul;
 	int best = cpu;
 
-	span &= p->cpus_allowed & cpu_online_mask;
+	span &= p->cpus_allowed & cpu_active_mask;
 	if (cpu_topology.asym_cpucapacity && sched_feat(SELECT_IDLE_CAPACITY)) {
 		int i = select_idle_capacity(p, span, cpu);
 

@@ -2,8 +2,10 @@
  * when nothing else can run. The stop class (Linux: stop_task.c) runs each
  * CPU's "migration" thread above everything, for work that must run on one
  * CPU with nothing else running there: active load balancing uses it to
- * move a task that is running. Stop work queue under stop_lock. */
+ * move a task that is running, and stop_machine() (CPU hotplug) uses every
+ * CPU's. Stop work queue and the parked flag under stop_lock. */
 #include "sched.h"
+#include "mutex.h"
 
 /* ---- idle ------------------------------------------------------------------------- */
 
@@ -67,6 +69,8 @@ struct stop_work {
 static struct {
 	struct stop_work work[STOP_QUEUE];
 	unsigned int head, tail;
+	bool parked;	/* its CPU is offline: no new work (Linux: !stopper->enabled) */
+	struct multi_stop *multi;	/* stop_machine()'s work: its own slot, first */
 } stop_queue[NR_CPUS];
 static spinlock_t stop_lock[NR_CPUS];
 static struct wait_queue_head stop_wq[NR_CPUS];
@@ -98,8 +102,11 @@ const struct sched_class stop_sched_class = {
 
 static bool stop_pending(unsigned int cpu)
 {
-	return READ_ONCE(stop_queue[cpu].head) != READ_ONCE(stop_queue[cpu].tail);
+	return READ_ONCE(stop_queue[cpu].head) != READ_ONCE(stop_queue[cpu].tail) ||
+	       READ_ONCE(stop_queue[cpu].multi);
 }
+
+static int multi_cpu_stop(void *arg);
 
 static void stopper_thread(void *arg)
 {
@@ -111,7 +118,12 @@ static void stopper_thread(void *arg)
 
 		wait_event(stop_wq[cpu], stop_pending(cpu));
 		flags = spin_lock_irqsave(&stop_lock[cpu]);
-		w = stop_queue[cpu].work[stop_queue[cpu].tail++ % STOP_QUEUE];
+		if (stop_queue[cpu].multi) {
+			w = (struct stop_work){ multi_cpu_stop, stop_queue[cpu].multi };
+			stop_queue[cpu].multi = NULL;
+		} else {
+			w = stop_queue[cpu].work[stop_queue[cpu].tail++ % STOP_QUEUE];
+		}
 		spin_unlock_irqrestore(&stop_lock[cpu], flags);
 		w.fn(w.arg);
 	}
@@ -127,7 +139,7 @@ int stop_one_cpu_nowait(unsigned int cpu, int (*fn)(void *), void *arg)
 	if (!cpu_rq(cpu)->stop)
 		return -1;
 	flags = spin_lock_irqsave(&stop_lock[cpu]);
-	if (stop_queue[cpu].head - stop_queue[cpu].tail == STOP_QUEUE)
+	if (stop_queue[cpu].parked || stop_queue[cpu].head - stop_queue[cpu].tail == STOP_QUEUE)
 		ret = -1;
 	else
 		stop_queue[cpu].work[stop_queue[cpu].head++ % STOP_QUEUE] =
@@ -155,10 +167,96 @@ void sched_stoppers_init(void)
 			printk("sched: no memory for %s: no active balancing on CPU%u\n", name, cpu);
 			continue;
 		}
+		t->per_cpu_kthread = true;
 		set_cpus_allowed(t, cpumask_of(cpu));
 		t->sched_class = &stop_sched_class;
 		t->prio = -1;
 		cpu_rq(cpu)->stop = t;
 		wake_up_new_task(t);
 	}
+}
+
+/* The dying CPU's stop task parks itself (it is running the last work it
+ * will take); a CPU coming online unparks its own before anything is queued. */
+void stop_machine_park(unsigned int cpu)
+{
+	unsigned long flags = spin_lock_irqsave(&stop_lock[cpu]);
+
+	stop_queue[cpu].parked = true;
+	spin_unlock_irqrestore(&stop_lock[cpu], flags);
+}
+
+void stop_machine_unpark(unsigned int cpu)
+{
+	unsigned long flags = spin_lock_irqsave(&stop_lock[cpu]);
+
+	stop_queue[cpu].parked = false;
+	spin_unlock_irqrestore(&stop_lock[cpu], flags);
+}
+
+/* ---- stop_machine ------------------------------------------------------------------ */
+
+/* Linux: multi_cpu_stop(), reduced to two rendezvous: all CPUs arrive with
+ * IRQs off, the chosen one runs fn, all leave. Nothing that runs with IRQs
+ * on (a wakeup, a balance pass, a domain walk) can be half-way anywhere. */
+struct multi_stop {
+	int (*fn)(void *);
+	void *arg;
+	unsigned int cpu;	/* where fn runs */
+	unsigned int nr;	/* CPUs taking part */
+	unsigned int arrived, left;
+	int ran, ret;
+	struct completion done;
+};
+
+static int multi_cpu_stop(void *arg)
+{
+	struct multi_stop *ms = arg;
+	unsigned long flags = arch_irq_save();
+
+	__atomic_add_fetch(&ms->arrived, 1, __ATOMIC_ACQ_REL);
+	while (__atomic_load_n(&ms->arrived, __ATOMIC_ACQUIRE) < ms->nr)
+		arch_cpu_relax();
+	if (arch_cpu_id() == ms->cpu) {
+		ms->ret = ms->fn(ms->arg);
+		__atomic_store_n(&ms->ran, 1, __ATOMIC_RELEASE);
+	} else {
+		while (!__atomic_load_n(&ms->ran, __ATOMIC_ACQUIRE))
+			arch_cpu_relax();
+	}
+	arch_irq_restore(flags);
+	if (__atomic_add_fetch(&ms->left, 1, __ATOMIC_ACQ_REL) == ms->nr)
+		complete(&ms->done);	/* ms lives on the caller's stack until then */
+	return 0;
+}
+
+/* Callers serialize (cpu_hotplug_lock): one stop_machine at a time, in each
+ * stop task's own slot. Queued with preemption off, as Linux does: once one
+ * CPU's stop task waits at the rendezvous, a caller preempted on that CPU
+ * could never queue the others. */
+int stop_machine(int (*fn)(void *), void *arg, unsigned int cpu)
+{
+	struct multi_stop ms = { .fn = fn, .arg = arg, .cpu = cpu };
+	cpumask_t cpus = cpu_online_mask;
+	unsigned int c;
+
+	if (!(cpus & cpumask_of(cpu)))
+		return -1;
+	for_each_cpu(c, cpus)
+		if (!cpu_rq(c)->stop || READ_ONCE(stop_queue[c].parked))
+			return -1;
+	init_completion(&ms.done);
+	ms.nr = cpumask_weight(cpus);
+	preempt_disable();
+	for_each_cpu(c, cpus) {
+		unsigned long flags = spin_lock_irqsave(&stop_lock[c]);
+
+		BUG_ON(stop_queue[c].multi);
+		stop_queue[c].multi = &ms;
+		spin_unlock_irqrestore(&stop_lock[c], flags);
+		wake_up(&stop_wq[c]);
+	}
+	preempt_enable();
+	wait_for_completion(&ms.done);
+	return ms.ret;
 }

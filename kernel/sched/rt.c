@@ -143,7 +143,7 @@ static int select_task_rq_rt(struct task_struct *p, int cpu, int wake_flags)
 		struct task_struct *t;
 		int prio;
 
-		if (!(p->cpus_allowed & cpumask_of(c)) || !cpu_online((unsigned int)c))
+		if (!(p->cpus_allowed & cpumask_of(c)) || !cpu_active((unsigned int)c))
 			continue;
 		t = READ_ONCE(cpu_rq(c)->curr);
 		prio = idle_cpu(c) ? MAX_PRIO + 1 : (t ? t->prio : MAX_PRIO);

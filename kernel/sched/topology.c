@@ -559,13 +559,15 @@ static void build_energy_model(const struct dtb *dt, struct topology *topo, int 
 
 /* ---- sched domains ----------------------------------------------------------------- */
 
-/* Linux: asym_cpu_capacity_classify(). A capacity value "seen" by the span is
- * one that some cpu of the span has; FULL when the span sees them all. */
-static u32 asym_classify(const struct topology *topo, u64 span)
+/* Linux: asym_cpu_capacity_classify(). A capacity value "seen" by the span
+ * is one that some cpu of the span has; the span is asymmetric when it sees
+ * two or more, FULL when it misses none that the active cpus have (the
+ * capacities of inactive cpus do not count: Linux builds over cpu_map). */
+static u32 asym_classify(const struct topology *topo, u64 span, u64 active)
 {
 	u32 caps[NR_CPUS];
 	u64 seen[NR_CPUS];
-	int nr = 0, count = 0;
+	int nr = 0, count = 0, miss = 0;
 
 	for (int cpu = 0; cpu < topo->nr_cpus; cpu++) {
 		int i;
@@ -578,31 +580,46 @@ static u32 asym_classify(const struct topology *topo, u64 span)
 		}
 		seen[i] |= 1ull << cpu;
 	}
-	for (int i = 0; i < nr; i++)
-		count += (seen[i] & span) != 0;
+	for (int i = 0; i < nr; i++) {
+		if (seen[i] & span)
+			count++;
+		else if (seen[i] & active)
+			miss++;
+	}
 	if (count < 2)
 		return 0;
-	return count < nr ? SD_ASYM_CPUCAPACITY : SD_ASYM_CPUCAPACITY | SD_ASYM_CPUCAPACITY_FULL;
+	return miss ? SD_ASYM_CPUCAPACITY : SD_ASYM_CPUCAPACITY | SD_ASYM_CPUCAPACITY_FULL;
 }
 
-/* MC spans the cpu's cluster, DIE all cpus when there is more than one
- * cluster. As Linux's degeneration does, a level spanning one cpu is dropped. */
-static void build_sched_domains(struct topology *topo)
+/* MC spans the active cpus of the cpu's cluster, DIE all active cpus when
+ * they are in more than one cluster. As Linux's degeneration does, a level
+ * spanning one cpu is dropped. Inactive cpus get no domains. */
+void topology_build_sched_domains(struct topology *topo, u64 active)
 {
+	int clusters = 0;
+
+	for (int k = 0; k < topo->nr_clusters; k++)
+		clusters += (topo->cluster_cpus[k] & active) != 0;
+	topo->asym_cpucapacity = false;
 	for (int cpu = 0; cpu < topo->nr_cpus; cpu++) {
 		struct cpu_topology *c = &topo->cpu[cpu];
-		u64 mc = topo->cluster_cpus[c->cluster_id];
+		u64 mc = topo->cluster_cpus[c->cluster_id] & active;
 
+		for (int l = 0; l < SD_NR_LEVELS; l++)
+			c->sd[l] = (struct topology_sd){ 0 };
+		c->sd_asym_cpucapacity = -1;
+		if (!(active & (1ull << cpu)))
+			continue;
 		if (popcount64(mc) > 1) {
 			c->sd[SD_LEVEL_MC].span = mc;
 			c->sd[SD_LEVEL_MC].flags = SD_SHARE_PKG_RESOURCES;
 		}
-		if (topo->nr_clusters > 1)
-			c->sd[SD_LEVEL_DIE].span = all_cpus(topo);
+		if (clusters > 1)
+			c->sd[SD_LEVEL_DIE].span = active & all_cpus(topo);
 		for (int l = 0; l < SD_NR_LEVELS; l++) {
 			if (!c->sd[l].span)
 				continue;
-			c->sd[l].flags |= asym_classify(topo, c->sd[l].span);
+			c->sd[l].flags |= asym_classify(topo, c->sd[l].span, active);
 			if (c->sd[l].flags & SD_ASYM_CPUCAPACITY)
 				topo->asym_cpucapacity = true;
 			if ((c->sd[l].flags & SD_ASYM_CPUCAPACITY_FULL) &&
@@ -646,7 +663,7 @@ int topology_parse(const struct dtb *dt, struct topology *topo)
 	build_clusters(dt, topo);
 	for (int fd = 0; fd < topo->nr_freq_domains; fd++)
 		build_energy_model(dt, topo, fd);
-	build_sched_domains(topo);
+	topology_build_sched_domains(topo, all_cpus(topo));
 	return 0;
 }
 

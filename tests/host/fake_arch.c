@@ -24,7 +24,7 @@ static unsigned int this_cpu;
 
 /* kernel/smp.c's globals (that file starts real CPUs; it is not linked). */
 struct topology cpu_topology;
-cpumask_t cpu_online_mask;
+cpumask_t cpu_online_mask, cpu_active_mask;
 unsigned int nr_cpu_ids;
 
 static void violation(const char *what)
@@ -451,4 +451,10 @@ void fake_arch_run_until(u64 ns)
 	if (ns > now_ns)
 		now_ns = ns;
 	fake_arch_deliver_ipis();
+}
+
+/* The fake CPUs never go offline (kernel/cpu.c is not linked here). */
+void cpuhp_report_idle_dead(void)
+{
+	abort();
 }

@@ -136,7 +136,7 @@ static bool machine_up(struct ktest *t)
 	fake_arch_reset();
 	if (!load_topology(t))
 		return false;
-	cpu_online_mask = ALL_CPUS;
+	cpu_online_mask = cpu_active_mask = ALL_CPUS;
 	nr_cpu_ids = NR_HIKEY_CPUS;
 	memset(runqueues, 0, sizeof(runqueues));
 	bootargs_init(NULL);

@@ -609,6 +609,47 @@ static void three_capacities_partial_asym(struct ktest *t)
 	unload(tr);
 }
 
+/* CPU hotplug rebuilds over the active cpus (tri-gear: 120 x4, 480 x2, 1024 x2). */
+static void rebuild_over_active_cpus(struct ktest *t)
+{
+	struct tree *tr = load_bad(t, "tri-gear");
+	struct topology *topo;
+
+	if (!tr)
+		return;
+	topo = &tr->topo;
+	/* The bigs off: MC of 4-5 symmetric; DIE sees 120 and 480, all there are. */
+	topology_build_sched_domains(topo, 0x3f);
+	EXPECT_EQ(t, topo->cpu[4].sd[SD_LEVEL_MC].span, 0x30);
+	EXPECT_EQ(t, topo->cpu[4].sd[SD_LEVEL_MC].flags, MC_FLAGS);
+	EXPECT_EQ(t, topo->cpu[4].sd[SD_LEVEL_DIE].span, 0x3f);
+	EXPECT_EQ(t, topo->cpu[4].sd[SD_LEVEL_DIE].flags, ASYM_FULL);
+	EXPECT_EQ(t, topo->cpu[7].sd[SD_LEVEL_DIE].span, 0);
+	EXPECT_EQ(t, topo->cpu[7].sd_asym_cpucapacity, -1);
+	EXPECT_TRUE(t, topo->asym_cpucapacity);
+	/* The littles off: one cluster, no DIE; its MC is FULL now. */
+	topology_build_sched_domains(topo, 0xf0);
+	EXPECT_EQ(t, topo->cpu[5].sd[SD_LEVEL_DIE].span, 0);
+	EXPECT_EQ(t, topo->cpu[5].sd[SD_LEVEL_MC].flags, MC_FLAGS | ASYM_FULL);
+	EXPECT_EQ(t, topo->cpu[5].sd_asym_cpucapacity, SD_LEVEL_MC);
+	/* Littles only: symmetric. */
+	topology_build_sched_domains(topo, 0x0f);
+	EXPECT_FALSE(t, topo->asym_cpucapacity);
+	EXPECT_EQ(t, topo->cpu[0].sd[SD_LEVEL_MC].flags, MC_FLAGS);
+	EXPECT_EQ(t, topo->cpu[0].sd_asym_cpucapacity, -1);
+	/* One little and one big: MC levels degenerate, DIE is asymmetric. */
+	topology_build_sched_domains(topo, 0x81);
+	EXPECT_EQ(t, topo->cpu[0].sd[SD_LEVEL_MC].span, 0);
+	EXPECT_EQ(t, topo->cpu[0].sd[SD_LEVEL_DIE].span, 0x81);
+	EXPECT_EQ(t, topo->cpu[0].sd[SD_LEVEL_DIE].flags, ASYM_FULL);
+	/* All back: what the parse gave (the check of three_capacities_partial_asym). */
+	topology_build_sched_domains(topo, 0xff);
+	EXPECT_EQ(t, topo->cpu[4].sd[SD_LEVEL_MC].flags, MC_FLAGS | SD_ASYM_CPUCAPACITY);
+	EXPECT_EQ(t, topo->cpu[4].sd[SD_LEVEL_DIE].flags, ASYM_FULL);
+	check_invariants(t, topo);
+	unload(tr);
+}
+
 static void energy_model_refused(struct ktest *t)
 {
 	struct tree *tr = load_bad(t, "em-bad");
@@ -710,5 +751,6 @@ KTEST_SUITE(topology_bad_input, KTEST_CASE(dmips_missing_gives_1024),
 	    KTEST_CASE(opp_entries_filtered_and_sorted), KTEST_CASE(cpu_map_fallbacks),
 	    KTEST_CASE(no_cpu_map_two_cell_reg), KTEST_CASE(numbering_contract),
 	    KTEST_CASE(too_many_cpus), KTEST_CASE(no_cpus_gives_default_cpu),
-	    KTEST_CASE(three_capacities_partial_asym), KTEST_CASE(energy_model_refused),
+	    KTEST_CASE(three_capacities_partial_asym), KTEST_CASE(rebuild_over_active_cpus),
+	    KTEST_CASE(energy_model_refused),
 	    KTEST_CASE(extreme_values), KTEST_CASE(mutated_trees));

@@ -15,6 +15,8 @@ int pl011_enable_rx_irq(void);		/* after the GIC is up */
 typedef void (*irq_handler_t)(unsigned int irq, void *arg);
 int gic_init(const struct dtb *dt);		/* boot CPU: distributor + own interface */
 void gic_cpu_init(unsigned int cpu);		/* each CPU: its interface / redistributor */
+/* CPU hotplug: route the SPIs that target `cpu` to `to` instead; returns how many. */
+unsigned int gic_migrate_irqs(unsigned int cpu, unsigned int to);
 int irq_register(unsigned int irq, irq_handler_t fn, void *arg);
 void gic_enable_irq(unsigned int irq);		/* SPIs go to the boot CPU */
 void gic_send_sgi(unsigned int cpu, unsigned int sgi);
@@ -30,6 +32,7 @@ struct gic_ops {
 	void (*eoi)(u32 intid);
 	void (*enable)(unsigned int irq);
 	void (*send_sgi)(unsigned int cpu, unsigned int sgi);
+	void (*set_affinity)(unsigned int irq, unsigned int cpu);	/* an SPI */
 };
 const struct gic_ops *gicv2_probe(const struct dtb *dt, int node);
 const struct gic_ops *gicv3_probe(const struct dtb *dt, int node);
@@ -38,6 +41,7 @@ const struct gic_ops *gicv3_probe(const struct dtb *dt, int node);
 int arm_timer_clock_init(void);
 int arm_timer_init(const struct dtb *dt);
 void arm_timer_cpu_init(void);
+void arm_timer_cpu_stop(void);	/* this CPU's timer off (it goes offline) */
 u64 arm_timer_read_ns(void);
 void arm_timer_set_deadline_ns(u64 ns);
 u64 arm_timer_freq(void);
@@ -45,6 +49,8 @@ u64 arm_timer_freq(void);
 /* psci.c */
 int psci_init(const struct dtb *dt);
 int psci_cpu_on(u64 mpidr, u64 entry_pa, u64 context);
+int psci_cpu_off(void);			/* returns only on refusal */
+int psci_affinity_info(u64 mpidr);	/* 0 on, 1 off, 2 on pending, < 0 error */
 void psci_system_off(void);
 void psci_system_reset(void);
 bool psci_available(void);
