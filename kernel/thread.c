@@ -5,6 +5,7 @@
 #include "kernel.h"
 #include "mm.h"
 #include "sched.h"
+#include "timer.h"
 
 #define THREAD_STACK_PAGES 4	/* 16 KiB usable */
 
@@ -148,6 +149,11 @@ int kthread_join(struct task_struct *t)
 	int code;
 
 	wait_event(t->exit_wq, __atomic_load_n(&t->exited, __ATOMIC_ACQUIRE));
+	/* Its CPU drops the running reference just after switching away from
+	 * it: wait for that, so that its stack and struct are freed by the time
+	 * we return and a caller's memory accounting is exact. */
+	while (__atomic_load_n(&t->refcount, __ATOMIC_ACQUIRE) > 1)
+		sleep_ns(2 * NSEC_PER_USEC);
 	code = t->exit_code;
 	put_task_struct(t);
 	return code;
