@@ -369,6 +369,11 @@ SHELL_SCRIPT = [
     ("cpu-offline-again", "cpu offline 3\r", [r"CPU3 is already offline", r"CPU3: offline, nothing changed"]),
     ("cpu-online", "cpu online 3\r", [r"^cpu: CPU3 online in \d+ us"]),
     ("cpu-online-again", "cpu online 3\r", [r"CPU3 is already online"]),
+    # CPU0 takes the console's interrupt: that the next line is read at all
+    # shows it moved to another CPU.
+    ("cpu-offline-0", "cpu offline 0\r", [r"^cpu: CPU0 offline in \d+ us: .* 1 IRQ\(s\) moved"]),
+    ("cpu-list-no-0", "cpu\r", [r"^cpu0 offline$", r"^cpu1 online$"]),
+    ("cpu-online-0", "cpu online 0\r", [r"^cpu: CPU0 online in \d+ us"]),
     ("cpu-bad-id", "cpu offline 12\r", [r"there is no CPU12 \(possible CPUs: 0-7\)"]),
     ("cpu-bad-action", "cpu sideways 1\r", [r"'sideways' is neither offline nor online",
                                               r"usage: cpu \[offline\|online N\]"]),

@@ -116,11 +116,14 @@ static void hotplug_tasks_move(struct ktest *t)
 	unsigned int victim = nr_cpu_ids - 1, other = 0;
 	struct cpuhp_stats st;
 	unsigned int on_victim;
+	int pol = cpufreq_policy_of(victim);
+	cpumask_t pol_cpus;
 	u64 before[2];
 
 	all_online();
 	if (num_online_cpus() < 2)
 		KTEST_SKIP(t, "one CPU");
+	pol_cpus = cpufreq_policy_cpus(pol);
 	for (int i = 0; i < 2; i++)
 		w[i] = (struct worker){ .work_ns = 200 * US };
 	tk[0] = start(worker_fn, &w[0], "hp-pinned", cpumask_of(victim));
@@ -139,6 +142,10 @@ static void hotplug_tasks_move(struct ktest *t)
 	EXPECT_EQ(t, tk[0]->nr_cpus_allowed, (int)nr_cpu_ids);
 	EXPECT_EQ(t, tk[1]->cpus_allowed, cpumask_of(victim) | cpumask_of(other));
 	EXPECT_EQ(t, tk[1]->cpu, (int)other);
+	if (pol >= 0 && (cpufreq_policy_cpus(pol) | cpumask_of(victim)) != cpumask_of(victim)) {
+		EXPECT_EQ(t, cpufreq_policy_cpus(pol), pol_cpus & ~cpumask_of(victim));
+		EXPECT_TRUE(t, cpufreq_policy_active(pol));	/* others left in it */
+	}
 	EXPECT_EQ(t, offline_nr_running(), 0);
 	EXPECT_EQ(t, sched_check_invariants(true), 0);
 	before[0] = w[0].progress;
