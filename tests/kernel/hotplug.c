@@ -1,7 +1,7 @@
 /* hotplug.c - self-tests of CPU hotplug (kernel/cpu.c): bad requests refused,
  * tasks leaving a dying CPU (the pinned one by the fallback), a whole
  * cluster off and back (asym flags, cpufreq policy), a pending timer firing
- * on time elsewhere, the last CPU refused, and random CPUs cycling under a
+ * on time elsewhere, a half-done cpu_work() finished elsewhere, the last CPU refused, and random CPUs cycling under a
  * mixed workload with nothing lost. Every case leaves all CPUs online. */
 #include "cpu.h"
 #include "cpufreq.h"
@@ -272,6 +272,50 @@ static void hotplug_timer_moves(struct ktest *t)
 	EXPECT_EQ(t, cpu_up(victim), 0);
 }
 
+struct long_work {
+	u64 units, done, start_ns, end_ns;
+	int first_cpu, last_cpu;
+};
+
+static void long_work_fn(void *arg)
+{
+	struct long_work *lw = arg;
+	u64 w0 = current->work_done;
+
+	lw->first_cpu = (int)arch_cpu_id();
+	lw->start_ns = arch_clock_ns();
+	cpu_work(lw->units);
+	lw->end_ns = arch_clock_ns();
+	lw->last_cpu = (int)arch_cpu_id();
+	lw->done = current->work_done - w0;
+}
+
+/* A cpu_work() half done when its CPU goes: the rest is done elsewhere (its
+ * deadline timer is re-armed there), and the total is what was asked. */
+static void hotplug_cpu_work_moves(struct ktest *t)
+{
+	static struct long_work lw;
+	unsigned int victim = nr_cpu_ids - 1;
+	struct task_struct *tk;
+
+	all_online();
+	if (num_online_cpus() < 2)
+		KTEST_SKIP(t, "one CPU");
+	lw = (struct long_work){ .units = 20 * MS, .first_cpu = -1, .last_cpu = -1 };
+	tk = start(long_work_fn, &lw, "hp-work", cpumask_of(victim));
+	ASSERT_TRUE(t, tk != NULL);
+	msleep(5);
+	ASSERT_EQ(t, cpu_down(victim), 0);
+	kthread_join(tk);
+	EXPECT_EQ(t, lw.first_cpu, (int)victim);
+	EXPECT_NE(t, lw.last_cpu, (int)victim);
+	EXPECT_GE(t, lw.done, lw.units);
+	EXPECT_LE(t, lw.done, lw.units + 10 * US);
+	ktest_diag(t, "%llu us of work from CPU%d to CPU%d in %llu us", lw.done / US,
+		   lw.first_cpu, lw.last_cpu, (lw.end_ns - lw.start_ns) / US);
+	EXPECT_EQ(t, cpu_up(victim), 0);
+}
+
 /* Every CPU but one goes; the last one refuses. */
 static void hotplug_last_cpu(struct ktest *t)
 {
@@ -399,4 +443,5 @@ static void hotplug_cycle_random(struct ktest *t)
 
 KTEST_SUITE(hotplug, KTEST_CASE(hotplug_bad_input), KTEST_CASE(hotplug_tasks_move),
 	    KTEST_CASE(hotplug_cluster), KTEST_CASE(hotplug_timer_moves),
+	    KTEST_CASE(hotplug_cpu_work_moves),
 	    KTEST_CASE(hotplug_last_cpu), KTEST_CASE(hotplug_cycle_random));
