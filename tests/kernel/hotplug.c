@@ -27,6 +27,13 @@ static void all_online(void)
 		cpu_up(cpu);
 }
 
+/* The victim of the one-CPU cases: the highest online CPU (a big one on the
+ * big.LITTLE trees; CPUs that never came up at boot are not candidates). */
+static unsigned int last_online(void)
+{
+	return 63 - (unsigned int)__builtin_clzll(cpu_online_mask);
+}
+
 static unsigned int offline_nr_running(void)
 {
 	unsigned int n = 0;
@@ -89,12 +96,15 @@ static void stop_join(struct worker *w, struct task_struct **t, int n)
 
 static void hotplug_bad_input(struct ktest *t)
 {
-	unsigned int last = nr_cpu_ids - 1;
+	unsigned int last = last_online();
 
 	all_online();
 	EXPECT_EQ(t, cpu_down(nr_cpu_ids), -ENODEV);
 	EXPECT_EQ(t, cpu_up(nr_cpu_ids + 7), -ENODEV);
 	EXPECT_EQ(t, cpu_up(0), -EINVAL);	/* already online */
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)	/* never came up at boot */
+		if (!(boot_online & cpumask_of(cpu)))
+			EXPECT_EQ(t, cpu_up(cpu), -ENODEV);
 	if (num_online_cpus() < 2)
 		KTEST_SKIP(t, "one CPU");
 	ASSERT_EQ(t, cpu_down(last), 0);
@@ -113,7 +123,7 @@ static void hotplug_tasks_move(struct ktest *t)
 {
 	static struct worker w[2];
 	struct task_struct *tk[2];
-	unsigned int victim = nr_cpu_ids - 1, other = 0;
+	unsigned int victim = last_online(), other = 0;
 	struct cpuhp_stats st;
 	unsigned int on_victim;
 	int pol = cpufreq_policy_of(victim);
@@ -177,7 +187,7 @@ static bool any_asym_flag(void)
 static void hotplug_cluster(struct ktest *t)
 {
 	const struct topology *topo = &cpu_topology;
-	unsigned int last = nr_cpu_ids - 1, cpu;
+	unsigned int last = last_online(), cpu;
 	int k = topo->cpu[last].cluster_id, pol = cpufreq_policy_of(last);
 	bool asym_before = topo->asym_cpucapacity, uniform = true;
 	cpumask_t cl;
@@ -245,7 +255,7 @@ static void arm_here(void *arg)
 static void hotplug_timer_moves(struct ktest *t)
 {
 	static struct shot s;
-	unsigned int victim = nr_cpu_ids - 1;
+	unsigned int victim = last_online();
 	struct task_struct *tk;
 	struct cpuhp_stats st;
 
@@ -295,7 +305,7 @@ static void long_work_fn(void *arg)
 static void hotplug_cpu_work_moves(struct ktest *t)
 {
 	static struct long_work lw;
-	unsigned int victim = nr_cpu_ids - 1;
+	unsigned int victim = last_online();
 	struct task_struct *tk;
 
 	all_online();
@@ -405,8 +415,13 @@ static void hotplug_cycle_random(struct ktest *t)
 	for (int i = 0; i < n; i++)
 		ASSERT_TRUE(t, tk[i] != NULL);
 	for (int op = 0; op < NR_OPS; op++) {
-		unsigned int cpu = next_rand(&seed) % nr_cpu_ids;
-		int err = cpu_online(cpu) ? cpu_down(cpu) : cpu_up(cpu);
+		unsigned int cpu;
+		int err;
+
+		do	/* among the CPUs that came up at boot */
+			cpu = next_rand(&seed) % nr_cpu_ids;
+		while (!(boot_online & cpumask_of(cpu)));
+		err = cpu_online(cpu) ? cpu_down(cpu) : cpu_up(cpu);
 
 		if (!err)
 			(cpu_online(cpu) ? ups++ : downs++);
