@@ -227,10 +227,15 @@ endif
 # under -icount for repeatable emulated time. make experiments: all that exist.
 B ?= pipe
 EXPERIMENT_MACHINES_1 := qemu-bl44 qemu-sym8
+# E2 and E3 were measured on symmetric desktops (one LLC): qemu-sym8. E4: the
+# Pixel 3 shape (4+4 in one MC domain) and the two-cluster 4+4 with a DIE level.
 # E5: the post's board is a symmetric 8x A53 with one frequency domain; qemu-sym8 is that
 # shape with HiKey960's A53 OPPs (qemu-bl44's CPU5 would be a big core of a 4-CPU domain).
+EXPERIMENT_MACHINES_2 := qemu-sym8
+EXPERIMENT_MACHINES_3 := qemu-sym8
+EXPERIMENT_MACHINES_4 := qemu-bl44-1c qemu-bl44
 EXPERIMENT_MACHINES_5 := qemu-sym8
-EXPERIMENTS := 1 5
+EXPERIMENTS := 1 2 3 4 5
 QEMU_ICOUNT := $(QEMU_BASE) -icount shift=0,sleep=off
 bench: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb
 	$(QEMU) $(QEMU_ICOUNT) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$(MACHINE).dtb -append "bench=$(B)"

@@ -64,6 +64,7 @@ enum uclamp_id { UCLAMP_MIN, UCLAMP_MAX, UCLAMP_CNT };
 struct sched_statistics {
 	u64 nr_wakeups, nr_wakeups_local, nr_wakeups_remote, nr_wakeups_affine;
 	u64 nr_wakeups_idle, nr_wakeups_migrate, nr_forced_migrations;
+	u64 nr_wakeups_bounced;	/* moved again in the tick of its last placement (E2) */
 	u64 wait_start, wait_sum, wait_max, wait_count;
 	u64 nr_switches;	/* times it was switched in */
 };
@@ -187,6 +188,9 @@ void sched_print_task(const struct task_struct *p);	/* /proc/<pid>/sched-like */
 void sched_print_rq_stats(unsigned int cpu);
 void sched_print_domains(void);	/* each CPU's sched domains (shell) */
 u64 cpu_idle_time_ns(unsigned int cpu);	/* idle so far, the current stretch included */
+/* E3: totals of CFS PELT updates and of their timed ns over all CPUs; then
+ * turns their timing on or off (one load and branch per update when off). */
+void sched_pelt_stats(bool timing, u64 *updates, u64 *ns);
 const char *task_class_name(const struct task_struct *p);	/* stop, rt, fair, idle */
 /* Hotplug (kernel/cpu.c): on the dying CPU inside stop_machine, move every
  * queued task away; before a CPU starts again, reset its run queue. */

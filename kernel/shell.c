@@ -872,7 +872,7 @@ static const struct command commands[] = {
 	{ "renice", "renice PID NICE", "set the nice value (-20..19) of a normal task",
 	  cmd_renice },
 	{ "run", "run BENCH [k=v ...] | run experiment N [short] [trace]",
-	  "run a benchmark (pipe, hackbench, sysbench-threads, sysbench-cpu,"
+	  "run a benchmark (pipe, hackbench, tbench, sysbench-threads, sysbench-cpu,"
 	  " rtapp FILE) or experiment; "
 	  "Ctrl-C stops it", cmd_run },
 	{ "selftest", "selftest [suite,suite]", "run self-test suites (all if none named)",

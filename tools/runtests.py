@@ -402,6 +402,23 @@ RUNS += [
      "expect": [("e1-table", r"^# migrations +\d+ +\d+$")]}
     for m in ("qemu-bl44", "qemu-sym8")
 ] + [
+    # E2: tbench over pipes beside the video background, SIS_DEBOUNCE off/on:
+    # migrations with it under half of those without, throughput kept.
+    {"name": "e2-short-qemu-sym8", "kind": "qemu", "append": "experiment=2,short",
+     "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8", "-dtb", "{build}/dts/qemu-sym8.dtb"],
+     "expect": [("e2-table", r"^video playing +\d+ +-> \d+ ")]},
+    # E3: hackbench time linear in the groups; a PELT update under a tenth of a wakeup.
+    {"name": "e3-short-qemu-sym8", "kind": "qemu", "append": "experiment=3,short",
+     "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8", "-dtb", "{build}/dts/qemu-sym8.dtb"],
+     "expect": [("e3-table", r"^PELT update \(update_load_avg: entity \+ cfs_rq\): \d+ ns each")]},
+] + [
+    # E4: with SELECT_IDLE_CAPACITY a task too big for its LITTLE CPU wakes on
+    # an idle big one; without, where it was (hackbench, sysbench printed only).
+    {"name": "e4-short-" + m, "kind": "qemu", "append": "experiment=4,short",
+     "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8", "-dtb", "{build}/dts/%s.dtb" % m],
+     "expect": [("e4-table", r"^sysbench-threads events +\d+ +\d+ ")]}
+    for m in ("qemu-bl44-1c", "qemu-bl44")
+] + [
     {"name": "bench-smoke", "kind": "qemu", "append": "experiment=smoke",
      "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8", "-dtb", BL44_DTB],
      "expect": [("result-lines", r"^RESULT sysbench_cpu threads=1 events=\d+ .*features=")]},

@@ -114,7 +114,8 @@ int bench_run(const char *spec)
 		struct hackbench_result r;
 		u64 us;
 
-		if (bench_hackbench(bench_arg(spec, "g", 1), bench_arg(spec, "l", 10), &r))
+		if (bench_hackbench(bench_arg(spec, "g", 1), bench_arg(spec, "l", 10),
+				    bench_arg(spec, "w", 0), &r))
 			return -1;
 		us = r.ns / 1000;
 		printk("# %llu sender and receiver threads per group\n# %llu groups == %llu "
@@ -124,11 +125,21 @@ int bench_run(const char *spec)
 		       r.loops, us / 1000000, us % 1000000, bench_features());
 		return 0;
 	}
+	if (is(spec, "tbench")) {
+		struct tbench_result r;
+
+		if (bench_tbench(bench_arg(spec, "c", 2), bench_arg(spec, "d", 1000),
+				 bench_arg(spec, "bg", 0), &r))
+			return -1;
+		bench_tbench_print(&r);
+		return 0;
+	}
 	if (is(spec, "sysbench-threads")) {
 		struct sysbench_result r;
 
 		if (bench_sysbench_threads(bench_arg(spec, "t", 8), bench_arg(spec, "m", 8),
-					   bench_arg(spec, "y", 100), bench_arg(spec, "d", 1000), &r))
+					   bench_arg(spec, "y", 100), bench_arg(spec, "w", 0),
+					   bench_arg(spec, "d", 1000), &r))
 			return -1;
 		print_sysbench("sysbench_threads", &r);
 		return 0;
@@ -144,7 +155,7 @@ int bench_run(const char *spec)
 	}
 	if (is(spec, "rtapp"))
 		return bench_rtapp(spec);
-	printk("bench: unknown benchmark \"%s\" (pipe, hackbench, sysbench-threads, "
+	printk("bench: unknown benchmark \"%s\" (pipe, hackbench, tbench, sysbench-threads, "
 	       "sysbench-cpu, rtapp)\n", spec);
 	return -1;
 }

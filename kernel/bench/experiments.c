@@ -10,13 +10,13 @@
 #include "sched.h"
 #include "topology.h"
 
-static void ktap_check(int *n, bool ok, const char *name)
+void ktap_check(int *n, bool ok, const char *name)
 {
 	++*n;
 	printk("%sok %d %s\n", ok ? "" : "not ", *n, name);
 }
 
-static int pct_change(u64 from, u64 to, char *buf, size_t size)
+int pct_change(u64 from, u64 to, char *buf, size_t size)
 {
 	long long d = from ? ((long long)to - (long long)from) * 1000 / (long long)from : 0;
 
@@ -88,10 +88,10 @@ static int experiment_e1(bool shortrun, u64 loops)
 static int bench_smoke(void)
 {
 	static const char *const good[] = { "pipe,n=200", "hackbench,g=2,l=2",
-					    "sysbench-threads,t=4,y=10,d=20",
+					    "sysbench-threads,t=4,y=10,d=20", "tbench,c=2,d=20,bg=3",
 					    "sysbench-cpu,t=2,d=20", "sysbench-cpu,real,d=20" };
 	static const char *const bad[] = { "pipe,n=0", "hackbench,g=0", "hackbench,g=99",
-					   "sysbench-threads,t=0", "sysbench-cpu,t=65",
+					   "sysbench-threads,t=0", "sysbench-cpu,t=65", "tbench,c=5",
 					   "nosuchbench" };
 	int n = 0;
 
@@ -120,8 +120,14 @@ int experiment_run(const char *spec)
 		return bench_smoke();
 	if (spec[0] == '1' && (spec[1] == ',' || !spec[1]))
 		return experiment_e1(shortrun, bench_arg(spec, "n", shortrun ? 1000 : 50000));
+	if (spec[0] == '2' && (spec[1] == ',' || !spec[1]))
+		return experiment_e2(shortrun);
+	if (spec[0] == '3' && (spec[1] == ',' || !spec[1]))
+		return experiment_e3(shortrun);
+	if (spec[0] == '4' && (spec[1] == ',' || !spec[1]))
+		return experiment_e4(shortrun);
 	if (spec[0] == '5' && (spec[1] == ',' || !spec[1]))
 		return experiment_e5(shortrun);
-	printk("experiment: \"%s\" is not available (implemented: 1, 5, smoke)\n", spec);
+	printk("experiment: \"%s\" is not available (implemented: 1-5, smoke)\n", spec);
 	return -1;
 }

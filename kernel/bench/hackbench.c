@@ -2,7 +2,10 @@
  * 20 senders and 20 receivers; each receiver owns a pipe, each sender
  * writes L messages of 100 bytes to every receiver of its group. All
  * threads are created first and released together; the time is from the
- * release to the last receiver done (emulated ns). */
+ * release to the last receiver done (emulated ns). With w, each message
+ * also costs its writer and its reader w units of emulated work (the
+ * syscall and copy on a real CPU, scaled by capacity; QEMU runs our own
+ * code at one speed on every CPU). */
 #include "bench.h"
 #include "internal.h"
 #include "kernel.h"
@@ -23,7 +26,7 @@ struct hb_group {
 struct hb_ctx {
 	struct completion go;
 	struct hb_group *groups;
-	u64 loops;
+	u64 loops, work;
 };
 
 struct hb_arg {
@@ -40,8 +43,11 @@ static void hb_sender(void *arg)
 	memset(msg, a->idx, sizeof(msg));
 	wait_for_completion(&a->c->go);
 	for (u64 i = 0; i < a->c->loops && !bench_interrupted(); i++)
-		for (int j = 0; j < HB_FDS; j++)
+		for (int j = 0; j < HB_FDS; j++) {
+			if (a->c->work)
+				cpu_work(a->c->work);
 			pipe_write(&a->g->pipe[j], msg, HB_MSG);
+		}
 	/* Written data stays readable after the close: a full run is unchanged,
 	 * an interrupted one ends the receivers' reads. */
 	if (!__atomic_sub_fetch(&a->g->senders_left, 1, __ATOMIC_ACQ_REL))
@@ -55,12 +61,15 @@ static void hb_receiver(void *arg)
 	u8 msg[HB_MSG];
 
 	wait_for_completion(&a->c->go);
-	for (u64 i = 0; i < a->c->loops * HB_FDS; i++)
+	for (u64 i = 0; i < a->c->loops * HB_FDS; i++) {
 		if (pipe_read_full(&a->g->pipe[a->idx], msg, HB_MSG) < HB_MSG)
 			break;	/* EOF: the senders were interrupted */
+		if (a->c->work)
+			cpu_work(a->c->work);
+	}
 }
 
-int bench_hackbench(u64 groups, u64 loops, struct hackbench_result *r)
+int bench_hackbench(u64 groups, u64 loops, u64 work, struct hackbench_result *r)
 {
 	size_t nt = (size_t)groups * 2 * HB_FDS;
 	struct hb_ctx c;
@@ -75,6 +84,7 @@ int bench_hackbench(u64 groups, u64 loops, struct hackbench_result *r)
 	}
 	init_completion(&c.go);
 	c.loops = loops;
+	c.work = work;
 	c.groups = kzalloc(sizeof(*c.groups) * groups);
 	args = kzalloc(sizeof(*args) * nt);
 	th = kzalloc(sizeof(*th) * nt);

@@ -22,12 +22,15 @@ void bench_pipe_print(const struct pipe_result *r);
 struct hackbench_result {
 	u64 groups, loops, ns;
 };
-int bench_hackbench(u64 groups, u64 loops, struct hackbench_result *r);
+/* work: emulated work units per message, for its writer and its reader. */
+int bench_hackbench(u64 groups, u64 loops, u64 work, struct hackbench_result *r);
 
 struct sysbench_result {
 	u64 threads, events, ns, min_events, max_events, lat_sum_ns;
 };
-int bench_sysbench_threads(u64 threads, u64 locks, u64 yields, u64 ms, struct sysbench_result *r);
+/* work: emulated work units per yield (0: none). */
+int bench_sysbench_threads(u64 threads, u64 locks, u64 yields, u64 work, u64 ms,
+			   struct sysbench_result *r);
 int bench_sysbench_cpu(u64 threads, u64 work_units, bool real, u64 ms, struct sysbench_result *r);
 /* The same with every thread pinned to cpus (0: anywhere); E5 runs it beside rt-app. */
 int bench_sysbench_cpu_on(u64 threads, u64 work_units, bool real, u64 ms, u64 cpus,
@@ -49,6 +52,23 @@ int experiment_e5(bool shortrun);
 void experiment_trace_setup(const char *spec);
 void experiment_half_begin(const char *label);
 void experiment_half_end(void);
+
+/* tbench.c: c client/server pairs over pipes for ms of emulated time, beside
+ * bg periodic "video" tasks (0: none). */
+struct tbench_result {
+	u64 clients, bg_tasks, ns, trips, bytes, migrations;
+	u64 bounced;	/* wakeup moves within the tick of the last placement */
+};
+int bench_tbench(u64 clients, u64 ms, u64 bg_tasks, struct tbench_result *r);
+void bench_tbench_print(const struct tbench_result *r);
+
+/* Experiments (experiments.c and exp_*.c): a KTAP result line numbered by *n,
+ * and "+x.y %" of the change from -> to. */
+void ktap_check(int *n, bool ok, const char *name);
+int pct_change(u64 from, u64 to, char *buf, size_t size);
+int experiment_e2(bool shortrun);
+int experiment_e3(bool shortrun);
+int experiment_e4(bool shortrun);
 
 /* "x.yz" of a ratio in hundredths, for printk (no floating point in the kernel). */
 #define FIX2(v) (unsigned long long)((v) / 100), (unsigned long long)((v) % 100)

@@ -1,8 +1,11 @@
 /* sysbench.c - `sysbench threads` and `sysbench cpu` as kernel threads.
- * threads: T threads; an event = lock mutex (thread % M), yield Y times,
- * unlock. cpu: an event = `work` units of emulated work (cpu_work, scaled by
- * capacity and frequency) or, with `real`, a prime search by instructions
- * (not scaled). Both count events until D ms of emulated time have passed. */
+ * threads: T threads; an event = lock mutex (request number % M, as sysbench
+ * 0.4 numbers its requests, so threads collide on a lock and sleep), yield Y
+ * times, each yield also W units of emulated work (the syscall's cost on a
+ * real CPU, scaled by capacity; 0: none), unlock. cpu: an event = `work`
+ * units of emulated work (cpu_work, scaled by capacity and frequency) or,
+ * with `real`, a prime search by instructions (not scaled). Both count
+ * events until D ms of emulated time have passed. */
 #include "bench.h"
 #include "internal.h"
 #include "kernel.h"
@@ -17,6 +20,7 @@ struct sb_ctx {
 	struct barrier start;
 	struct mutex locks[SB_MAX_LOCKS];
 	u64 nlocks, yields, work, end_ns, t0;
+	u64 requests;		/* sysbench 0.4's request counter (atomic) */
 	bool real, cpu;
 	cpumask_t cpus;		/* affinity of every thread; 0: any CPU */
 	u64 events[SB_MAX_THREADS], lat[SB_MAX_THREADS];
@@ -59,11 +63,15 @@ static void sb_thread(void *arg)
 			else
 				cpu_work(c->work);
 		} else {
-			struct mutex *m = &c->locks[(u64)a->id % c->nlocks];
+			u64 req = __atomic_fetch_add(&c->requests, 1, __ATOMIC_RELAXED);
+			struct mutex *m = &c->locks[req % c->nlocks];
 
 			mutex_lock(m);
-			for (u64 y = 0; y < c->yields; y++)
+			for (u64 y = 0; y < c->yields; y++) {
 				yield();
+				if (c->work)
+					cpu_work(c->work);
+			}
 			mutex_unlock(m);
 		}
 		c->lat[a->id] += arch_clock_ns() - s;
@@ -104,7 +112,8 @@ static int sb_run(struct sb_ctx *c, u64 threads, u64 ms, struct sysbench_result 
 	return bench_interrupted() ? -1 : 0;
 }
 
-int bench_sysbench_threads(u64 threads, u64 locks, u64 yields, u64 ms, struct sysbench_result *r)
+int bench_sysbench_threads(u64 threads, u64 locks, u64 yields, u64 work, u64 ms,
+			   struct sysbench_result *r)
 {
 	struct sb_ctx *c;
 
@@ -118,6 +127,7 @@ int bench_sysbench_threads(u64 threads, u64 locks, u64 yields, u64 ms, struct sy
 		return -1;
 	c->nlocks = locks;
 	c->yields = yields;
+	c->work = work;
 	for (u64 i = 0; i < locks; i++)
 		mutex_init(&c->locks[i]);
 	c->end_ns = ~0ull;

@@ -323,8 +323,10 @@ int can_migrate_task(struct task_struct *p, struct rq *src, int dst_cpu, enum cp
 	if (!(p->cpus_allowed & cpumask_of(dst_cpu)) || task_running(src, p) || p == src->stop)
 		return 0;
 	if (sched_feat(SIS_DEBOUNCE) && p->placed_tick &&
-	    p->placed_tick == tick_count(src->cpu) + 1)
-		return 0;	/* placed in this very tick: leave it (E2) */
+	    p->placed_tick == tick_count(src->cpu) + 1) {
+		*hot = true;	/* placed in this very tick: cache hot there (E2) */
+		return 0;
+	}
 	if (p->policy != SCHED_IDLE && src->clock_task - p->se.exec_start <
 					       sysctl_sched_migration_cost) {
 		*hot = true;

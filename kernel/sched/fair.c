@@ -379,11 +379,14 @@ static void detach_entity_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *s
 
 /* Linux: update_load_avg(). Entity first, then the run queue, at PELT time.
  * A sum that decayed (a 1024 us period passed) is traced, as Linux's
- * pelt_se_tp/pelt_cfs_tp fire. */
+ * pelt_se_tp/pelt_cfs_tp fire. Counted per rq, and timed while
+ * sched_pelt_timing is on (E3: the cost of PELT on the scheduler's paths;
+ * one load and branch when off). */
 static void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se, bool attach)
 {
 	struct rq *rq = rq_of(cfs_rq);
 	u64 now = rq_clock_pelt(rq);
+	u64 t0 = READ_ONCE(sched_pelt_timing) ? arch_clock_ns() : 0;
 
 	if (se->avg.last_update_time &&
 	    pelt_update_se(&se->avg, now, se->on_rq, se->on_rq, cfs_rq->curr == se,
@@ -395,6 +398,9 @@ static void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se, bool
 		trace_sched_pelt_cfs(rq->cpu, &cfs_rq->avg);
 	if (attach && !se->avg.last_update_time)
 		attach_entity_load_avg(cfs_rq, se);
+	rq->nr_pelt_updates++;
+	if (t0)
+		rq->pelt_update_ns += arch_clock_ns() - t0;
 }
 
 void update_load_avg_task(struct rq *rq, struct task_struct *p)
@@ -765,11 +771,18 @@ static bool cpus_share_cache(int a, int b)
 	return rq->nr_sd && (rq->sd[0].span & cpumask_of(b));
 }
 
-/* SIS_DEBOUNCE (E2): a task placed in the current tick stays where it is. */
+/* SIS_DEBOUNCE (E2): was the task placed in the current tick of its CPU? */
 static bool placed_this_tick(const struct task_struct *p)
 {
-	return sched_feat(SIS_DEBOUNCE) && p->placed_tick &&
-	       p->placed_tick == tick_count((unsigned int)p->cpu) + 1;
+	return p->placed_tick && p->placed_tick == tick_count((unsigned int)p->cpu) + 1;
+}
+
+/* SIS_DEBOUNCE (E2): a wakee that has not run for the migration cost has
+ * nothing in any cache; it is not pulled to the waker's LLC but balanced
+ * within prev's. (Read without prev's rq lock: a hint, as in Linux.) */
+static bool cache_cold(const struct task_struct *p)
+{
+	return READ_ONCE(task_rq(p)->clock_task) - p->se.exec_start >= sysctl_sched_migration_cost;
 }
 
 /* Linux 5.7: select_idle_capacity(): the first idle CPU of the asymmetric
@@ -945,8 +958,12 @@ static int select_task_rq_fair(struct task_struct *p, int prev_cpu, int wake_fla
 
 	if (wake_flags & WF_FORK)
 		return find_idlest_cpu(p, this_cpu);
-	if (placed_this_tick(p) && available_idle_cpu(prev_cpu))
-		return prev_cpu;	/* SIS_DEBOUNCE */
+	/* SIS_DEBOUNCE: placed in this tick already, so not moved again in it,
+	 * idle or not (the 2017 RFC: the wakee counts as cache hot there). */
+	if (sched_feat(SIS_DEBOUNCE) && placed_this_tick(p) &&
+	    (p->cpus_allowed & cpumask_of(prev_cpu)) &&
+	    cpu_online((unsigned int)prev_cpu))
+		return prev_cpu;
 	record_wakee(p);
 	if (!wake_wide(p) && (p->cpus_allowed & cpumask_of(this_cpu)) && this_cpu != prev_cpu &&
 	    cpus_share_cache(this_cpu, prev_cpu)) {
@@ -954,7 +971,7 @@ static int select_task_rq_fair(struct task_struct *p, int prev_cpu, int wake_fla
 		if (new_cpu == this_cpu)
 			p->stats.nr_wakeups_affine++;
 	} else if (!wake_wide(p) && (p->cpus_allowed & cpumask_of(this_cpu)) &&
-		   this_cpu != prev_cpu) {
+		   this_cpu != prev_cpu && !(sched_feat(SIS_DEBOUNCE) && cache_cold(p))) {
 		/* Different LLCs: Linux's want_affine reaches up to the DIE domain. */
 		new_cpu = wake_affine(p, this_cpu, prev_cpu, sync);
 		if (new_cpu == this_cpu)
@@ -965,6 +982,8 @@ static int select_task_rq_fair(struct task_struct *p, int prev_cpu, int wake_fla
 		p->stats.nr_wakeups_idle++;
 	if (new_cpu != prev_cpu && p->recent_used_cpu != prev_cpu)
 		p->recent_used_cpu = prev_cpu;
+	if (new_cpu != prev_cpu && placed_this_tick(p))
+		p->stats.nr_wakeups_bounced++;	/* what SIS_DEBOUNCE forbids */
 	p->placed_tick = tick_count((unsigned int)new_cpu) + 1;
 	return new_cpu;
 }

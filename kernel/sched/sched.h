@@ -133,7 +133,11 @@ struct rq {
 	u64 nr_switches;
 	u64 idle_time, idle_start;
 	struct rq_lb_stats lb;
+	u64 nr_pelt_updates;	/* CFS update_load_avg() calls (E3) */
+	u64 pelt_update_ns;	/* their time, while sched_pelt_timing is on */
 } __attribute__((aligned(64)));
+
+extern bool sched_pelt_timing;	/* E3: time each CFS PELT update (stats.c) */
 
 extern struct rq runqueues[NR_CPUS];
 #define cpu_rq(cpu) (&runqueues[(cpu)])

@@ -21,6 +21,7 @@ void sched_print_task(const struct task_struct *p)
 	printk("nr_wakeups_idle                    : %llu\n", s->nr_wakeups_idle);
 	printk("nr_wakeups_migrate                 : %llu\n", s->nr_wakeups_migrate);
 	printk("nr_forced_migrations               : %llu\n", s->nr_forced_migrations);
+	printk("nr_wakeups_bounced                 : %llu\n", s->nr_wakeups_bounced);
 	printk("wait_sum                           : %llu\n", s->wait_sum);
 	printk("wait_max                           : %llu\n", s->wait_max);
 	printk("wait_count                         : %llu\n", s->wait_count);
@@ -143,6 +144,21 @@ u64 cpu_idle_time_ns(unsigned int cpu)
 		idle += now - rq->idle_start;
 	spin_unlock_irqrestore(&rq->lock, flags);
 	return idle;
+}
+
+bool sched_pelt_timing;
+
+/* E3: CFS PELT updates on every CPU so far, and their time while timing was
+ * on. Read without the rq locks: the benchmark reads them with its
+ * workload finished, and a sum one update stale would not matter. */
+void sched_pelt_stats(bool timing, u64 *updates, u64 *ns)
+{
+	*updates = *ns = 0;
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		*updates += READ_ONCE(cpu_rq(cpu)->nr_pelt_updates);
+		*ns += READ_ONCE(cpu_rq(cpu)->pelt_update_ns);
+	}
+	WRITE_ONCE(sched_pelt_timing, timing);
 }
 
 /* The shell's `domains`: each CPU's rq->sd levels as the balancer uses them. */
