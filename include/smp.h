@@ -53,9 +53,21 @@ static inline unsigned int smp_processor_id(void)
 void smp_init(void);	/* boot CPU: start all secondaries */
 void secondary_cpu_main(unsigned int cpu) __attribute__((noreturn));	/* from arch */
 void ipi_handler(enum ipi_type type);	/* from the IRQ driver */
-/* Run fn(arg) on `cpu` (in IRQ context there); with wait, returns after it
- * ran. Call with IRQs on when waiting. Returns -1 if cpu is offline. */
-int smp_call_function_single(unsigned int cpu, void (*fn)(void *), void *arg, bool wait);
+/* Run fn(arg) on `cpu` (in IRQ context there) and return after it ran. Call
+ * with IRQs on. Returns -1 if cpu is offline. */
+int smp_call_function_single(unsigned int cpu, void (*fn)(void *), void *arg);
+/* A cross-CPU call whose memory the caller owns (Linux: call_single_data_t). */
+struct call_single_data {
+	void (*fn)(void *);
+	void *arg;
+	bool queued;	/* on a CPU's list, fn not yet started */
+	bool done;	/* fn returned (smp_call_function_single waits for it) */
+	struct call_single_data *next;
+};
+/* Queue csd->fn(csd->arg) on `cpu` and return without waiting (runs it
+ * directly on the caller's CPU). -EBUSY: csd is still queued, and its fn is
+ * yet to run; -1: cpu is offline. */
+int smp_call_function_single_async(unsigned int cpu, struct call_single_data *csd);
 void smp_send_stop(void);	/* panic: halt every other CPU */
 /* Hotplug (kernel/cpu.c): the dying CPU, IRQs off, marks itself offline and
  * runs the cross-CPU calls still queued to it (Linux: smpcfd_dying_cpu). */

@@ -2,6 +2,7 @@
  * calls, and stopping everything on panic. The CPU list and MPIDRs come
  * from the topology (one place, kernel/sched/topology.c); how a CPU is
  * started is the arch's business. Call queues under each CPU's call_lock. */
+#include "cpu.h"
 #include "kernel.h"
 #include "mm.h"
 #include "sched.h"
@@ -16,17 +17,9 @@ cpumask_t cpu_online_mask;
 cpumask_t cpu_active_mask;
 unsigned int nr_cpu_ids = 1;
 
-struct call_entry {
-	void (*fn)(void *);
-	void *arg;
-	int done;
-	bool owned;	/* kmalloc'ed for a call nobody waits for: freed after */
-	struct call_entry *next;
-};
-
 static struct {
 	spinlock_t lock;
-	struct call_entry *head;
+	struct call_single_data *head;
 	u64 online_ns;
 } percpu[NR_CPUS];
 
@@ -102,27 +95,43 @@ void secondary_cpu_main(unsigned int cpu)
 
 static void run_calls(unsigned int cpu)
 {
-	struct call_entry *e;
+	struct call_single_data *e;
 
 	spin_lock(&percpu[cpu].lock);
 	e = percpu[cpu].head;
 	percpu[cpu].head = NULL;
 	spin_unlock(&percpu[cpu].lock);
 	while (e) {
-		struct call_entry *next = e->next;
+		struct call_single_data *next = e->next;
 
+		/* Unqueue before the call: a request made while fn runs queues
+		 * it again, so fn always sees the newest state at least once. */
+		__atomic_store_n(&e->queued, false, __ATOMIC_RELEASE);
 		e->fn(e->arg);
-		if (e->owned)
-			kfree(e);
-		else
-			__atomic_store_n(&e->done, 1, __ATOMIC_RELEASE);	/* e may vanish now */
+		__atomic_store_n(&e->done, true, __ATOMIC_RELEASE);	/* e may vanish now */
 		e = next;
 	}
 }
 
-int smp_call_function_single(unsigned int cpu, void (*fn)(void *), void *arg, bool wait)
+/* Queue csd on cpu's list and kick it; false if cpu is (or went) offline. */
+static bool call_queue(unsigned int cpu, struct call_single_data *csd)
 {
-	struct call_entry *e, local = { fn, arg, 0, !wait, NULL };
+	unsigned long flags = spin_lock_irqsave(&percpu[cpu].lock);
+
+	if (!cpu_online(cpu)) {	/* went offline since: smp_cpu_dying() flushed */
+		spin_unlock_irqrestore(&percpu[cpu].lock, flags);
+		return false;
+	}
+	csd->next = percpu[cpu].head;
+	percpu[cpu].head = csd;
+	spin_unlock_irqrestore(&percpu[cpu].lock, flags);
+	arch_send_ipi(cpu, IPI_CALL_FUNC);
+	return true;
+}
+
+int smp_call_function_single(unsigned int cpu, void (*fn)(void *), void *arg)
+{
+	struct call_single_data local = { .fn = fn, .arg = arg };
 	unsigned long flags;
 
 	if (cpu >= NR_CPUS || !cpu_online(cpu))
@@ -133,27 +142,34 @@ int smp_call_function_single(unsigned int cpu, void (*fn)(void *), void *arg, bo
 		arch_irq_restore(flags);
 		return 0;
 	}
-	if (wait) {
-		e = &local;
-	} else {
-		e = kmalloc(sizeof(*e));
-		if (!e)
-			return -1;
-		*e = local;
+	if (!call_queue(cpu, &local))
+		return -1;
+	while (!__atomic_load_n(&local.done, __ATOMIC_ACQUIRE))
+		arch_cpu_relax();
+	return 0;
+}
+
+/* No allocation and no wait: the caller owns csd (Linux: the csd of
+ * smp_call_function_single_async()), so a hot path such as a frequency
+ * switch cannot fail for want of memory. One csd is queued once at a time. */
+int smp_call_function_single_async(unsigned int cpu, struct call_single_data *csd)
+{
+	unsigned long flags;
+
+	if (cpu >= NR_CPUS || !cpu_online(cpu))
+		return -1;
+	if (cpu == arch_cpu_id()) {
+		flags = arch_irq_save();
+		csd->fn(csd->arg);
+		arch_irq_restore(flags);
+		return 0;
 	}
-	flags = spin_lock_irqsave(&percpu[cpu].lock);
-	if (!cpu_online(cpu)) {	/* went offline since: smp_cpu_dying() flushed */
-		spin_unlock_irqrestore(&percpu[cpu].lock, flags);
-		if (!wait)
-			kfree(e);
+	if (__atomic_exchange_n(&csd->queued, true, __ATOMIC_ACQ_REL))
+		return -EBUSY;
+	if (!call_queue(cpu, csd)) {
+		__atomic_store_n(&csd->queued, false, __ATOMIC_RELEASE);
 		return -1;
 	}
-	e->next = percpu[cpu].head;
-	percpu[cpu].head = e;
-	spin_unlock_irqrestore(&percpu[cpu].lock, flags);
-	arch_send_ipi(cpu, IPI_CALL_FUNC);
-	while (wait && !__atomic_load_n(&e->done, __ATOMIC_ACQUIRE))
-		arch_cpu_relax();
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 static struct cpufreq_policy policies[NR_CPUS];
 static int nr_policies;
 static int cpu_policy[NR_CPUS];	/* policy index, -1: no OPP table */
+static struct call_single_data freq_csd[NR_CPUS];	/* freq_apply_local(its policy) */
 
 static const char *const governor_names[CPUFREQ_NR_GOVERNORS] = {
 	[CPUFREQ_GOV_PERFORMANCE] = "performance",
@@ -71,11 +72,10 @@ static void transition_fn(struct timer *t)
 	spin_unlock_irqrestore(&policy->lock, flags);
 	if (!changed)
 		return;
+	/* -EBUSY: the CPU has yet to run the previous switch, which reads
+	 * policy->cur when it runs and so applies f as well. */
 	for_each_cpu(cpu, policy->cpus & cpu_online_mask)
-		if (smp_call_function_single(cpu, freq_apply_local, policy, false))
-			arch_set_freq_scale(cpumask_of(cpu),	/* no memory: less exact */
-					    (unsigned long)f * SCHED_CAPACITY_SCALE /
-						    policy->freq[policy->nr_opps - 1]);
+		smp_call_function_single_async(cpu, &freq_csd[cpu]);
 }
 
 /* Ask for an OPP. A request while a transition is in flight replaces its
@@ -229,8 +229,11 @@ void cpufreq_init(void)
 		timer_init(&policy->transition, transition_fn);
 		cpufreq_stats_init(&policy->stats, policy->freq, policy->nr_opps,
 				   policy->nr_opps - 1, arch_clock_ns());
-		for_each_cpu(cpu, fd->cpus)
+		for_each_cpu(cpu, fd->cpus) {
 			cpu_policy[cpu] = nr_policies;
+			freq_csd[cpu] = (struct call_single_data){ .fn = freq_apply_local,
+								   .arg = policy };
+		}
 		nr_policies++;
 	}
 	governors_from_bootargs();

@@ -116,7 +116,7 @@ static void smp_mpidr(struct ktest *t)
 	for_each_cpu(cpu, cpu_online_mask) {
 		struct whoami w = { ~0ull, ~0u };
 
-		ASSERT_EQ(t, smp_call_function_single(cpu, read_ids, &w, true), 0);
+		ASSERT_EQ(t, smp_call_function_single(cpu, read_ids, &w), 0);
 		EXPECT_EQ(t, w.id, cpu);
 		EXPECT_EQ(t, w.hwid, cpu_topology.cpu[cpu].mpidr);
 	}
@@ -138,7 +138,7 @@ static void ipi_call_every_cpu(struct ktest *t)
 	memset(hits, 0, sizeof(hits));
 	for (int round = 0; round < 10; round++)
 		for_each_cpu(cpu, cpu_online_mask)
-			ASSERT_EQ(t, smp_call_function_single(cpu, hit, NULL, true), 0);
+			ASSERT_EQ(t, smp_call_function_single(cpu, hit, NULL), 0);
 	for_each_cpu(cpu, cpu_online_mask)
 		EXPECT_EQ(t, hits[cpu], 10);
 }
@@ -149,7 +149,7 @@ static void call_all(void *arg)
 	unsigned int cpu;
 
 	for_each_cpu(cpu, cpu_online_mask)
-		smp_call_function_single(cpu, hit, NULL, true);
+		smp_call_function_single(cpu, hit, NULL);
 }
 
 static void ipi_all_to_all(struct ktest *t)

@@ -109,7 +109,7 @@ static void hotplug_bad_input(struct ktest *t)
 		KTEST_SKIP(t, "one CPU");
 	ASSERT_EQ(t, cpu_down(last), 0);
 	EXPECT_EQ(t, cpu_down(last), -EINVAL);	/* already offline */
-	EXPECT_EQ(t, smp_call_function_single(last, (void (*)(void *))0, NULL, false), -1);
+	EXPECT_EQ(t, smp_call_function_single(last, (void (*)(void *))0, NULL), -1);
 	EXPECT_FALSE(t, cpu_active(last));
 	EXPECT_EQ(t, set_cpus_allowed(current, cpumask_of(last)), -1);	/* no active CPU */
 	ASSERT_EQ(t, cpu_up(last), 0);
