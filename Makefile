@@ -2,6 +2,7 @@
 #   make          kernel Image, device trees, host tools
 #   make run      boot the big.LITTLE QEMU machine with the console on this terminal
 #   make test     host unit tests + fuzz smoke + self-tests in every QEMU configuration
+#   make fuzz     each libFuzzer target for FUZZ_TIME=60 s
 #   make debug    QEMU halted with a gdb stub
 #   make trace E=1  experiment 1 traced, off/on halves side by side (build/trace/)
 #   make bench B=pipe,n=20000 / make experiment E=1 / make experiments  (kernel/bench/)
@@ -156,9 +157,8 @@ $(HIKEY960)/Image: $(BUILD)/Image
 
 # ---- host: unit tests, tools, fuzzers -----------------------------------------
 # The portable code that host tests link: pure files only (no arch, no drivers).
-HOST_PORTABLE := $(wildcard lib/dtb.c lib/printf.c lib/rbtree.c kernel/ktest.c kernel/sched/pelt.c \
-	kernel/sched/cpufreq_math.c \
-	kernel/sched/topology.c \
+HOST_PORTABLE := $(wildcard lib/dtb.c lib/printf.c lib/rbtree.c lib/strlcpy.c kernel/ktest.c \
+	kernel/sched/pelt.c kernel/sched/cpufreq_math.c kernel/sched/topology.c kernel/shell_parse.c \
 	kernel/bench/rtapp_parse.c kernel/initrd.c)
 HOSTCFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-Iinclude -I$(BUILD)/gen -DHOST_BUILD -fno-omit-frame-pointer
@@ -183,7 +183,7 @@ $(BUILD)/host/topology: tools/topology.c $(HOST_PORTABLE) $(GENHDR) $(wildcard i
 
 FUZZERS := $(patsubst tests/fuzz/%.c,$(BUILD)/host/%,$(wildcard tests/fuzz/fuzz_*.c))
 fuzzers: $(FUZZERS)
-$(BUILD)/host/fuzz_%: tests/fuzz/fuzz_%.c $(HOST_PORTABLE) $(GENHDR) | $(DEPS)
+$(BUILD)/host/fuzz_%: tests/fuzz/fuzz_%.c $(HOST_PORTABLE) $(GENHDR) $(wildcard include/*.h) | $(DEPS)
 	@mkdir -p $(@D)
 	$(FUZZCC) $(HOSTCFLAGS) -fsanitize=fuzzer,address,undefined $< \
 		$(filter-out kernel/ktest.c,$(HOST_PORTABLE)) tests/host/fake_printk.c -o $@
@@ -246,11 +246,19 @@ experiment: $(BUILD)/Image dtbs
 experiments: $(BUILD)/Image dtbs
 	@for e in $(EXPERIMENTS); do $(MAKE) --no-print-directory experiment E=$$e || exit 1; done
 
+# make fuzz [FUZZ_TIME=S]: every fuzzer for S seconds (60) with no run limit,
+# its corpus kept in build/fuzz-corpus/NAME/ between runs; a crash names its
+# input (once fixed, it goes into tests/fuzz/corpus/NAME/). make test runs them
+# bounded (tools/runtests.py, kind "fuzz").
+FUZZ_TIME ?= 60
+fuzz: fuzzers
+	$(PYTHON) tools/runtests.py --build $(BUILD) -k fuzz_ --fuzz-time $(FUZZ_TIME)
+
 test: all fuzzers firmware hikey960
 	@$(PYTHON) tools/runtests.py
 
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all dtbs host fuzzers firmware hikey960 run debug trace bench experiment experiments test clean
+.PHONY: all dtbs host fuzzers fuzz firmware hikey960 run debug trace bench experiment experiments test clean
 -include $(shell find $(BUILD)/k -name '*.d' 2>/dev/null)

@@ -1,10 +1,11 @@
 /* shell.c - the serial console shell the kernel boots to without
- * "selftest": line editing and history, then one command per line from the
- * table at the end. Owns the line editor and the commands' argument checks;
- * not the receive ring (console.c) nor what the commands show (thread.c,
- * kernel/sched/, cpufreq). Runs in the init thread only, so its state
- * (history, spawned tasks) needs no lock. External input: a bad line gets a
- * message and the usage, never a BUG_ON. */
+ * "selftest": one command per line from the table at the end. Owns the
+ * commands; the line editor, tokenizer and argument parsers are the pure
+ * kernel/shell_parse.c (fuzzed on the host); not the receive ring
+ * (console.c) nor what the commands show (thread.c, kernel/sched/, cpufreq).
+ * Runs in the init thread only, so its state (history, spawned tasks) needs
+ * no lock. External input: a bad line gets a message and the usage, never
+ * a BUG_ON. */
 #include "bench.h"
 #include "console.h"
 #include "cpu.h"
@@ -13,14 +14,12 @@
 #include "ktest.h"
 #include "mm.h"
 #include "sched.h"
+#include "shell_parse.h"
 #include "smp.h"
 #include "timer.h"
 #include "topology.h"
 #include "trace.h"
 
-#define LINE_MAX 128
-#define MAX_ARGS 16
-#define HISTORY 16
 #define MAX_SPAWNED 16
 
 struct command {
@@ -31,194 +30,24 @@ struct command {
 };
 static int cmd_help(int argc, char **argv);	/* after the table it lists */
 
-/* ---- line editing ------------------------------------------------------------------ */
+/* ---- line editing and argument parsing (shell_parse.c) ------------------------------- */
 
-static char history[HISTORY][LINE_MAX];
-static unsigned int history_len;	/* lines ever added; the last HISTORY are kept */
+static struct line_editor editor;
 
-static void history_add(const char *line)
+/* Keys until Enter (true) or Ctrl-C (false, the line dropped). */
+static bool read_line(void)
 {
-	if (history_len && !strcmp(history[(history_len - 1) % HISTORY], line))
-		return;
-	strlcpy_k(history[history_len++ % HISTORY], line, LINE_MAX);
+	enum line_status st;
+
+	line_editor_start(&editor);
+	while ((st = line_editor_feed(&editor, console_getc())) == LINE_MORE)
+		;
+	return st == LINE_DONE;
 }
 
-/* Replace the n characters on screen with s. */
-static size_t retype(char *line, size_t n, const char *s)
-{
-	while (n--)
-		printk("\b \b");
-	strlcpy_k(line, s, LINE_MAX);
-	printk("%s", line);
-	return strlen(line);
-}
-
-/* Backspace/DEL, Ctrl-U (kill line), Ctrl-C (drop line), Up/Down (ESC [ A/B)
- * through the history. Returns false when the line was dropped. */
-static bool read_line(char *line)
-{
-	unsigned int back = 0;	/* how far up the history we are */
-	size_t n = 0;
-	int esc = 0;
-
-	line[0] = '\0';
-	for (;;) {
-		int c = console_getc();
-
-		if (esc == 1) {
-			esc = c == '[' ? 2 : 0;
-			continue;
-		}
-		if (esc == 2) {
-			esc = 0;
-			if (c == 'A' && back < history_len && back < HISTORY)
-				back++;
-			else if (c == 'B' && back > 0)
-				back--;
-			else
-				continue;
-			n = retype(line, n, back ? history[(history_len - back) % HISTORY] : "");
-			continue;
-		}
-		if (c == '\r' || c == '\n') {
-			printk("\n");
-			line[n] = '\0';
-			return true;
-		} else if (c == 0x1b) {
-			esc = 1;
-		} else if (c == 0x03) {
-			printk("^C\n");
-			return false;
-		} else if (c == 0x15) {
-			n = retype(line, n, "");
-		} else if ((c == 0x7f || c == '\b') && n) {
-			line[--n] = '\0';
-			printk("\b \b");
-		} else if (c >= ' ' && c < 0x7f && n + 1 < LINE_MAX) {
-			line[n++] = (char)c;
-			line[n] = '\0';
-			printk("%c", c);
-		}
-	}
-}
-
-static int split(char *p, char **argv)
-{
-	int argc = 0;
-
-	for (;;) {
-		while (*p == ' ' || *p == '\t')
-			*p++ = '\0';
-		if (!*p)
-			return argc;
-		if (argc == MAX_ARGS)
-			return -1;
-		argv[argc++] = p;
-		while (*p && *p != ' ' && *p != '\t')
-			p++;
-	}
-}
-
-/* ---- argument parsing: each says what was wrong ----------------------------------- */
-
-static bool parse_long(const char *what, const char *s, long min, long max, long *v)
-{
-	const char *p = s;
-	bool neg = *p == '-';
-	long x = 0;
-
-	if (neg)
-		p++;
-	if (!*p)
-		goto bad;
-	for (; *p; p++) {
-		if (*p < '0' || *p > '9' || x > 100000000000L)
-			goto bad;
-		x = x * 10 + (*p - '0');
-	}
-	x = neg ? -x : x;
-	if (x < min || x > max) {
-		printk("%s %ld out of range %ld..%ld\n", what, x, min, max);
-		return false;
-	}
-	*v = x;
-	return true;
-bad:
-	printk("%s: '%s' is not a number\n", what, s);
-	return false;
-}
-
-/* "0-3,6" into a mask of online CPUs. */
 static bool parse_cpulist(const char *s, cpumask_t *mask)
 {
-	cpumask_t m = 0;
-	const char *p = s;
-
-	while (*p) {
-		long a = 0, b;
-
-		if (*p < '0' || *p > '9')
-			goto bad;
-		while (*p >= '0' && *p <= '9' && a < NR_CPUS)
-			a = a * 10 + (*p++ - '0');
-		b = a;
-		if (*p == '-') {
-			p++;
-			if (*p < '0' || *p > '9')
-				goto bad;
-			for (b = 0; *p >= '0' && *p <= '9' && b < NR_CPUS;)
-				b = b * 10 + (*p++ - '0');
-		}
-		if (a >= NR_CPUS || b >= NR_CPUS || b < a)
-			goto bad;
-		for (long c = a; c <= b; c++)
-			m |= cpumask_of(c);
-		if (*p == ',')
-			p++;
-		else if (*p)
-			goto bad;
-	}
-	if (!m)
-		goto bad;
-	if (m & ~cpu_online_mask) {
-		char buf[64];
-
-		topology_format_mask(buf, sizeof(buf), cpu_online_mask);
-		printk("cpu list '%s' names CPUs that are not online (online: %s)\n", s, buf);
-		return false;
-	}
-	*mask = m;
-	return true;
-bad:
-	printk("'%s' is not a cpu list (like 0-3,6)\n", s);
-	return false;
-}
-
-static const char *policy_name(unsigned int policy)
-{
-	switch (policy) {
-	case SCHED_NORMAL: return "normal";
-	case SCHED_FIFO: return "fifo";
-	case SCHED_RR: return "rr";
-	case SCHED_BATCH: return "batch";
-	case SCHED_IDLE: return "idle";
-	}
-	return "?";
-}
-
-static bool parse_policy(const char *s, unsigned int *policy)
-{
-	static const unsigned int all[] = { SCHED_NORMAL, SCHED_FIFO, SCHED_RR, SCHED_BATCH,
-					    SCHED_IDLE };
-
-	for (size_t i = 0; i < ARRAY_SIZE(all); i++) {
-		if (!strcmp(s, policy_name(all[i]))) {
-			*policy = all[i];
-			return true;
-		}
-	}
-	printk("unknown policy '%s' (normal, batch, idle, fifo, rr)\n", s);
-	return false;
+	return parse_cpulist_of(s, cpu_online_mask, mask);
 }
 
 /* The live task with this pid (a reference to put), or NULL and a message. */
@@ -362,22 +191,10 @@ static int cmd_cpus(int argc, char **argv)
 /* Refresh every -d ms until a key (Ctrl-C included) or -n refreshes. */
 static int cmd_top(int argc, char **argv)
 {
-	long delay = 1000, count = -1;
+	long delay, count;
 
-	for (int i = 1; i < argc; i++) {
-		if (i + 1 >= argc)
-			return -1;
-		if (!strcmp(argv[i], "-d")) {
-			if (!parse_long("delay", argv[++i], 10, 60000, &delay))
-				return -1;
-		} else if (!strcmp(argv[i], "-n")) {
-			if (!parse_long("count", argv[++i], 1, 100000, &count))
-				return -1;
-		} else {
-			printk("unknown option '%s'\n", argv[i]);
-			return -1;
-		}
-	}
+	if (!parse_top_args(argc, argv, &delay, &count))
+		return -1;
 	for (long it = 0; count < 0 || it < count; it++) {
 		u64 now = arch_clock_ns();
 
@@ -445,23 +262,6 @@ static void print_policies(void)
 	}
 }
 
-/* "all" or a policy number: sets [*lo, *hi). */
-static bool parse_policies(const char *s, int *lo, int *hi)
-{
-	long p;
-
-	if (!strcmp(s, "all")) {
-		*lo = 0;
-		*hi = cpufreq_nr_policies();
-		return true;
-	}
-	if (!parse_long("policy", s, 0, cpufreq_nr_policies() - 1, &p))
-		return false;
-	*lo = (int)p;
-	*hi = (int)p + 1;
-	return true;
-}
-
 static int cmd_cpufreq(int argc, char **argv)
 {
 	int lo = 0, hi = cpufreq_nr_policies();
@@ -476,7 +276,7 @@ static int cmd_cpufreq(int argc, char **argv)
 		return 0;
 	}
 	if ((!strcmp(argv[1], "stats") || !strcmp(argv[1], "reset")) && argc <= 3) {
-		if (argc == 3 && !parse_policies(argv[2], &lo, &hi))
+		if (argc == 3 && !parse_policies(argv[2], cpufreq_nr_policies(), &lo, &hi))
 			return -1;
 		for (int p = lo; p < hi; p++) {
 			if (argv[1][0] == 'r')
@@ -486,7 +286,7 @@ static int cmd_cpufreq(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "governor") && argc == 4) {
-		if (!parse_policies(argv[2], &lo, &hi))
+		if (!parse_policies(argv[2], cpufreq_nr_policies(), &lo, &hi))
 			return -1;
 		for (int p = lo; p < hi; p++)
 			if (cpufreq_set_governor(p, argv[3]))
@@ -495,7 +295,7 @@ static int cmd_cpufreq(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "speed") && argc == 4) {
-		if (!parse_policies(argv[2], &lo, &hi) ||
+		if (!parse_policies(argv[2], cpufreq_nr_policies(), &lo, &hi) ||
 		    !parse_long("khz", argv[3], 1, 100000000, &khz))
 			return -1;
 		for (int p = lo; p < hi; p++) {
@@ -543,53 +343,14 @@ static void spawn_fn(void *arg)
 	}
 }
 
-static bool spawn_opt(const char *arg, const char *key, const char **val)
-{
-	size_t n = strlen(key);
-
-	if (strncmp(arg, key, n) || arg[n] != '=')
-		return false;
-	*val = arg + n + 1;
-	return true;
-}
-
 static int cmd_spawn(int argc, char **argv)
 {
-	long work = 1000, period = 0, nice = 0, prio = 1;
-	unsigned int policy = SCHED_NORMAL;
-	cpumask_t mask = cpu_online_mask;
+	struct spawn_args a;
 	struct spawned *s = NULL;
 	struct task_struct *t;
-	const char *v;
 
-	if (argc < 2 || spawn_opt(argv[1], "work", &v) || spawn_opt(argv[1], "period", &v))
-		return -1;	/* no NAME */
-	for (int i = 2; i < argc; i++) {
-		bool ok;
-
-		if (spawn_opt(argv[i], "work", &v))
-			ok = parse_long("work (us)", v, 1, 10000000, &work);
-		else if (spawn_opt(argv[i], "period", &v))
-			ok = parse_long("period (us)", v, 0, 100000000, &period);
-		else if (spawn_opt(argv[i], "nice", &v))
-			ok = parse_long("nice", v, -20, 19, &nice);
-		else if (spawn_opt(argv[i], "prio", &v))
-			ok = parse_long("prio", v, 1, 99, &prio);
-		else if (spawn_opt(argv[i], "policy", &v))
-			ok = parse_policy(v, &policy);
-		else if (spawn_opt(argv[i], "cpus", &v))
-			ok = parse_cpulist(v, &mask);
-		else {
-			printk("unknown option '%s'\n", argv[i]);
-			ok = false;
-		}
-		if (!ok)
-			return -1;
-	}
-	if (period && period < work) {
-		printk("period %ld us is shorter than work %ld us\n", period, work);
+	if (!parse_spawn_args(argc, argv, cpu_online_mask, &a))
 		return -1;
-	}
 	for (int i = 0; i < MAX_SPAWNED && !s; i++)
 		if (!spawned[i].t)
 			s = &spawned[i];
@@ -597,27 +358,27 @@ static int cmd_spawn(int argc, char **argv)
 		printk("already %d spawned tasks: kill one first\n", MAX_SPAWNED);
 		return 0;
 	}
-	s->work_ns = (u64)work * NSEC_PER_USEC;
-	s->period_ns = (u64)period * NSEC_PER_USEC;
+	s->work_ns = (u64)a.work * NSEC_PER_USEC;
+	s->period_ns = (u64)a.period * NSEC_PER_USEC;
 	s->stop = false;
 	t = kthread_create(spawn_fn, s, argv[1]);
 	if (!t) {
 		printk("out of memory\n");
 		return 0;
 	}
-	if (policy == SCHED_FIFO || policy == SCHED_RR)
-		sched_setscheduler(t, policy, (unsigned int)prio);
+	if (a.policy == SCHED_FIFO || a.policy == SCHED_RR)
+		sched_setscheduler(t, a.policy, (unsigned int)a.prio);
 	else {
-		sched_setscheduler(t, policy, 0);
-		set_user_nice(t, (int)nice);
+		sched_setscheduler(t, a.policy, 0);
+		set_user_nice(t, (int)a.nice);
 	}
-	set_cpus_allowed(t, mask);
+	set_cpus_allowed(t, a.mask);
 	s->t = t;
 	wake_up_new_task(t);
-	printk("spawned %s pid %d: %s, work %ld us%s", t->comm, t->pid, policy_name(policy),
-	       work, period ? "" : " chunks, CPU-bound\n");
-	if (period)
-		printk(" every %ld us\n", period);
+	printk("spawned %s pid %d: %s, work %ld us%s", t->comm, t->pid, policy_name(a.policy),
+	       a.work, a.period ? "" : " chunks, CPU-bound\n");
+	if (a.period)
+		printk(" every %ld us\n", a.period);
 	return 0;
 }
 
@@ -696,12 +457,9 @@ static int cmd_renice(int argc, char **argv)
 
 static int cmd_history(int argc, char **argv)
 {
-	unsigned int first = history_len > HISTORY ? history_len - HISTORY : 0;
-
 	if (argc != 1)
 		return -1;
-	for (unsigned int i = first; i < history_len; i++)
-		printk("%4u  %s\n", i + 1, history[i % HISTORY]);
+	line_history_print(&editor);
 	return 0;
 }
 
@@ -760,19 +518,10 @@ static void run_in_thread(const char *spec, bool exp)
 static int cmd_run(int argc, char **argv)
 {
 	char spec[128];
-	size_t n = 0;
-	bool exp = argc > 2 && !strcmp(argv[1], "experiment");
+	bool exp;
 
-	if (argc < 2)
+	if (!parse_run_args(argc, argv, spec, sizeof(spec), &exp))
 		return -1;
-	spec[0] = '\0';
-	for (int i = exp ? 2 : 1; i < argc; i++)
-		n += (size_t)ksnprintf(spec + n, n < sizeof(spec) ? sizeof(spec) - n : 0, "%s%s",
-				       n ? "," : "", argv[i]);
-	if (n >= sizeof(spec)) {
-		printk("run: arguments too long\n");
-		return -1;
-	}
 	run_in_thread(spec, exp);
 	return 0;
 }
@@ -913,11 +662,11 @@ static int cmd_help(int argc, char **argv)
 
 static void run_line(char *line)
 {
-	char *argv[MAX_ARGS];
-	int argc = split(line, argv);
+	char *argv[SHELL_MAX_ARGS];
+	int argc = shell_split(line, argv);
 
 	if (argc < 0) {
-		printk("too many words (at most %d)\n", MAX_ARGS);
+		printk("too many words (at most %d)\n", SHELL_MAX_ARGS);
 		return;
 	}
 	if (!argc)
@@ -934,15 +683,13 @@ static void run_line(char *line)
 
 void console_loop(void)
 {
-	char line[LINE_MAX];
-
 	printk("littlebig console: type 'help'\n");
 	for (;;) {
 		printk("littlebig> ");
-		if (!read_line(line))
+		if (!read_line())
 			continue;
-		if (line[0] && line[0] != ' ')
-			history_add(line);
-		run_line(line);
+		if (editor.line[0] && editor.line[0] != ' ')
+			line_history_add(&editor, editor.line);
+		run_line(editor.line);
 	}
 }

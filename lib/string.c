@@ -1,6 +1,7 @@
 /* string.c - the freestanding string and memory functions the kernel (and
  * gcc's generated calls) need. Byte loops only: they run with the MMU off too,
- * where unaligned or exclusive accesses would fault. Not used by host tests. */
+ * where unaligned or exclusive accesses would fault. Not used by host tests
+ * (libc has them); strlcpy_k, which libc lacks, is lib/strlcpy.c. */
 #include "kernel.h"
 
 void *memcpy(void *dst, const void *src, size_t n)
@@ -89,17 +90,4 @@ int strncmp(const char *a, const char *b, size_t n)
 			return 0;
 	}
 	return 0;
-}
-
-/* Copy with truncation; always terminates when size > 0. */
-char *strlcpy_k(char *dst, const char *src, size_t size)
-{
-	size_t i = 0;
-
-	if (!size)
-		return dst;
-	for (; i + 1 < size && src[i]; i++)
-		dst[i] = src[i];
-	dst[i] = '\0';
-	return dst;
 }

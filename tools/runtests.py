@@ -75,8 +75,10 @@ QEMU_BL44 = ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8", "-dtb", "{build}/d
 RUNS = [
     {"name": "ktap-parser", "kind": "pyunit", "path": "tools/test_ktap.py"},
     {"name": "host-unittests", "kind": "unittests", "argv": ["{build}/host/unittests"]},
-    # Expands into one run per tests/fuzz/fuzz_*.c, each counted as one test.
-    {"name": "fuzz_*", "kind": "fuzz", "runs": 20000, "max_total_time": 120},
+    # Expands into one run per tests/fuzz/fuzz_*.c, each counted as one test;
+    # at most 60 s each keeps the four (bootargs, dtb, rtapp, shell) within a
+    # few minutes. `make fuzz` (--fuzz-time) runs them longer.
+    {"name": "fuzz_*", "kind": "fuzz", "runs": 20000, "max_total_time": 60},
     # (a) big.LITTLE tree, GICv2, EL1 entry.
     {"name": "bl44-gicv2-el1", "kind": "qemu",
      "qemu": QEMU_BL44,
@@ -501,6 +503,7 @@ class Options:
         self.verbose = args.verbose
         self.timeout = args.timeout
         self.idle_timeout = args.idle_timeout
+        self.fuzz_time = getattr(args, "fuzz_time", None)
         self.qemu = shlex.split(os.environ.get("QEMU", "qemu-system-aarch64"))
 
     def path(self, s):
@@ -724,8 +727,26 @@ def expand_fuzz(run, opt):
     return runs
 
 
+def fuzz_stats(log):
+    """"N runs in S s, coverage C, corpus K" from libFuzzer's last lines, or None."""
+    import re
+    try:
+        with open(log, errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return None
+    done = re.findall(r"Done (\d+) runs in (\d+) second", text)
+    cov = re.findall(r"cov: (\d+) ft: \d+ corp: (\d+)", text)
+    if not done:
+        return None
+    return "%s runs in %s s%s" % (done[-1][0], done[-1][1], ", coverage %s, corpus %s inputs"
+                                  % cov[-1] if cov else "")
+
+
 def kind_fuzz(run, opt, out):
-    """A bounded libFuzzer run over the seed corpus: one test, passed when it exits 0."""
+    """A bounded libFuzzer run over the seed corpus: one test, passed when it exits 0.
+    With --fuzz-time (make fuzz): that many seconds, no run limit, and a corpus
+    kept in build/fuzz-corpus/NAME/ from one `make fuzz` to the next."""
     name = run["name"]
     if not os.path.exists(run["binary"]):
         out.problems.append("%s is missing (make fuzzers builds it)" % run["binary"])
@@ -733,11 +754,15 @@ def kind_fuzz(run, opt, out):
     work = os.path.join(opt.build, "fuzz-work", name)
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(os.path.join(work, "corpus"))
-    limit = run.get("max_total_time", 120)
+    limit = opt.fuzz_time or run.get("max_total_time", 60)
+    corpus = os.path.join(work, "corpus")
+    if opt.fuzz_time:
+        corpus = os.path.join(opt.build, "fuzz-corpus", name)
+        os.makedirs(corpus, exist_ok=True)
     # New inputs go to the first corpus directory (build/), never to the seeds.
-    argv = [run["binary"], "-runs=%d" % run.get("runs", 20000),
+    argv = [run["binary"]] + ([] if opt.fuzz_time else ["-runs=%d" % run.get("runs", 20000)]) + [
             "-max_total_time=%d" % limit, "-timeout=30",
-            "-artifact_prefix=" + work + "/", os.path.join(work, "corpus")]
+            "-artifact_prefix=" + work + "/", corpus]
     seeds = os.path.join("tests", "fuzz", "corpus", name[len("fuzz_"):])
     if os.path.isdir(seeds):
         argv.append(seeds)
@@ -747,6 +772,9 @@ def kind_fuzz(run, opt, out):
     idle = opt.idle_timeout or run.get("idle_timeout", DEFAULT_IDLE_TIMEOUT)
     p = Process(argv, out.log, opt.verbose, timeout, idle).run()
     out.tail = list(p.tail)
+    stats = fuzz_stats(out.log)
+    if stats:
+        out.notes.append(stats)
     if p.hang:
         out.problems.append("hang: %s" % p.hang)
     elif p.returncode == 0:
@@ -754,6 +782,10 @@ def kind_fuzz(run, opt, out):
     else:
         out.failed = 1
         crash = [l for l in p.tail if "ERROR:" in l or "SUMMARY:" in l or "Test unit" in l]
+        found = sorted(glob.glob(os.path.join(work, "*-*")))
+        if found:
+            crash.append("input: %s (once fixed, add it to %s/ as a regression input)"
+                         % (found[0], seeds))
         out.failures.append(ktap.Failure(name, "exit status %d" % p.returncode,
                                          crash or list(p.tail)))
 
@@ -1089,6 +1121,9 @@ def main(argv=None):
     ap.add_argument("--timeout", type=float, help="override every run's hang timeout (s)")
     ap.add_argument("--idle-timeout", type=float,
                     help="override every run's no-output timeout (s)")
+    ap.add_argument("--fuzz-time", type=int, metavar="S",
+                    help="fuzzers: S seconds each, no run limit, corpus kept in "
+                         "build/fuzz-corpus/ (make fuzz)")
     args = ap.parse_args(argv)
     os.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     opt = Options(args)

@@ -10,19 +10,6 @@
 #include <string.h>
 #include "../../kernel/bootargs.c"
 
-/* lib/string.c's, which the fuzz rule does not link (libc has the rest). */
-char *strlcpy_k(char *dst, const char *src, size_t size)
-{
-	size_t i = 0;
-
-	if (!size)
-		return dst;
-	for (; i + 1 < size && src[i]; i++)
-		dst[i] = src[i];
-	dst[i] = '\0';
-	return dst;
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	if (!freopen("/dev/null", "w", stdout))	/* "unknown option" warnings */

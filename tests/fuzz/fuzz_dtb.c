@@ -1,8 +1,11 @@
 /* fuzz_dtb.c - libFuzzer target (clang -fsanitize=fuzzer) for everything the
  * kernel does with an untrusted DTB: lib/dtb.c's header check, walks, lookups
  * and typed reads, then kernel/sched/topology.c's parse and print. Any fault
- * or sanitizer report is a bug; outputs are not checked here (the host unit
- * tests do that). Seeds: tests/fuzz/corpus/dtb/ (small real and broken trees). */
+ * or sanitizer report is a bug, and so is a parsed topology that breaks the
+ * contract of include/topology.h that the scheduler relies on (CPU count,
+ * capacities, clusters that partition the CPUs, valid indices, nested
+ * domain spans, sorted OPPs); the exact values are the host unit tests'.
+ * Seeds: tests/fuzz/corpus/dtb/ (small real and broken trees). */
 #include <stdio.h>
 #include <stdlib.h>
 #include "dtb.h"
@@ -78,6 +81,56 @@ static void boot_lookups(const struct dtb *dt)
 		;
 }
 
+#define CHECK(x) do { if (!(x)) { fprintf(stderr, "topology: %s\n", #x); abort(); } } while (0)
+
+static void check_cpu(const struct topology *t, int c, u64 all)
+{
+	const struct cpu_topology *cpu = &t->cpu[c];
+	u64 me = 1ull << c, mc = cpu->sd[SD_LEVEL_MC].span, die = cpu->sd[SD_LEVEL_DIE].span;
+
+	CHECK(cpu->capacity_orig >= 1 && cpu->capacity_orig <= SCHED_CAPACITY_SCALE);
+	CHECK(cpu->cluster_id >= 0 && cpu->cluster_id < t->nr_clusters);
+	CHECK(t->cluster_cpus[cpu->cluster_id] & me);
+	CHECK(cpu->freq_domain >= 0 && cpu->freq_domain < t->nr_freq_domains);
+	CHECK(t->freq_domain[cpu->freq_domain].cpus & me);
+	CHECK(cpu->opp_table >= -1 && cpu->opp_table < t->nr_opp_tables);
+	CHECK(cpu->fmin <= cpu->fmax);
+	CHECK(!mc || ((mc & me) && !(mc & ~all)));
+	CHECK(!die || ((die & me) && (die & mc) == mc && !(die & ~all)));
+	CHECK(cpu->sd_asym_cpucapacity >= -1 && cpu->sd_asym_cpucapacity < SD_NR_LEVELS);
+}
+
+/* What include/topology.h promises of any parse, good tree or bad. */
+static void check_topology(const struct topology *t)
+{
+	u64 all, seen = 0;
+	u32 maxcap = 0;
+
+	CHECK(t->nr_cpus >= 1 && t->nr_cpus <= NR_CPUS);
+	all = t->nr_cpus == 64 ? ~0ull : (1ull << t->nr_cpus) - 1;
+	CHECK(t->nr_clusters >= 1 && t->nr_clusters <= t->nr_cpus);
+	for (int k = 0; k < t->nr_clusters; k++) {
+		CHECK(t->cluster_cpus[k] && !(t->cluster_cpus[k] & ~all));
+		CHECK(!(t->cluster_cpus[k] & seen));	/* clusters do not overlap */
+		seen |= t->cluster_cpus[k];
+	}
+	CHECK(seen == all);
+	CHECK(t->nr_freq_domains >= 1 && t->nr_freq_domains <= t->nr_cpus);
+	CHECK(t->nr_opp_tables >= 0 && t->nr_opp_tables <= NR_CPUS);
+	for (int i = 0; i < t->nr_opp_tables; i++) {
+		const struct topology_opp_table *o = &t->opp_table[i];
+
+		CHECK(o->nr_opps >= 0 && o->nr_opps <= TOPOLOGY_MAX_OPPS);
+		for (int j = 1; j < o->nr_opps; j++)
+			CHECK(o->opp[j - 1].freq_khz < o->opp[j].freq_khz);
+	}
+	for (int c = 0; c < t->nr_cpus; c++) {
+		check_cpu(t, c, all);
+		maxcap = t->cpu[c].capacity_orig > maxcap ? t->cpu[c].capacity_orig : maxcap;
+	}
+	CHECK(maxcap == SCHED_CAPACITY_SCALE);	/* the biggest CPU is the scale */
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct topology topo;
@@ -90,6 +143,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	walk(&dt);
 	boot_lookups(&dt);
 	topology_parse(&dt, &topo);
+	check_topology(&topo);
 	topology_print(&topo);
 	return 0;
 }

@@ -329,13 +329,6 @@ void warn_slowpath(const char *file, int line, const char *cond)
 	       line, cond);
 }
 
-char *strlcpy_k(char *dst, const char *src, size_t size)	/* lib/string.c: libc has the rest */
-{
-	if (size)
-		snprintf(dst, size, "%s", src);
-	return dst;
-}
-
 /* ---- the machine ------------------------------------------------------------------------ */
 
 void fake_arch_reset(void)
