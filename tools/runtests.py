@@ -335,6 +335,11 @@ SHELL_SCRIPT = [
      "\x03", [r"^run: interrupted; .*\(kmalloc in use (\d+) -> \1 bytes, "
               r"free pages (\d+) -> \2\)", r"!^RESULT"]),
     ("ps-after-pipe", "ps\r", [r"^ +\d+ init ", r"!^ +\d+ (pipe-0|pipe-1|run) "]),
+    # An experiment stopped mid-way: no table, its feature flag back as it was.
+    ("run-experiment-ctrl-c", "run experiment 1 n=5000000\r"
+     "{wait:^run: experiment 1,n=5000000 started}{sleep:1}\x03",
+     [r"^run: interrupted; ", r"!^E1:", r"!^RESULT e1 "]),
+    ("features-restored", "features\r", [r"^sched_features: (?!.*NO_ASYM_PREFER_PREV)"]),
     ("kill-bad", "kill 1\r", [r"not a task spawned from this shell"]),
     ("ps-pids", "ps\r", [r"hog"]),  # kind_shell fills in "{pid:hog}" from ps lines
     ("kill-hog", "kill {pid:hog}\r", [r"killed \d+"]),

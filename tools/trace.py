@@ -238,10 +238,22 @@ def results_after(text):
     return out
 
 
-def result_summary(line, n=4):
-    """"RESULT pingpong loops=1000 a=1 ... features=..." -> "loops=1000 a=1 ..." (n fields)."""
-    fields = [f for f in line.split()[2:] if not f.startswith("features=")]
-    return " ".join(fields[:n])
+def half_stats(events, clusters):
+    """What a half did, from its own events: its length, the task migrations,
+    each cluster's frequency changes (on its first CPU; the level each trace
+    starts with is not a change)."""
+    span = max(e["ts"] for e in events) - min(e["ts"] for e in events)
+    mig = sum(1 for e in events if e["event"] == "sched_migrate_task")
+    changes = []
+    for cl in clusters:
+        last, n = None, 0
+        for e in events:
+            if e["event"] == "cpu_frequency" and int(e["cpu_id"]) == cl[0]:
+                n += last is not None and e["state"] != last
+                last = e["state"]
+        changes.append(n)
+    return "%.3f s, %d migrations, frequency changes: %s" % (
+        span, mig, " / ".join(str(n) for n in changes))
 
 
 def slug(s):
@@ -260,7 +272,8 @@ def cmd_halves(args):
                  "the trace flag, and does it call experiment_half_begin/_end?)"
                  % (BEGIN, want, args.log))
     os.makedirs(args.outdir, exist_ok=True)
-    panels, results = [], results_after(text)
+    panels = []
+    clusters = clusters_from_log(text) or [cpulist(c) for c in args.clusters.split(",")]
     for label, lines in halves:
         events = parse(lines)
         if parse([format_event(e) for e in events]) != events:
@@ -271,16 +284,12 @@ def cmd_halves(args):
         cut = [l for l in lines if l.startswith("# littlebig trace truncated")]
         print("trace.py: %s: %d events%s -> %s" % (label, len(events),
                                                   " (%s)" % cut[0][2:] if cut else "", txt))
-        title = half_title(label)
-        if label in results:
-            title += "\n" + result_summary(results[label])
-        panels.append((title, events))
+        panels.append((half_title(label) + "\n" + half_stats(events, clusters), events))
     m = re.search(r"^(E%s: .*)$" % re.escape(str(args.experiment)), text, re.M)
     sup = "%s%s" % (m.group(1).strip() if m else "E%s" % args.experiment,
                     " (%s)" % args.machine if args.machine else "")
     png = os.path.join(args.outdir, args.name + ".png")
-    plot_panels(panels, png, clusters_from_log(text) or [cpulist(c) for c in
-                                                         args.clusters.split(",")], sup)
+    plot_panels(panels, png, clusters, sup)
     print("trace.py: %s" % png)
 
 
