@@ -96,7 +96,10 @@ RUNS = [
      "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "2"],
      "topology_of": "{build}/dts-qemu/virt-gicv2-a53-smp2.dtb",
      "expect": [("boot-time-first-line", r"first console line at \d+ us"),
-                ("boot-time-all-online", r"smp: 2 of 2 CPUs online at \d+ us")]},
+                ("boot-time-all-online", r"smp: 2 of 2 CPUs online at \d+ us"),
+                # QEMU's own tree carries /chosen rng-seed (32 bytes) and kaslr-seed (8).
+                ("canary-seeded", r"canary from the boot counter and firmware entropy "
+                                  r"\(40 seed bytes")]},
     # A CPU in the tree that QEMU does not have: reported, left out, boot goes on;
     # hotplug cycles the six that came up and refuses to start the other two.
     {"name": "missing-cpus", "kind": "qemu", "append": "selftest=boot,timer,threads,hotplug",

@@ -82,16 +82,38 @@ static void mm_setup(const struct dtb *dt)
 /* Boot CPU, MMU on, on the boot stack; x0 = DTB. */
 /* The -fstack-protector canary, read by every protected function's prologue
  * and epilogue. Its value may only change while no protected function is on
- * the stack: start_kernel (unprotected, never returns) sets it first thing,
- * before the protected code it calls; what ran before (early_setup, the EFI
- * stub) has returned. The mix: the counter at boot, where we were loaded and
- * where the DTB is; the low byte zero, so a string copy cannot forge it.
- * Under -icount the counter repeats from boot to boot; on hardware it does not. */
+ * the stack: start_kernel (unprotected, never returns) sets it between calls,
+ * once the functions it called (dtb_init, early_setup and the EFI stub before
+ * it) have returned. The mix: the counter at boot, where we were loaded and
+ * where the DTB is, and the entropy firmware leaves in /chosen (rng-seed,
+ * kaslr-seed: QEMU's own tree and bootloaders have them); the low byte zero,
+ * so a string copy cannot forge it. Under -icount with a -dtb tree (no seed)
+ * the counter repeats from boot to boot; on hardware it does not. */
 u64 __stack_chk_guard = 0x5a17c0de5a17c000ull;
 
-static __attribute__((always_inline)) inline void boot_init_stack_canary(u64 dtb_pa)
+static int chosen_seed_bytes;	/* how many went into the canary, for the boot log */
+
+/* /chosen's rng-seed and kaslr-seed bytes folded into 64 bits (FNV-1a). */
+static u64 chosen_seed(const struct dtb *dt)
 {
-	u64 c = read_sysreg(cntvct_el0);
+	static const char *const names[] = { "rng-seed", "kaslr-seed" };
+	int chosen = dtb_path(dt, "/chosen");
+	u64 seed = 0xcbf29ce484222325ull;
+
+	for (unsigned int n = 0; chosen >= 0 && n < ARRAY_SIZE(names); n++) {
+		int len = 0;
+		const u8 *p = dtb_prop(dt, chosen, names[n], &len);
+
+		for (int i = 0; p && i < len; i++)
+			seed = (seed ^ p[i]) * 0x100000001b3ull;
+		chosen_seed_bytes += p ? len : 0;
+	}
+	return seed;
+}
+
+static __attribute__((always_inline)) inline void boot_init_stack_canary(u64 dtb_pa, u64 seed)
+{
+	u64 c = read_sysreg(cntvct_el0) ^ seed;
 
 	c = (c ^ (c << 29) ^ (dtb_pa << 17) ^ boot_params.load_base) * 0x9e3779b97f4a7c15ull;
 	__stack_chk_guard ^= (c ^ (c >> 31)) & ~0xffull;
@@ -99,7 +121,6 @@ static __attribute__((always_inline)) inline void boot_init_stack_canary(u64 dtb
 
 __attribute__((no_stack_protector)) void start_kernel(u64 dtb_pa)
 {
-	boot_init_stack_canary(dtb_pa);	/* before any protected function runs */
 	write_sysreg(vbar_el1, (u64)vectors);
 	write_sysreg(tpidr_el1, 0);
 	write_sysreg(sp_el0, (u64)&init_task);
@@ -108,8 +129,11 @@ __attribute__((no_stack_protector)) void start_kernel(u64 dtb_pa)
 	/* early_setup validated the blob with the MMU off; again, for our copy. */
 	if (dtb_init(&kernel_dtb, (const void *)dtb_pa, boot_params.dtb_size))
 		panic("device tree changed under us");
+	boot_init_stack_canary(dtb_pa, chosen_seed(&kernel_dtb));	/* no protected frame below */
 	if (pl011_init(&kernel_dtb))
 		early_puts("littlebig: stdout-path names no PL011; continuing without console\n");
+	printk("stack protector: canary from the boot counter%s (%d seed bytes from /chosen)\n",
+	       chosen_seed_bytes ? " and firmware entropy" : " only", chosen_seed_bytes);
 	mm_setup(&kernel_dtb);
 	kernel_main(&kernel_dtb);
 }
