@@ -6,9 +6,18 @@
 #   make debug    QEMU halted with a gdb stub
 #   make trace E=1  experiment 1 traced, off/on halves side by side (build/trace/)
 #   make bench B=pipe,n=20000 / make experiment E=1 / make experiments  (kernel/bench/)
+#   DEBUG=1       the debug build (lock assertions, lock order, run-queue invariant
+#                 checks: include/lockdep.h) in build/debug/; `make test` builds both
 # Missing tools are installed by tools/deps.sh (Debian packages), which says so.
 
+# DEBUG=1: the same kernel with -DCONFIG_DEBUG_SCHED, built apart in build/debug/
+# (self-tests boot it; benchmarks and experiments measure the release build/Image).
+ifeq ($(DEBUG),1)
+BUILD   := build/debug
+KDEBUG  := -DCONFIG_DEBUG_SCHED
+else
 BUILD   := build
+endif
 CROSS   ?= aarch64-linux-gnu-
 CC      := $(CROSS)gcc
 LD      := $(CROSS)ld
@@ -26,7 +35,7 @@ KCFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdlib -fpie \
 	-march=armv8-a -mno-outline-atomics -mgeneral-regs-only -mstrict-align \
 	-mfix-cortex-a53-835769 -fno-omit-frame-pointer -fstack-protector-strong \
 	-fno-common -fno-tree-loop-distribute-patterns -Wall -Wextra -Werror -Wno-unused-parameter \
-	-include include/compiler.h -Iinclude -I$(BUILD)/gen -MMD -MP
+	-include include/compiler.h -Iinclude -I$(BUILD)/gen -MMD -MP $(KDEBUG)
 KLDFLAGS := -T linker.ld -pie -z norelro -z noexecstack --no-dynamic-linker \
 	--fix-cortex-a53-843419 --no-warn-rwx-segments -Map=$(BUILD)/kernel.map --hash-style=sysv
 
@@ -167,7 +176,7 @@ HOST_TESTS := $(wildcard tests/host/*.c)
 # The scheduler itself and the portable kernel files it calls, on tests/host/fake_arch.c
 # (test_sched.c); only unittests links them: they need an arch.
 HOST_SCHED := $(addprefix kernel/sched/,core.c fair.c balance.c rt.c idle.c features.c stats.c) \
-	kernel/timer.c kernel/wait.c kernel/mutex.c kernel/bootargs.c
+	kernel/timer.c kernel/wait.c kernel/mutex.c kernel/bootargs.c kernel/lockdep.c
 
 host: $(BUILD)/host/unittests $(BUILD)/host/topology
 
@@ -254,11 +263,15 @@ FUZZ_TIME ?= 60
 fuzz: fuzzers
 	$(PYTHON) tools/runtests.py --build $(BUILD) -k fuzz_ --fuzz-time $(FUZZ_TIME)
 
-test: all fuzzers firmware hikey960
+# The debug Image, for the self-test boots (tools/runtests.py).
+debug-image:
+	$(MAKE) --no-print-directory DEBUG=1 build/debug/Image
+
+test: all fuzzers firmware hikey960 debug-image
 	@$(PYTHON) tools/runtests.py
 
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all dtbs host fuzzers fuzz firmware hikey960 run debug trace bench experiment experiments test clean
+.PHONY: all dtbs host fuzzers fuzz firmware hikey960 run debug debug-image trace bench experiment experiments test clean
 -include $(shell find $(BUILD)/k -name '*.d' 2>/dev/null)

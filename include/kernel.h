@@ -49,6 +49,10 @@ int strcmp(const char *a, const char *b);
 int strncmp(const char *a, const char *b, size_t n);
 char *strlcpy_k(char *dst, const char *src, size_t size);
 
+/* Error numbers (Linux's values), returned negated: -ENOMEM. */
+#define ENOMEM 12
+#define EINVAL 22
+
 #define NSEC_PER_USEC 1000ull
 #define NSEC_PER_MSEC 1000000ull
 #define NSEC_PER_SEC 1000000000ull

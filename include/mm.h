@@ -24,5 +24,8 @@ void *kzalloc(size_t size);
 void kfree(void *p);
 /* Bytes currently handed out by kmalloc (leak checks in self-tests). */
 size_t kmalloc_in_use(void);
+/* Pages kmalloc took from the page allocator for its size classes: it keeps
+ * them, so a leak check compares free pages + these before and after. */
+unsigned long kmalloc_slab_pages(void);
 
 #endif

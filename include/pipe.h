@@ -23,7 +23,7 @@ struct pipe {
 };
 
 /* size 0 = PIPE_DEFAULT_SIZE; returns -1 if out of memory. */
-int pipe_init(struct pipe *p, size_t size);
+int pipe_init(struct pipe *p, size_t size);	/* 0, or -ENOMEM */
 void pipe_destroy(struct pipe *p);
 /* Blocks until at least one byte is there (or EOF); returns bytes read, 0 at EOF. */
 size_t pipe_read(struct pipe *p, void *buf, size_t n);

@@ -112,6 +112,9 @@ struct task_struct {
 	int refcount;
 	struct wait_queue_head exit_wq;
 	struct list_head tasks;	/* all_tasks */
+	/* the run-queue invariant checker's marks (kernel/sched/stats.c) */
+	unsigned int debug_seen_gen;
+	int debug_seen_cpu;
 };
 
 #define current arch_current()
@@ -119,6 +122,8 @@ struct task_struct {
 /* kernel/thread.c */
 /* A new thread, not yet running: set affinity etc., then wake_up_new_task(). */
 struct task_struct *kthread_create(void (*fn)(void *), void *arg, const char *name);
+/* Free a kthread_create()d thread that was never woken (out of memory for the rest). */
+void kthread_discard(struct task_struct *t);
 /* Create and start; NULL if out of memory. */
 struct task_struct *kthread_run(void (*fn)(void *), void *arg, const char *name);
 /* Wait for t to exit; returns its exit code and releases t. */
@@ -126,6 +131,8 @@ int kthread_join(struct task_struct *t);
 void thread_exit(int code) __attribute__((noreturn));
 void put_task_struct(struct task_struct *t);
 unsigned long nr_tasks_alive(void);
+/* fn on every task, under the task-list lock (a leaf: fn takes no lock). */
+void for_each_task(void (*fn)(struct task_struct *, void *), void *arg);
 struct task_struct *idle_task_create(unsigned int cpu);
 /* A consistent-enough copy of one task for the shell (ps, top): read under
  * tasks_lock, scheduler fields without the rq lock (a display may be a tick

@@ -25,6 +25,7 @@ struct free_block {
 static struct free_block *free_list[NR_CLASSES];
 static spinlock_t kmalloc_lock;
 static size_t in_use;
+static unsigned long slab_pages;	/* pages carved into size classes (kept, never returned) */
 
 static int refill(unsigned int c)
 {
@@ -33,6 +34,7 @@ static int refill(unsigned int c)
 
 	if (!page)
 		return -1;
+	slab_pages++;
 	for (size_t off = 0; off + sz <= PAGE_SIZE; off += sz) {
 		struct free_block *b = (void *)(page + off);
 
@@ -116,4 +118,9 @@ void kfree(void *p)
 size_t kmalloc_in_use(void)
 {
 	return READ_ONCE(in_use);
+}
+
+unsigned long kmalloc_slab_pages(void)
+{
+	return READ_ONCE(slab_pages);
 }

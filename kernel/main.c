@@ -9,6 +9,7 @@
 #include "dtb.h"
 #include "kernel.h"
 #include "ktest.h"
+#include "lockdep.h"
 #include "mm.h"
 #include "sched.h"
 #include "smp.h"
@@ -40,7 +41,9 @@ static void init_thread(void *unused)
 	if (bootarg_get("selftest", filter, sizeof(filter))) {
 		int failed = ktest_run(filter);
 
-		printk("selftest: %d failed case(s); powering off\n", failed);
+		printk("selftest: %d failed case(s), %lu unexpected debug report(s) at %llu ms of "
+		       "emulated time; powering off\n", failed, debug_unexpected_reports(),
+		       arch_clock_ns() / NSEC_PER_MSEC);
 		arch_poweroff();
 	}
 	if (bootarg_get("bench", filter, sizeof(filter)) ||

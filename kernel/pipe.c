@@ -14,7 +14,7 @@ int pipe_init(struct pipe *p, size_t size)
 	p->size = size ? size : PIPE_DEFAULT_SIZE;
 	p->buf = kmalloc(p->size);
 	if (!p->buf)
-		return -1;
+		return -ENOMEM;
 	spin_lock_init(&p->lock);
 	p->head = p->tail = 0;
 	p->closed = false;

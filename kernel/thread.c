@@ -19,7 +19,7 @@ static void task_init_common(struct task_struct *t, const char *name)
 	unsigned long flags;
 
 	strlcpy_k(t->comm, name, sizeof(t->comm));
-	spin_lock_init(&t->pi_lock);
+	spin_lock_init_class(&t->pi_lock, LOCK_CLASS_PI, 0);
 	init_waitqueue_head(&t->exit_wq);
 	t->cpu = -1;
 	t->cpus_allowed = ~0ull;
@@ -77,6 +77,17 @@ struct task_struct *kthread_create(void (*fn)(void *), void *arg, const char *na
 	sched_task_init(t);
 	arch_context_init(&t->ctx, (u8 *)t->stack + t->stack_size, thread_entry_trampoline, NULL);
 	return t;
+}
+
+/* Undo a kthread_create() whose thread was never woken (a caller that could
+ * not create all the threads it needs): both references go, and the memory. */
+void kthread_discard(struct task_struct *t)
+{
+	if (!t)
+		return;
+	BUG_ON(t->state != TASK_NEW);
+	put_task_struct(t);
+	put_task_struct(t);
 }
 
 struct task_struct *kthread_run(void (*fn)(void *), void *arg, const char *name)
@@ -157,6 +168,16 @@ int kthread_join(struct task_struct *t)
 	code = t->exit_code;
 	put_task_struct(t);
 	return code;
+}
+
+void for_each_task(void (*fn)(struct task_struct *, void *), void *arg)
+{
+	unsigned long flags = spin_lock_irqsave(&tasks_lock);
+	struct list_head *pos;
+
+	list_for_each(pos, &all_tasks)
+		fn(container_of(pos, struct task_struct, tasks), arg);
+	spin_unlock_irqrestore(&tasks_lock, flags);
 }
 
 unsigned long nr_tasks_alive(void)

@@ -40,7 +40,12 @@ import ktap  # noqa: E402
 # Paths are relative to the repository root; "{build}" is the build directory.
 #
 #   qemu:      "qemu"    machine arguments (-M, -cpu, -smp, -dtb, ...)
-#              "boot"    how the kernel gets in (default: -kernel {build}/Image)
+#              "boot"    how the kernel gets in (default: -kernel {image})
+#              "release": True -> {image} is the release build/Image (benchmarks and
+#                        experiments measure it); otherwise the debug build/debug/Image
+#                        (DEBUG=1: lock, lock-order and run-queue invariant checks)
+#              "allow_reports": True -> the kernel's "N unexpected debug report(s)"
+#                        line may be non-zero (runs that provoke reports on purpose)
 #              "append"  kernel command line (default "selftest"; None: no -append)
 #              "needs"   files that must exist (default: the Image and any -dtb)
 #              "optional": True  -> a missing need skips the run instead of failing it
@@ -167,6 +172,20 @@ RUNS = [
      "qemu": QEMU_BL44,
      "expect": [("fetch-faults", r"Unhandled exception: instruction abort \(same EL\)"),
                 ("permission", r"permission fault at address 0x[0-9a-f]+ \(read or fetch\)")]},
+    # The debug build's checks on the real locks and run queues (kernel/crashtest.c):
+    # each prints its report and the kernel goes on (then the debug suite runs).
+    {"name": "sched-debug-checks", "kind": "qemu", "append": "crashtest=sched-checks selftest=debug",
+     "allow_reports": True,
+     "qemu": QEMU_BL44,
+     "expect": [("lock-order", r"^BUG: lockdep: lock order violation: taking pi_lock .* at "
+                               r"kernel/crashtest\.c:\d+ while holding rq->lock of cpu\d+"),
+                ("held-lock-list", r"^  held: rq->lock of cpu\d+ .*taken at kernel/crashtest\.c"),
+                ("assert-held", r"^BUG: lockdep: lock not held: update_rq_clock\(\) expects "
+                                r"&rq->lock held \(kernel/sched/core\.c:\d+\)"),
+                ("assert-backtrace", r"^  0x[0-9a-f]+ .* update_rq_clock\+0x"),
+                ("nr-running", r"^BUG: sched invariant: cpu\d+: nr_running \d+, the classes say \d+"),
+                ("found-at-balance", r"^  0x[0-9a-f]+ .* load_balance\+0x"),
+                ("kernel-goes-on", r"^crashtest: sched checks done")]},
     # Each other virt machine: its boot topology equals the host command's.
 ] + [
     {"name": "topology-" + m, "kind": "qemu", "append": "selftest=smp",
@@ -192,17 +211,17 @@ def uboot_run(name, env, machine, dtb, expect, **kw):
                  "qemu": machine,
                  "boot": ["-bios", UBOOT_BIN,
                           "-drive", "if=pflash,unit=1,format=raw,readonly=on,file=" + flash,
-                          "-device", "loader,file={build}/Image,addr=0x40400000,force-raw=on",
+                          "-device", "loader,file={image},addr=0x40400000,force-raw=on",
                           "-device", "loader,file=%s,addr=0x48000000,force-raw=on" % dtb],
-                 "needs": ["{build}/Image", dtb, flash, UBOOT_BIN],
+                 "needs": ["{image}", dtb, flash, UBOOT_BIN],
                  "topology_of": dtb,
                  "expect": [("u-boot-ran", r"^U-Boot 20\d\d")] + expect}, **kw)
 
 
 def edk2_run(name, machine, expect):
     return {"name": name, "kind": "qemu", "qemu": machine + ["-nic", "none"],
-            "boot": ["-bios", EDK2_BIN, "-kernel", "{build}/Image"],
-            "needs": ["{build}/Image", EDK2_BIN],
+            "boot": ["-bios", EDK2_BIN, "-kernel", "{image}"],
+            "needs": ["{image}", EDK2_BIN],
             "expect": [("efi-stub", r"littlebig: EFI stub"),  # after EDK2's escapes
                        ("bootargs-from-load-options", r'bootargs "selftest"; exiting boot'),
                        ("firmware-memory-kept", r"^efi: firmware keeps \[0x")] + expect}
@@ -253,8 +272,8 @@ def shim_run(name, shim, smp, dtb, expect, suites="boot,smp,ipi"):
             "qemu": ["-M", "virt,virtualization=on", "-cpu", "cortex-a76", "-smp", str(smp),
                      "-dtb", dtb],
             "boot": ["-kernel", shim,
-                     "-device", "loader,file={build}/Image,addr=0x40400000,force-raw=on"],
-            "needs": ["{build}/Image", dtb, shim],
+                     "-device", "loader,file={image},addr=0x40400000,force-raw=on"],
+            "needs": ["{image}", dtb, shim],
             "topology_of": dtb,
             "expect": [("shim-ran", r"^bootshim: .*HCR_EL2=0x0*4[0-9a-f]{8}, entering")] +
             EL2 + expect}
@@ -407,29 +426,29 @@ RUNS += [
 # ping-pong migrations with ASYM_PREFER_PREV are under 1 % of those without;
 # on the symmetric control the flag changes nothing.
 RUNS += [
-    {"name": "e1-short-" + m, "kind": "qemu", "append": "experiment=1,short",
+    {"name": "e1-short-" + m, "kind": "qemu", "append": "experiment=1,short", "release": True,
      "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8", "-dtb", "{build}/dts/%s.dtb" % m],
      "expect": [("e1-table", r"^# migrations +\d+ +\d+$")]}
     for m in ("qemu-bl44", "qemu-sym8")
 ] + [
     # E2: tbench over pipes beside the video background, SIS_DEBOUNCE off/on:
     # migrations with it under half of those without, throughput kept.
-    {"name": "e2-short-qemu-sym8", "kind": "qemu", "append": "experiment=2,short",
+    {"name": "e2-short-qemu-sym8", "kind": "qemu", "append": "experiment=2,short", "release": True,
      "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8", "-dtb", "{build}/dts/qemu-sym8.dtb"],
      "expect": [("e2-table", r"^video playing +\d+ +-> \d+ ")]},
     # E3: hackbench time linear in the groups; a PELT update under a tenth of a wakeup.
-    {"name": "e3-short-qemu-sym8", "kind": "qemu", "append": "experiment=3,short",
+    {"name": "e3-short-qemu-sym8", "kind": "qemu", "append": "experiment=3,short", "release": True,
      "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8", "-dtb", "{build}/dts/qemu-sym8.dtb"],
      "expect": [("e3-table", r"^PELT update \(update_load_avg: entity \+ cfs_rq\): \d+ ns each")]},
 ] + [
     # E4: with SELECT_IDLE_CAPACITY a task too big for its LITTLE CPU wakes on
     # an idle big one; without, where it was (hackbench, sysbench printed only).
-    {"name": "e4-short-" + m, "kind": "qemu", "append": "experiment=4,short",
+    {"name": "e4-short-" + m, "kind": "qemu", "append": "experiment=4,short", "release": True,
      "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8", "-dtb", "{build}/dts/%s.dtb" % m],
      "expect": [("e4-table", r"^sysbench-threads events +\d+ +\d+ ")]}
     for m in ("qemu-bl44-1c", "qemu-bl44")
 ] + [
-    {"name": "bench-smoke", "kind": "qemu", "append": "experiment=smoke",
+    {"name": "bench-smoke", "kind": "qemu", "append": "experiment=smoke", "release": True,
      "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8", "-dtb", BL44_DTB],
      "expect": [("result-lines", r"^RESULT sysbench_cpu threads=1 events=\d+ .*features=")]},
 ]
@@ -514,8 +533,9 @@ class Options:
         self.fuzz_time = getattr(args, "fuzz_time", None)
         self.qemu = shlex.split(os.environ.get("QEMU", "qemu-system-aarch64"))
 
-    def path(self, s):
-        return s.replace("{build}", self.build)
+    def path(self, s, run=None):
+        image = "{build}/Image" if run and run.get("release") else "{build}/debug/Image"
+        return s.replace("{image}", image).replace("{build}", self.build)
 
     def log_path(self, name):
         return os.path.join(self.build, "test-logs", name + ".log")
@@ -799,8 +819,8 @@ def kind_fuzz(run, opt, out):
 
 
 def qemu_argv(run, opt):
-    boot = run.get("boot", ["-kernel", "{build}/Image"])
-    argv = opt.qemu + [opt.path(a) for a in run["qemu"] + QEMU_SELFTEST + boot]
+    boot = run.get("boot", ["-kernel", "{image}"])
+    argv = opt.qemu + [opt.path(a, run) for a in run["qemu"] + QEMU_SELFTEST + boot]
     append = run.get("append", "selftest")
     if append is not None:
         argv += ["-append", append]
@@ -812,9 +832,9 @@ def kind_qemu(run, opt, out):
     argv = qemu_argv(run, opt)
     needs = run.get("needs")
     if needs is None:
-        needs = [opt.path("{build}/Image")] + \
+        needs = [opt.path("{image}", run)] + \
             [argv[i + 1] for i, a in enumerate(argv[:-1]) if a == "-dtb"]
-    missing = [opt.path(n) for n in needs if not os.path.exists(opt.path(n))]
+    missing = [opt.path(n, run) for n in needs if not os.path.exists(opt.path(n, run))]
     if missing:
         if run.get("optional"):
             out.skip_reason = "missing " + ", ".join(missing)
@@ -862,6 +882,13 @@ def check_log(run, opt, out):
     import re
     with open(out.log, errors="replace") as f:
         lines = [l.rstrip("\r\n") for l in f]
+    # The debug build's reports outside the cases that provoke them (kernel/main.c).
+    for l in lines:
+        m = re.search(r"selftest: .*\b(\d+) unexpected debug report", l)
+        if m and int(m.group(1)) and not run.get("allow_reports"):
+            bug = [x for x in lines if x.startswith("BUG: ")][:DIAG_LINES]
+            out.problems.append("%s unexpected debug report(s) (BUG: lines)" % m.group(1))
+            out.failures.append(ktap.Failure(run["name"] + ".debug-reports", l.strip(), bug))
     for name, rx in run.get("expect", []):
         if any(re.search(rx, l) for l in lines):
             out.passed += 1
@@ -931,7 +958,7 @@ def kind_shell(run, opt, out):
     each step is a test case judged on the output up to the next prompt."""
     import re
     argv = qemu_argv(run, opt)
-    missing = [a for a in (opt.path("{build}/Image"), opt.path(BL44_DTB))
+    missing = [a for a in (opt.path("{image}", run), opt.path(BL44_DTB))
                if not os.path.exists(a)]
     if missing:
         out.problems.append("missing " + ", ".join(missing) + " (make all builds it)")

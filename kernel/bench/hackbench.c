@@ -101,11 +101,16 @@ int bench_hackbench(u64 groups, u64 loops, u64 work, struct hackbench_result *r)
 		bool sender = (i % (2 * HB_FDS)) >= HB_FDS;
 
 		args[i] = (struct hb_arg){ &c, g, (int)(i % HB_FDS) };
-		th[i] = kthread_run(sender ? hb_sender : hb_receiver, &args[i],
-				    sender ? "hb-send" : "hb-recv");
-		if (!th[i])
-			panic("bench hackbench: cannot create thread %zu", i);
+		th[i] = kthread_create(sender ? hb_sender : hb_receiver, &args[i],
+				       sender ? "hb-send" : "hb-recv");
+		if (!th[i]) {	/* none started yet: undo and refuse */
+			while (i--)
+				kthread_discard(th[i]);
+			goto out;
+		}
 	}
+	for (size_t i = 0; i < nt; i++)
+		wake_up_new_task(th[i]);
 	t0 = arch_clock_ns();
 	complete_all(&c.go);
 	for (size_t i = 0; i < nt; i++)

@@ -67,13 +67,18 @@ int bench_pipe(u64 loops, struct pipe_result *r)
 	c->loops = loops;
 	barrier_init(&c->start, 2);
 	if (pipe_init(&c->pipe[0], 0) || pipe_init(&c->pipe[1], 0))
-		goto out;
+		goto nomem;
 	for (int i = 0; i < 2; i++) {
 		a[i] = (struct pp_arg){ c, i };
-		t[i] = kthread_run(pp_thread, &a[i], i ? "pipe-1" : "pipe-0");
+		t[i] = kthread_create(pp_thread, &a[i], i ? "pipe-1" : "pipe-0");
 	}
-	if (!t[0] || !t[1])
-		panic("bench pipe: cannot create threads");
+	if (!t[0] || !t[1]) {	/* out of memory: a refusal, not a panic */
+		kthread_discard(t[0]);
+		kthread_discard(t[1]);
+		goto nomem;
+	}
+	wake_up_new_task(t[0]);
+	wake_up_new_task(t[1]);
 	kthread_join(t[0]);
 	kthread_join(t[1]);
 	if (bench_interrupted())
@@ -83,6 +88,9 @@ int bench_pipe(u64 loops, struct pipe_result *r)
 	r->migrations[0] = c->migrations[0];
 	r->migrations[1] = c->migrations[1];
 	ret = 0;
+	goto out;
+nomem:
+	printk("bench pipe: out of memory\n");
 out:
 	pipe_destroy(&c->pipe[0]);
 	pipe_destroy(&c->pipe[1]);

@@ -86,15 +86,22 @@ static int sb_run(struct sb_ctx *c, u64 threads, u64 ms, struct sysbench_result 
 	struct sb_arg a[SB_MAX_THREADS];
 
 	barrier_init(&c->start, (unsigned int)threads + 1);
+	/* All created before any starts: out of memory is then a clean refusal. */
 	for (u64 i = 0; i < threads; i++) {
 		a[i] = (struct sb_arg){ c, (int)i };
 		th[i] = kthread_create(sb_thread, &a[i], c->cpu ? "sb-cpu" : "sb-threads");
-		if (!th[i])
-			panic("bench sysbench: cannot create threads");
+		if (!th[i]) {
+			printk("bench sysbench: out of memory for thread %llu\n", i);
+			while (i--)
+				kthread_discard(th[i]);
+			kfree(c);
+			return -1;
+		}
 		if (c->cpus)
 			set_cpus_allowed(th[i], c->cpus);
-		wake_up_new_task(th[i]);
 	}
+	for (u64 i = 0; i < threads; i++)
+		wake_up_new_task(th[i]);
 	/* The end is set before anyone starts: all threads see one deadline. */
 	c->end_ns = arch_clock_ns() + ms * NSEC_PER_MSEC;
 	barrier_wait(&c->start);

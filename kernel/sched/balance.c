@@ -337,12 +337,15 @@ int can_migrate_task(struct task_struct *p, struct rq *src, int dst_cpu, enum cp
 
 static void detach_task(struct lb_env *env, struct task_struct *p)
 {
+	lockdep_assert_held(&env->src_rq->lock);
+	lockdep_assert_held(&env->dst_rq->lock);
 	deactivate_task(env->src_rq, p, 0);
 	set_task_cpu(p, (unsigned int)env->dst_cpu);
 }
 
 static void attach_task(struct rq *rq, struct task_struct *p)
 {
+	lockdep_assert_held(&rq->lock);
 	activate_task(rq, p, ENQUEUE_MIGRATED);
 	p->on_rq = TASK_ON_RQ_QUEUED;
 	check_preempt_curr(rq, p, 0);
@@ -465,6 +468,16 @@ static int load_balance(int this_cpu, struct sched_domain *sd, enum cpu_idle_typ
 	int gi, moved = 0;
 	bool active = false;
 
+	lockdep_assert_irqs_disabled();
+	if (this_locked)
+		lockdep_assert_held(&this_rq->lock);
+	if (DEBUG_SCHED_ENABLED) {	/* the invariant checker at every balance */
+		if (!this_locked)
+			spin_lock(&this_rq->lock);
+		sched_debug_check_rqs(this_rq, this_rq);
+		if (!this_locked)
+			spin_unlock(&this_rq->lock);
+	}
 	this_rq->lb.lb_count[idle]++;
 	gi = find_busiest_group(&env);
 	if (gi < 0)
@@ -484,6 +497,8 @@ static int load_balance(int this_cpu, struct sched_domain *sd, enum cpu_idle_typ
 	update_rq_clock(busiest);
 	if (busiest->nr_running > 1 || env.migration_type == migrate_misfit)
 		moved = detach_attach_tasks(&env);
+	if (DEBUG_SCHED_ENABLED)
+		sched_debug_check_rqs(this_rq, busiest);
 	if (!moved && !this_locked && need_active_balance(&env) && !busiest->active_balance &&
 	    busiest->curr->sched_class == &fair_sched_class &&
 	    (busiest->curr->cpus_allowed & cpumask_of(this_cpu))) {
@@ -558,6 +573,7 @@ static void rebalance_domains(struct rq *rq, enum cpu_idle_type idle, bool force
 /* The kicked idle CPU, from its idle loop (IRQs off). */
 void run_idle_balance(struct rq *rq)
 {
+	lockdep_assert_irqs_disabled();
 	WRITE_ONCE(rq->idle_balance_kick, false);
 	if (idle_cpu((int)rq->cpu))
 		rebalance_domains(rq, CPU_IDLE, true);
@@ -595,6 +611,7 @@ void trigger_load_balance(struct rq *rq)
 {
 	u64 now = arch_clock_ns();
 
+	lockdep_assert_not_held(&rq->lock);
 	if (!rq->nr_sd || !cpu_active(rq->cpu))
 		return;
 	if (now >= rq->next_balance)

@@ -4,7 +4,15 @@
  * work primitive cpu_work(). Policy lives in the classes: fair.c (CFS),
  * rt.c, idle.c (idle and stop). Linux: kernel/sched/core.c.
  *
- * Lock order: task->pi_lock, then rq->lock; two rq locks lowest CPU first.
+ * Lock order (the one statement of it; the debug build checks it, see
+ * include/lockdep.h):
+ *   1. task->pi_lock
+ *   2. rq->lock; two rq locks: the lower CPU id first (double_rq_lock), or
+ *      a higher one only by spin_trylock (newidle balance)
+ *   3. locks nested inside rq->lock: cfs_rq->removed.lock, cpufreq
+ *      policy->lock (the schedutil hook)
+ * Locks of no class (wait queues, mutex internals, timers, console) are
+ * taken before pi_lock or as leaves, never around a class they order after.
  * The rq lock is held across the context switch and released by the task
  * switched to (finish_task_switch), as in Linux. */
 #include "sched.h"
@@ -50,6 +58,7 @@ void update_rq_clock(struct rq *rq)
 {
 	u64 now = arch_clock_ns(), delta, irq;
 
+	lockdep_assert_held(&rq->lock);
 	if (now <= rq->clock)
 		return;
 	delta = now - rq->clock;
@@ -72,6 +81,7 @@ void update_rq_clock(struct rq *rq)
 
 void resched_curr(struct rq *rq)
 {
+	lockdep_assert_held(&rq->lock);
 	if (READ_ONCE(rq->need_resched))
 		return;
 	WRITE_ONCE(rq->need_resched, true);
@@ -111,6 +121,7 @@ void check_preempt_curr(struct rq *rq, struct task_struct *p, int flags)
 {
 	const struct sched_class *c;
 
+	lockdep_assert_held(&rq->lock);
 	if (p->sched_class == rq->curr->sched_class) {
 		p->sched_class->check_preempt_curr(rq, p, flags);
 		return;
@@ -129,6 +140,12 @@ void check_preempt_curr(struct rq *rq, struct task_struct *p, int flags)
  * under both rq locks). */
 void set_task_cpu(struct task_struct *p, unsigned int cpu)
 {
+#ifdef CONFIG_DEBUG_SCHED
+	/* Linux: set_task_cpu()'s lockdep check: wakeups hold pi_lock, migrations the rq lock. */
+	if (!lockdep_held_by_me(&p->pi_lock) && !lockdep_held_by_me(&task_rq(p)->lock))
+		lockdep_assert_failed("neither lock held", "p->pi_lock or task_rq(p)->lock held",
+				      __func__, __FILE__, __LINE__);
+#endif
 	BUG_ON(p->on_rq == TASK_ON_RQ_QUEUED);	/* dequeue first */
 	BUG_ON(__atomic_load_n(&p->on_cpu, __ATOMIC_ACQUIRE));	/* never a running task */
 	if ((int)cpu == p->cpu)
@@ -343,6 +360,7 @@ static struct task_struct *pick_next_task(struct rq *rq, struct task_struct *pre
 	const struct sched_class *c;
 	struct task_struct *p;
 
+	lockdep_assert_held(&rq->lock);
 	/* About to idle: try to pull work first (Linux: put_prev_task_balance()). */
 	if (!rq->nr_running)
 		fair_sched_class.balance(rq, prev);
@@ -359,6 +377,7 @@ static void account_switch(struct rq *rq, struct task_struct *prev, struct task_
 {
 	u64 now = rq->clock;
 
+	lockdep_assert_held(&rq->lock);
 	rq->nr_switches++;
 	next->stats.nr_switches++;
 	if (prev == rq->idle)
@@ -380,6 +399,8 @@ static void account_switch(struct rq *rq, struct task_struct *prev, struct task_
 /* Runs on the new task's side of a switch, rq lock held, IRQs off. */
 static void finish_task_switch(struct task_struct *prev)
 {
+	lockdep_assert_held(&this_rq()->lock);
+	lockdep_assert_irqs_disabled();
 	__atomic_store_n(&prev->on_cpu, 0, __ATOMIC_RELEASE);
 }
 
@@ -432,6 +453,7 @@ void schedule_tail(struct task_struct *prev)
 {
 	struct rq *rq = this_rq();
 
+	lockdep_assert_irqs_disabled();
 	finish_task_switch(prev);
 	spin_unlock(&rq->lock);
 	finish_switch_unlocked(prev);
@@ -475,6 +497,7 @@ static void __schedule(bool preempt)
 
 void schedule(void)
 {
+	lockdep_assert_no_locks_held();	/* Linux: "scheduling while atomic" */
 	__schedule(false);
 }
 
@@ -498,8 +521,11 @@ void irq_exit_preempt(void)
 {
 	struct task_struct *t = current;
 
-	if (READ_ONCE(this_rq()->need_resched) && t->preempt_count == 0 && !t->is_idle)
+	lockdep_assert_irqs_disabled();
+	if (READ_ONCE(this_rq()->need_resched) && t->preempt_count == 0 && !t->is_idle) {
+		lockdep_assert_no_locks_held();	/* preempted holding a spinlock */
 		__schedule(true);
+	}
 }
 
 /* ---- the tick ------------------------------------------------------------------- */
@@ -516,6 +542,8 @@ void scheduler_tick(void)
 	struct rq *rq = this_rq();
 	struct task_struct *curr;
 
+	lockdep_assert_irqs_disabled();
+	lockdep_assert_not_held(&rq->lock);
 	spin_lock(&rq->lock);
 	cpu_ticks[rq->cpu]++;
 	update_rq_clock(rq);
@@ -719,6 +747,7 @@ void account_cpu_work(struct rq *rq, struct task_struct *p, u64 delta_exec)
 {
 	int cpu = (int)rq->cpu;
 
+	lockdep_assert_held(&rq->lock);
 	p->work_done += delta_exec * arch_scale_cpu_capacity(cpu) / SCHED_CAPACITY_SCALE *
 			arch_scale_freq_capacity(cpu) / SCHED_CAPACITY_SCALE;
 }
@@ -881,7 +910,7 @@ void sched_init_cpu(unsigned int cpu, struct task_struct *idle)
 {
 	struct rq *rq = cpu_rq(cpu);
 
-	spin_lock_init(&rq->lock);
+	spin_lock_init_class(&rq->lock, LOCK_CLASS_RQ, cpu);
 	rq->cpu = cpu;
 	init_cfs_rq(&rq->cfs);
 	init_rt_rq(&rq->rt);

@@ -215,7 +215,7 @@ void cpufreq_init(void)
 			continue;
 		tab = &topo->opp_table[fd->opp_table];
 		policy = &policies[nr_policies];
-		spin_lock_init(&policy->lock);
+		spin_lock_init_class(&policy->lock, LOCK_CLASS_RQ_INNER, 0);
 		policy->id = nr_policies;
 		policy->related_cpus = fd->cpus;
 		policy->cpus = fd->cpus & cpu_online_mask;

@@ -152,6 +152,7 @@ bool task_fits_cpu(const struct task_struct *p, int cpu)
 /* A task too big for its CPU, on an asymmetric system: balance.c pulls it. */
 void update_misfit_status(struct task_struct *p, struct rq *rq)
 {
+	lockdep_assert_held(&rq->lock);
 	if (!cpu_topology.asym_cpucapacity || !sched_feat(MISFIT)) {
 		rq->misfit_task_load = 0;	/* no flag outlives NO_MISFIT */
 		return;
@@ -292,6 +293,7 @@ static void update_curr(struct cfs_rq *cfs_rq)
 
 static void update_curr_fair(struct rq *rq)
 {
+	lockdep_assert_held(&rq->lock);
 	update_curr(&rq->cfs);
 }
 
@@ -405,6 +407,7 @@ static void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se, bool
 
 void update_load_avg_task(struct rq *rq, struct task_struct *p)
 {
+	lockdep_assert_held(&rq->lock);
 	update_load_avg(&rq->cfs, &p->se, false);
 }
 
@@ -413,6 +416,7 @@ void update_blocked_averages(struct rq *rq)
 {
 	struct cfs_rq *cfs_rq = &rq->cfs;
 
+	lockdep_assert_held(&rq->lock);
 	update_cfs_rq_removed(cfs_rq);
 	pelt_update_cfs_rq(&cfs_rq->avg, rq_clock_pelt(rq), cfs_rq->load.weight,
 			   cfs_rq->h_nr_running, cfs_rq->curr != NULL);
@@ -509,6 +513,7 @@ static void dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int f
 
 static void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 {
+	lockdep_assert_held(&rq->lock);
 	util_est_enqueue_task(&rq->cfs, p);
 	enqueue_entity(&rq->cfs, &p->se, flags);
 	cpufreq_update_util(rq, 0);
@@ -516,6 +521,7 @@ static void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 
 static void dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 {
+	lockdep_assert_held(&rq->lock);
 	util_est_dequeue_task(&rq->cfs, p, flags & DEQUEUE_SLEEP);
 	dequeue_entity(&rq->cfs, &p->se, flags);
 	cpufreq_update_util(rq, 0);
@@ -575,6 +581,7 @@ static struct task_struct *pick_next_task_fair(struct rq *rq)
 	struct sched_entity *se;
 	struct task_struct *p;
 
+	lockdep_assert_held(&rq->lock);
 	if (!cfs_rq->nr_running)
 		return NULL;
 	se = pick_next_entity(cfs_rq, NULL);
@@ -590,6 +597,7 @@ static void put_prev_task_fair(struct rq *rq, struct task_struct *p)
 	struct cfs_rq *cfs_rq = &rq->cfs;
 	struct sched_entity *se = &p->se;
 
+	lockdep_assert_held(&rq->lock);
 	if (se->on_rq) {
 		update_curr(cfs_rq);
 		__enqueue_entity(cfs_rq, se);
@@ -600,6 +608,7 @@ static void put_prev_task_fair(struct rq *rq, struct task_struct *p)
 
 static void set_next_task_fair(struct rq *rq, struct task_struct *p, bool first)
 {
+	lockdep_assert_held(&rq->lock);
 	set_next_entity(&rq->cfs, &p->se);
 	update_misfit_status(p, rq);
 }
@@ -632,6 +641,7 @@ static void task_tick_fair(struct rq *rq, struct task_struct *curr)
 {
 	struct cfs_rq *cfs_rq = &rq->cfs;
 
+	lockdep_assert_held(&rq->lock);
 	update_curr(cfs_rq);
 	update_load_avg(cfs_rq, &curr->se, false);
 	if (cfs_rq->nr_running > 1)
@@ -646,6 +656,7 @@ static void check_preempt_wakeup(struct rq *rq, struct task_struct *p, int wake_
 	struct task_struct *curr = rq->curr;
 	struct sched_entity *se = &curr->se, *pse = &p->se;
 
+	lockdep_assert_held(&rq->lock);
 	if (curr == p || rq->need_resched)
 		return;
 	if (curr->policy == SCHED_IDLE && p->policy != SCHED_IDLE) {
@@ -669,6 +680,7 @@ static void yield_task_fair(struct rq *rq)
 {
 	struct cfs_rq *cfs_rq = &rq->cfs;
 
+	lockdep_assert_held(&rq->lock);
 	if (cfs_rq->nr_running <= 1)
 		return;
 	clear_buddies(cfs_rq, &rq->curr->se);
@@ -729,12 +741,14 @@ static void migrate_task_rq_fair(struct task_struct *p, int new_cpu)
 
 static void prio_changed_fair(struct rq *rq, struct task_struct *p, int oldprio)
 {
+	lockdep_assert_held(&rq->lock);
 	if (task_running(rq, p) && p->prio > oldprio)
 		resched_curr(rq);
 }
 
 static void switched_from_fair(struct rq *rq, struct task_struct *p)
 {
+	lockdep_assert_held(&rq->lock);
 	/* Keep vruntime meaningful if it comes back (Linux: detach_task_cfs_rq). */
 	if (!task_on_rq_queued(p))
 		p->se.vruntime -= rq->cfs.min_vruntime;
@@ -742,6 +756,7 @@ static void switched_from_fair(struct rq *rq, struct task_struct *p)
 
 static void switched_to_fair(struct rq *rq, struct task_struct *p)
 {
+	lockdep_assert_held(&rq->lock);
 	/* Back from another class while not queued: absolute again, as
 	 * switched_from_fair left it relative (Linux: attach_task_cfs_rq). A
 	 * queued task was made absolute by its enqueue. */
@@ -754,7 +769,7 @@ void init_cfs_rq(struct cfs_rq *cfs_rq)
 	memset(cfs_rq, 0, sizeof(*cfs_rq));
 	cfs_rq->tasks_timeline = RB_ROOT_CACHED;
 	cfs_rq->min_vruntime = (u64)(-(1ll << 20));	/* wraps early, as Linux's does */
-	spin_lock_init(&cfs_rq->removed.lock);
+	spin_lock_init_class(&cfs_rq->removed.lock, LOCK_CLASS_RQ_INNER, 0);
 }
 
 /* ---- wakeup placement ---------------------------------------------------------------- */
@@ -991,6 +1006,7 @@ static int select_task_rq_fair(struct task_struct *p, int prev_cpu, int wake_fla
 /* Newly idle: pull before going idle (balance.c). */
 static int balance_fair(struct rq *rq, struct task_struct *prev)
 {
+	lockdep_assert_held(&rq->lock);
 	return newidle_balance(rq);
 }
 

@@ -49,6 +49,7 @@ static void enqueue_task_rt(struct rq *rq, struct task_struct *p, int flags)
 	struct rt_rq *rt_rq = &rq->rt;
 	int prio = p->prio;
 
+	lockdep_assert_held(&rq->lock);
 	list_add_tail(&p->rt.run_list, &rt_rq->queue[prio]);
 	rt_rq->bitmap[prio / 64] |= 1ull << (prio % 64);
 	rt_rq->rt_nr_running++;
@@ -61,6 +62,7 @@ static void dequeue_task_rt(struct rq *rq, struct task_struct *p, int flags)
 	struct rt_rq *rt_rq = &rq->rt;
 	int prio = p->prio;
 
+	lockdep_assert_held(&rq->lock);
 	update_curr_rt(rq);
 	list_del_init(&p->rt.run_list);
 	if (list_empty(&rt_rq->queue[prio]))
@@ -78,11 +80,13 @@ static void requeue_task_rt(struct rq *rq, struct task_struct *p)
 
 static void yield_task_rt(struct rq *rq)
 {
+	lockdep_assert_held(&rq->lock);
 	requeue_task_rt(rq, rq->curr);
 }
 
 static void check_preempt_curr_rt(struct rq *rq, struct task_struct *p, int flags)
 {
+	lockdep_assert_held(&rq->lock);
 	if (p->prio < rq->curr->prio)
 		resched_curr(rq);
 }
@@ -93,6 +97,7 @@ static struct task_struct *pick_next_task_rt(struct rq *rq)
 	int prio = rt_first_prio(&rq->rt);
 	struct task_struct *p;
 
+	lockdep_assert_held(&rq->lock);
 	if (prio >= MAX_RT_PRIO)
 		return NULL;
 	p = list_first_entry(&rq->rt.queue[prio], struct task_struct, rt.run_list);
@@ -103,17 +108,20 @@ static struct task_struct *pick_next_task_rt(struct rq *rq)
 
 static void put_prev_task_rt(struct rq *rq, struct task_struct *p)
 {
+	lockdep_assert_held(&rq->lock);
 	update_curr_rt(rq);
 	update_rt_rq_load_avg(rq, true);
 }
 
 static void set_next_task_rt(struct rq *rq, struct task_struct *p, bool first)
 {
+	lockdep_assert_held(&rq->lock);
 	p->se.exec_start = rq->clock_task;
 }
 
 static void task_tick_rt(struct rq *rq, struct task_struct *p)
 {
+	lockdep_assert_held(&rq->lock);
 	update_curr_rt(rq);
 	update_rt_rq_load_avg(rq, true);
 	if (p->policy != SCHED_RR)
@@ -159,6 +167,7 @@ static int select_task_rq_rt(struct task_struct *p, int cpu, int wake_flags)
 
 static void prio_changed_rt(struct rq *rq, struct task_struct *p, int oldprio)
 {
+	lockdep_assert_held(&rq->lock);
 	if (task_running(rq, p) && p->prio > oldprio)
 		resched_curr(rq);
 }

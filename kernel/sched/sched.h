@@ -256,6 +256,9 @@ static inline void cpufreq_update_util(struct rq *rq, unsigned int flags)
 		d->func(d, rq->clock, flags);
 }
 
+/* stats.c: the run-queue invariant checker (both rqs locked) */
+void sched_debug_check_rqs(struct rq *a, struct rq *b);
+
 /* rt.c */
 void init_rt_rq(struct rt_rq *rt_rq);
 void update_rt_rq_load_avg(struct rq *rq, bool running);

@@ -56,21 +56,29 @@ void sched_print_rq_stats(unsigned int cpu)
 	       lb->alb_pushed, lb->misfit_pulls);
 }
 
+/* ---- the run-queue invariant checker ---------------------------------------------
+ * Run by the self-tests after every case (tests/kernel/debug.c), by the debug
+ * build at every load balance (on the two run queues involved), and by the
+ * random-operation tests. Each violation is one debug_report() (lockdep.h):
+ * "BUG: sched invariant: <which> ...", CPU, thread, backtrace, counted. */
+
 #define CHECK(cond, ...)                                                                   \
 	do {                                                                               \
 		if (!(cond)) {                                                             \
 			bad++;                                                             \
 			if (verbose)                                                       \
-				printk("sched invariant: " __VA_ARGS__);                   \
+				debug_report("sched invariant", __VA_ARGS__);              \
 		}                                                                          \
 	} while (0)
 
-/* One rq, locked: counts and weights agree with what is queued, the tree is
- * ordered, min_vruntime never went back, nothing is both running and queued. */
-static int check_rq(struct rq *rq, bool verbose, u64 *last_min)
+static u64 last_min_vruntime[NR_CPUS];	/* under that CPU's rq->lock */
+static bool last_min_valid[NR_CPUS];
+
+/* The CFS side of one rq: tree order and placement, counts and weights. */
+static int check_cfs_rq(struct rq *rq, bool verbose)
 {
 	struct cfs_rq *cfs = &rq->cfs;
-	unsigned int n = 0, rt_n = 0;
+	unsigned int n = 0;
 	unsigned long weight = 0;
 	u64 prev_v = 0;
 	int bad = 0;
@@ -79,13 +87,16 @@ static int check_rq(struct rq *rq, bool verbose, u64 *last_min)
 		struct sched_entity *se = rb_entry(nd, struct sched_entity, run_node);
 		struct task_struct *p = container_of(se, struct task_struct, se);
 
-		CHECK(n == 0 || (s64)(se->vruntime - prev_v) >= 0, "cpu%u: tree out of order\n",
-		      rq->cpu);
-		CHECK(p->cpu == (int)rq->cpu, "cpu%u: %s queued here but p->cpu=%d\n", rq->cpu,
-		      p->comm, p->cpu);
-		CHECK(task_on_rq_queued(p) && se->on_rq, "cpu%u: %s in tree but not on_rq\n",
-		      rq->cpu, p->comm);
-		CHECK(rq->curr != p, "cpu%u: %s both running and in the tree\n", rq->cpu, p->comm);
+		CHECK(n == 0 || (s64)(se->vruntime - prev_v) >= 0,
+		      "cpu%u: tree out of order at %s (pid %d)", rq->cpu, p->comm, p->pid);
+		CHECK(p->cpu == (int)rq->cpu, "cpu%u: %s (pid %d) queued here but p->cpu=%d",
+		      rq->cpu, p->comm, p->pid, p->cpu);
+		CHECK(task_on_rq_queued(p) && se->on_rq,
+		      "cpu%u: %s (pid %d) in the tree but not on_rq (on_rq=%d se.on_rq=%d)",
+		      rq->cpu, p->comm, p->pid, p->on_rq, se->on_rq);
+		CHECK(rq->curr != p && cfs->curr != se,
+		      "cpu%u: %s (pid %d) both running and queued in the tree", rq->cpu, p->comm,
+		      p->pid);
 		prev_v = se->vruntime;
 		weight += se->load.weight;
 		n++;
@@ -94,42 +105,149 @@ static int check_rq(struct rq *rq, bool verbose, u64 *last_min)
 		weight += cfs->curr->load.weight;
 		n++;
 	}
-	CHECK(n == cfs->nr_running, "cpu%u: cfs nr_running %u, found %u\n", rq->cpu,
+	CHECK(n == cfs->nr_running, "cpu%u: cfs nr_running %u, found %u queued", rq->cpu,
 	      cfs->nr_running, n);
-	CHECK(weight == cfs->load.weight, "cpu%u: cfs load %lu, found %lu\n", rq->cpu,
-	      cfs->load.weight, weight);
-	for (int prio = 0; prio < MAX_RT_PRIO; prio++) {
-		struct list_head *pos;
-
-		list_for_each(pos, &rq->rt.queue[prio])
-			rt_n++;
+	CHECK(weight == cfs->load.weight, "cpu%u: cfs load weight %lu, queued tasks sum to %lu",
+	      rq->cpu, cfs->load.weight, weight);
+	if (!last_min_valid[rq->cpu]) {	/* the first look: nothing to compare with */
+		last_min_valid[rq->cpu] = true;
+		last_min_vruntime[rq->cpu] = cfs->min_vruntime;
 	}
-	CHECK(rt_n == rq->rt.rt_nr_running, "cpu%u: rt_nr_running %u, found %u\n", rq->cpu,
-	      rq->rt.rt_nr_running, rt_n);
-	n = cfs->h_nr_running + rq->rt.rt_nr_running +
-	    (rq->stop && task_on_rq_queued(rq->stop) ? 1 : 0);
-	CHECK(n == rq->nr_running, "cpu%u: nr_running %u, classes say %u\n", rq->cpu,
-	      rq->nr_running, n);
-	CHECK((s64)(cfs->min_vruntime - *last_min) >= 0, "cpu%u: min_vruntime went back\n",
-	      rq->cpu);
-	*last_min = cfs->min_vruntime;
+	CHECK((s64)(cfs->min_vruntime - last_min_vruntime[rq->cpu]) >= 0,
+	      "cpu%u: min_vruntime went back from %llu to %llu", rq->cpu,
+	      last_min_vruntime[rq->cpu], cfs->min_vruntime);
+	last_min_vruntime[rq->cpu] = cfs->min_vruntime;
 	return bad;
 }
 
-int sched_check_invariants(bool verbose)
+/* One rq, locked: its classes' counts agree with what is queued, and the
+ * sum over the classes is rq->nr_running. */
+static int check_rq(struct rq *rq, bool verbose)
 {
-	static u64 last_min[NR_CPUS];
+	unsigned int rt_n = 0, n;
+	int bad = check_cfs_rq(rq, verbose);
+
+	for (int prio = 0; prio < MAX_RT_PRIO; prio++) {
+		bool bit = rq->rt.bitmap[prio / 64] >> (prio % 64) & 1;
+		struct list_head *pos;
+
+		CHECK(bit == !list_empty(&rq->rt.queue[prio]),
+		      "cpu%u: rt bitmap bit %d is %d but the queue is %s", rq->cpu, prio, bit,
+		      list_empty(&rq->rt.queue[prio]) ? "empty" : "not empty");
+		list_for_each(pos, &rq->rt.queue[prio]) {
+			struct task_struct *p = container_of(pos, struct task_struct, rt.run_list);
+
+			CHECK(p->cpu == (int)rq->cpu && task_on_rq_queued(p) && p->prio == prio,
+			      "cpu%u: rt queue %d holds %s (pid %d, cpu %d, on_rq %d, prio %d)",
+			      rq->cpu, prio, p->comm, p->pid, p->cpu, p->on_rq, p->prio);
+			rt_n++;
+		}
+	}
+	CHECK(rt_n == rq->rt.rt_nr_running, "cpu%u: rt_nr_running %u, found %u queued", rq->cpu,
+	      rq->rt.rt_nr_running, rt_n);
+	n = rq->cfs.h_nr_running + rq->rt.rt_nr_running +
+	    (rq->stop && task_on_rq_queued(rq->stop) ? 1 : 0);
+	CHECK(n == rq->nr_running, "cpu%u: nr_running %u, the classes say %u", rq->cpu,
+	      rq->nr_running, n);
+	CHECK(rq->curr && (rq->curr == rq->idle || rq->curr->cpu == (int)rq->cpu),
+	      "cpu%u: running task %s has p->cpu=%d", rq->cpu, rq->curr ? rq->curr->comm : "?",
+	      rq->curr ? rq->curr->cpu : -1);
+	return bad;
+}
+
+/* The debug build, at every load balance: the two rqs involved, both locked. */
+void sched_debug_check_rqs(struct rq *a, struct rq *b)
+{
+	lockdep_assert_held(&a->lock);
+	lockdep_assert_held(&b->lock);
+	check_rq(a, true);
+	if (b != a)
+		check_rq(b, true);
+}
+
+/* With every rq locked: each task queued in a run queue is queued in exactly
+ * one, and every task that says it is queued is found in one. A task between
+ * two queues (TASK_ON_RQ_MIGRATING) is in none. */
+static unsigned int check_gen;
+
+static void mark_queued(struct task_struct *p, unsigned int cpu, int *bad, bool verbose)
+{
+	if (p->debug_seen_gen == check_gen && p->debug_seen_cpu != (int)cpu) {
+		(*bad)++;
+		if (verbose)
+			debug_report("sched invariant", "%s (pid %d) on two run queues: cpu%d and cpu%u",
+				      p->comm, p->pid, p->debug_seen_cpu, cpu);
+	}
+	p->debug_seen_gen = check_gen;
+	p->debug_seen_cpu = (int)cpu;
+}
+
+struct task_check {
+	int bad;
+	bool verbose;
+};
+
+static void check_one_task(struct task_struct *p, void *arg)
+{
+	struct task_check *c = arg;
+	bool verbose = c->verbose, seen = p->debug_seen_gen == check_gen;
+	int bad = 0;
+
+	if (p->is_idle || p->sched_class == &stop_sched_class)
+		return;
+	CHECK(seen || p->on_rq != TASK_ON_RQ_QUEUED,
+	      "%s (pid %d) is runnable (on_rq=1, cpu %d) but on no run queue", p->comm, p->pid,
+	      p->cpu);
+	CHECK(!seen || p->on_rq == TASK_ON_RQ_QUEUED,
+	      "%s (pid %d) is on cpu%d's run queue but on_rq=%d", p->comm, p->pid,
+	      p->debug_seen_cpu, p->on_rq);
+	c->bad += bad;
+}
+
+static int check_all_tasks(bool verbose)
+{
+	struct task_check c = { 0, verbose };
 	unsigned int cpu;
 	int bad = 0;
 
+	check_gen++;
 	for_each_cpu(cpu, cpu_online_mask) {
-		unsigned long flags = spin_lock_irqsave(&cpu_rq(cpu)->lock);
+		struct rq *rq = cpu_rq(cpu);
 
-		if (!last_min[cpu])
-			last_min[cpu] = cpu_rq(cpu)->cfs.min_vruntime;
-		bad += check_rq(cpu_rq(cpu), verbose, &last_min[cpu]);
-		spin_unlock_irqrestore(&cpu_rq(cpu)->lock, flags);
+		for (struct rb_node *nd = rb_first_cached(&rq->cfs.tasks_timeline); nd;
+		     nd = rb_next(nd))
+			mark_queued(container_of(rb_entry(nd, struct sched_entity, run_node),
+						 struct task_struct, se), cpu, &bad, verbose);
+		for (int prio = 0; prio < MAX_RT_PRIO; prio++) {
+			struct list_head *pos;
+
+			list_for_each(pos, &rq->rt.queue[prio])
+				mark_queued(container_of(pos, struct task_struct, rt.run_list), cpu,
+					    &bad, verbose);
+		}
+		if (rq->cfs.curr && rq->cfs.curr->on_rq && rq->curr != rq->idle)
+			mark_queued(rq->curr, cpu, &bad, verbose);
 	}
+	for_each_task(check_one_task, &c);
+	return bad + c.bad;
+}
+
+/* Every online rq, all locked at once (in the lock order), then the task
+ * list. Returns the number of violations (each reported when verbose). */
+int sched_check_invariants(bool verbose)
+{
+	unsigned long flags = arch_irq_save();
+	unsigned int cpu;
+	int bad = 0;
+
+	for_each_cpu(cpu, cpu_online_mask)
+		spin_lock(&cpu_rq(cpu)->lock);
+	for_each_cpu(cpu, cpu_online_mask)
+		bad += check_rq(cpu_rq(cpu), verbose);
+	bad += check_all_tasks(verbose);
+	for_each_cpu(cpu, cpu_online_mask)
+		spin_unlock(&cpu_rq(cpu)->lock);
+	arch_irq_restore(flags);
 	return bad;
 }
 

@@ -303,6 +303,14 @@ void watchdog_tick(void)
 }
 
 /* Tasks belong to the test that made them; the scheduler only drops its reference. */
+/* kernel/thread.c's task list: here, the kthreads (tests' own tasks are not listed). */
+void for_each_task(void (*fn)(struct task_struct *, void *), void *arg)
+{
+	for (struct fake_thread *th = all_threads; th; th = th->next)
+		if (th->task)
+			fn(th->task, arg);
+}
+
 void put_task_struct(struct task_struct *t)
 {
 	__atomic_sub_fetch(&t->refcount, 1, __ATOMIC_ACQ_REL);
