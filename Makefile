@@ -174,7 +174,8 @@ HOSTCFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all
 HOST_TESTS := $(wildcard tests/host/*.c)
 # The scheduler itself and the portable kernel files it calls, on tests/host/fake_arch.c
-# (test_sched.c); only unittests links them: they need an arch.
+# (test_sched.c); only unittests links them: they need an arch. Built with the debug
+# checks (include/lockdep.h): a report fails the case (fake_arch.c).
 HOST_SCHED := $(addprefix kernel/sched/,core.c fair.c balance.c rt.c idle.c features.c stats.c) \
 	kernel/timer.c kernel/wait.c kernel/mutex.c kernel/bootargs.c kernel/lockdep.c
 
@@ -183,7 +184,8 @@ host: $(BUILD)/host/unittests $(BUILD)/host/topology
 $(BUILD)/host/unittests: $(HOST_PORTABLE) $(HOST_SCHED) $(HOST_TESTS) $(GENHDR) \
 		$(wildcard include/*.h kernel/sched/*.h tests/host/*.h) | $(DEPS)
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOSTCFLAGS) $(SANITIZE) $(HOST_PORTABLE) $(HOST_SCHED) $(HOST_TESTS) -lfdt -o $@
+	$(HOSTCC) $(HOSTCFLAGS) -DCONFIG_DEBUG_SCHED $(SANITIZE) $(HOST_PORTABLE) $(HOST_SCHED) \
+		$(HOST_TESTS) -lfdt -o $@
 
 $(BUILD)/host/topology: tools/topology.c $(HOST_PORTABLE) $(GENHDR) $(wildcard include/*.h) | $(DEPS)
 	@mkdir -p $(@D)

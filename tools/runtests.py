@@ -457,7 +457,7 @@ RUNS += [
 # frequency transitions are under a tenth of those without, and sysbench-cpu beside the
 # FIFO thread completes more events (KTAP from kernel/bench/e5.c).
 RUNS += [
-    {"name": "e5-short-qemu-sym8", "kind": "qemu", "append": "experiment=5,short",
+    {"name": "e5-short-qemu-sym8", "kind": "qemu", "append": "experiment=5,short", "release": True,
      "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8", "-dtb", "{build}/dts/qemu-sym8.dtb"],
      "expect": [("e5-table", r"^total_trans \(rt-app\) +\d+ +\d+ +1230 -> 14$"),
                 ("rtapp-result", r"^RESULT rtapp_task file=e5 \(NO_RT_UTIL_TRACKING\) task=fifo "

@@ -155,7 +155,9 @@ int bench_run(const char *spec)
 	}
 	if (is(spec, "rtapp"))
 		return bench_rtapp(spec);
+	if (is(spec, "stress"))
+		return bench_stress(spec);
 	printk("bench: unknown benchmark \"%s\" (pipe, hackbench, tbench, sysbench-threads, "
-	       "sysbench-cpu, rtapp)\n", spec);
+	       "sysbench-cpu, rtapp, stress)\n", spec);
 	return -1;
 }

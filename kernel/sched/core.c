@@ -911,6 +911,7 @@ void sched_init_cpu(unsigned int cpu, struct task_struct *idle)
 	struct rq *rq = cpu_rq(cpu);
 
 	spin_lock_init_class(&rq->lock, LOCK_CLASS_RQ, cpu);
+	sched_debug_rq_init(cpu);
 	rq->cpu = cpu;
 	init_cfs_rq(&rq->cfs);
 	init_rt_rq(&rq->rt);

@@ -258,6 +258,7 @@ static inline void cpufreq_update_util(struct rq *rq, unsigned int flags)
 
 /* stats.c: the run-queue invariant checker (both rqs locked) */
 void sched_debug_check_rqs(struct rq *a, struct rq *b);
+void sched_debug_rq_init(unsigned int cpu);
 
 /* rt.c */
 void init_rt_rq(struct rt_rq *rt_rq);

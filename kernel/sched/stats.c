@@ -155,6 +155,12 @@ static int check_rq(struct rq *rq, bool verbose)
 	return bad;
 }
 
+/* A CPU's rq is (re)initialized: its min_vruntime starts again. */
+void sched_debug_rq_init(unsigned int cpu)
+{
+	last_min_valid[cpu] = false;
+}
+
 /* The debug build, at every load balance: the two rqs involved, both locked. */
 void sched_debug_check_rqs(struct rq *a, struct rq *b)
 {

@@ -13,6 +13,8 @@
 #endif
 #include "fake_arch.h"
 #include "kernel.h"
+#include "ktest.h"
+#include "lockdep.h"
 #include "sched.h"
 #include "timer.h"
 #include "topology.h"
@@ -303,6 +305,20 @@ void watchdog_tick(void)
 }
 
 /* Tasks belong to the test that made them; the scheduler only drops its reference. */
+/* kernel/ktest.c's hook: unittests is built with CONFIG_DEBUG_SCHED, and a
+ * report of its checks (include/lockdep.h) during a case fails the case. */
+unsigned long ktest_case_begin(void)
+{
+	return debug_failures();
+}
+
+void ktest_case_end(struct ktest *t, unsigned long token)
+{
+	if (debug_failures() != token)
+		ktest_fail(t, __FILE__, __LINE__, "%lu debug check report(s) during the case",
+			   debug_failures() - token);
+}
+
 /* kernel/thread.c's task list: here, the kthreads (tests' own tasks are not listed). */
 void for_each_task(void (*fn)(struct task_struct *, void *), void *arg)
 {

@@ -465,6 +465,14 @@ static void wakeup_prev_is_last_cpu(struct ktest *t)
 
 /* ---- misfit ---------------------------------------------------------------------------- */
 
+/* update_misfit_status() runs under rq->lock (the debug build asserts it). */
+static void misfit_update(struct task_struct *p, struct rq *rq)
+{
+	spin_lock(&rq->lock);
+	update_misfit_status(p, rq);
+	spin_unlock(&rq->lock);
+}
+
 /* Misfit on an A53 from util 370 on (369 x 1280 < 462 x 1024 <= 370 x 1280), and on an
  * A73 from 820: the biggest CPU without a uclamp_max is no exception (Linux 6.1). */
 static void misfit_boundary(struct ktest *t)
@@ -483,14 +491,14 @@ static void misfit_boundary(struct ktest *t)
 		p->cpu = (int)cpu;
 		set_util(p, first - 1);
 		EXPECT_TRUE(t, task_fits_cpu(p, (int)cpu));
-		update_misfit_status(p, rq);
+		misfit_update(p, rq);
 		EXPECT_EQ(t, rq->misfit_task_load, 0);
 		set_util(p, first);
 		EXPECT_FALSE(t, task_fits_cpu(p, (int)cpu));
-		update_misfit_status(p, rq);
+		misfit_update(p, rq);
 		EXPECT_NE(t, rq->misfit_task_load, 0);
 		set_util(p, first - 1);	/* and it clears */
-		update_misfit_status(p, rq);
+		misfit_update(p, rq);
 		EXPECT_EQ(t, rq->misfit_task_load, 0);
 	}
 	machine_ok(t);
@@ -510,15 +518,15 @@ static void misfit_util_est_and_affinity(struct ktest *t)
 	p->cpu = 0;
 	set_util(p, 300);
 	p->se.avg.util_est.ewma = 370;
-	update_misfit_status(p, rq);
+	misfit_update(p, rq);
 	EXPECT_NE(t, rq->misfit_task_load, 0);
 	EXPECT_EQ(t, sched_feat_set("NO_UTIL_EST"), 0);
-	update_misfit_status(p, rq);
+	misfit_update(p, rq);
 	EXPECT_EQ(t, rq->misfit_task_load, 0);
 	p = task_new("pinned", cpumask_of(0), 0);
 	p->cpu = 0;
 	set_util(p, 1000);
-	update_misfit_status(p, rq);
+	misfit_update(p, rq);
 	EXPECT_EQ(t, rq->misfit_task_load, 0);
 	machine_ok(t);
 }
@@ -536,10 +544,10 @@ static void misfit_cleared_by_no_misfit(struct ktest *t)
 	p = task_new("misfit", ALL_CPUS, 0);
 	p->cpu = 0;
 	set_util(p, 500);
-	update_misfit_status(p, rq);
+	misfit_update(p, rq);
 	ASSERT_NE(t, rq->misfit_task_load, 0);
 	EXPECT_EQ(t, sched_feat_set("NO_MISFIT"), 0);
-	update_misfit_status(p, rq);
+	misfit_update(p, rq);
 	EXPECT_EQ(t, rq->misfit_task_load, 0);
 	machine_ok(t);
 }
@@ -672,7 +680,7 @@ static void uclamp_min_fits_up_to_capacity_orig(struct ktest *t)
 	p = sleeper(0, 100);
 	EXPECT_EQ(t, sched_set_uclamp(p, 400, 1024), 0);
 	EXPECT_TRUE(t, task_fits_cpu(p, 0));	/* 400 <= 462 */
-	update_misfit_status(p, cpu_rq(0));
+	misfit_update(p, cpu_rq(0));
 	EXPECT_EQ(t, cpu_rq(0)->misfit_task_load, 0);
 	EXPECT_EQ(t, select_fair(p, 0, 0), 0);	/* idle prev that fits: stays */
 	EXPECT_EQ(t, sched_set_uclamp(p, 500, 1024), 0);
