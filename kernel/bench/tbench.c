@@ -102,22 +102,30 @@ static void tb_background(void *arg)
 	}
 }
 
-static struct task_struct *tb_spawn(void (*fn)(void *), struct tb_arg *a, const char *name)
+/* Every thread is created before any starts: out of memory for one of them
+ * discards the others (none has run) and refuses, rather than panicking. */
+static bool tb_spawn(struct task_struct **t, void (*fn)(void *), struct tb_arg *a,
+		     const char *name, struct task_struct **made, int *nr)
 {
-	struct task_struct *t = kthread_run(fn, a, name);
-
-	if (!t)
-		panic("bench tbench: cannot create %s", name);
-	return t;
+	*t = kthread_create(fn, a, name);
+	if (!*t) {
+		printk("bench tbench: out of memory for %s\n", name);
+		while (*nr)
+			kthread_discard(made[--*nr]);
+		return false;
+	}
+	made[(*nr)++] = *t;
+	return true;
 }
 
 int bench_tbench(u64 clients, u64 ms, u64 bg_tasks, struct tbench_result *r)
 {
 	struct task_struct *th[2 * TB_MAX_CLIENTS], *bg[TB_MAX_BG];
+	struct task_struct *made[2 * TB_MAX_CLIENTS + TB_MAX_BG];
 	struct tb_arg args[2 * TB_MAX_CLIENTS], bgargs[TB_MAX_BG];
 	struct tb_ctx *c;
+	int ret = -1, nr = 0;
 	u64 t0;
-	int ret = -1;
 
 	if (!clients || clients > TB_MAX_CLIENTS || !ms || bg_tasks > TB_MAX_BG) {
 		printk("bench tbench: c must be 1..%d, d at least 1, bg 0..%d\n", TB_MAX_CLIENTS,
@@ -132,14 +140,18 @@ int bench_tbench(u64 clients, u64 ms, u64 bg_tasks, struct tbench_result *r)
 			goto out;
 	for (u64 i = 0; i < bg_tasks; i++) {
 		bgargs[i] = (struct tb_arg){ c, (int)i };
-		bg[i] = tb_spawn(tb_background, &bgargs[i], "tb-video");
+		if (!tb_spawn(&bg[i], tb_background, &bgargs[i], "tb-video", made, &nr))
+			goto out;
 	}
 	barrier_init(&c->start, (unsigned int)(2 * clients + 1));
 	for (u64 i = 0; i < clients; i++) {
 		args[i] = (struct tb_arg){ c, (int)i };
-		th[i] = tb_spawn(tb_client, &args[i], "tb-client");
-		th[clients + i] = tb_spawn(tb_server, &args[i], "tb-server");
+		if (!tb_spawn(&th[i], tb_client, &args[i], "tb-client", made, &nr) ||
+		    !tb_spawn(&th[clients + i], tb_server, &args[i], "tb-server", made, &nr))
+			goto out;
 	}
+	for (int i = 0; i < nr; i++)
+		wake_up_new_task(made[i]);
 	c->end_ns = arch_clock_ns() + ms * NSEC_PER_MSEC;
 	t0 = arch_clock_ns();
 	barrier_wait(&c->start);
