@@ -120,7 +120,8 @@ def timeline(events):
 
 def _draw(axes, tl, clusters, title, color):
     """One timeline into three axes: CPU lanes (clusters grouped), cluster
-    frequency, task utilization; times from the trace's first event."""
+    frequency, task utilization (one colour and legend entry per task name:
+    hackbench has hundreds); times from the trace's first event."""
     import matplotlib.pyplot as plt
     ax, axf, axu = axes
     t0, y, ticks = tl["t0"], 0, []
@@ -147,7 +148,7 @@ def _draw(axes, tl, clusters, title, color):
     for task, pts in sorted(tl["util"].items()):
         comm = task.rsplit("-", 1)[0]
         if not IDLE_OR_SYSTEM.match(comm):
-            axu.plot([p[0] - t0 for p in pts], [p[1] for p in pts], label=task + " util_avg",
+            axu.plot([p[0] - t0 for p in pts], [p[1] for p in pts], label=comm + " util_avg",
                      color=color(comm), linewidth=1)
     axu.set_ylabel("util_avg")
     axu.set_xlabel("time (s from the first event)")
@@ -164,9 +165,10 @@ def _colors(timelines):
     return lambda comm: table.get(comm, "grey")
 
 
-def plot_panels(panels, out, clusters=("0-3", "4-7"), suptitle=""):
-    """panels: [(title, events)] drawn side by side on one time scale (the
-    longest panel's), one PNG. Each panel: CPU lanes, frequency, util_avg."""
+def plot_panels(panels, out, clusters=("0-3", "4-7"), suptitle="", ncols=None):
+    """panels: [(title, events)] on one time scale (the longest panel's), one
+    PNG, ncols panels a row (default: all in one row). Each panel: CPU lanes,
+    frequency, util_avg."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -175,29 +177,50 @@ def plot_panels(panels, out, clusters=("0-3", "4-7"), suptitle=""):
     tls = [timeline(ev) for _, ev in panels]
     color = _colors(tls)
     n = len(panels)
-    fig, axes = plt.subplots(3, n, figsize=(7 * n + 2, 8), sharex=True, sharey="row",
-                             squeeze=False, gridspec_kw={"height_ratios": [3, 1, 2]})
+    ncols = ncols or n
+    nrows = (n + ncols - 1) // ncols
+    fig, axes = plt.subplots(3 * nrows, ncols, figsize=(7 * ncols + 2, 8 * nrows), sharex=True,
+                             sharey="row", squeeze=False,
+                             gridspec_kw={"height_ratios": [3, 1, 2] * nrows})
+    cell = lambda i, k: axes[3 * (i // ncols) + k][i % ncols]  # noqa: E731
     for i, ((title, _), tl) in enumerate(zip(panels, tls)):
-        _draw([axes[r][i] for r in range(3)], tl, clusters, title, color)
+        _draw([cell(i, k) for k in range(3)], tl, clusters, title, color)
+    for i in range(n, nrows * ncols):
+        for k in range(3):
+            cell(i, k).set_visible(False)
     axes[0][0].set_xlim(0, max(tl["t1"] - tl["t0"] for tl in tls) or 1e-6)
     comms = sorted({comm for tl in tls for r in tl["runs"].values() for _, _, comm in r})
-    axes[0][-1].legend([plt.Rectangle((0, 0), 1, 1, color=color(c)) for c in comms], comms,
-                       loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small")
-    for r in (1, 2):
+    cell(ncols - 1, 0).legend([plt.Rectangle((0, 0), 1, 1, color=color(c)) for c in comms],
+                              comms, loc="upper left", bbox_to_anchor=(1.0, 1.0),
+                              fontsize="small")
+    for k in (1, 2):
         handles, labels = [], []
         for i in range(n):
-            for h, l in zip(*axes[r][i].get_legend_handles_labels()):
+            for h, l in zip(*cell(i, k).get_legend_handles_labels()):
                 if l not in labels:
                     handles.append(h)
                     labels.append(l)
         if handles:
-            axes[r][-1].legend(handles, labels, loc="upper left", bbox_to_anchor=(1.0, 1.0),
-                               fontsize="small")
+            cell(ncols - 1, k).legend(handles, labels, loc="upper left",
+                                      bbox_to_anchor=(1.0, 1.0), fontsize="small")
     if suptitle:
         fig.suptitle(suptitle)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.4 / (8 * nrows)))  # half an inch for the suptitle
     fig.savefig(out, dpi=72)
     plt.close(fig)
+
+
+def pair_layout(labels):
+    """Panel order and columns: halves "EN NO_X rest"... then "EN X rest"... (an
+    experiment's off runs, then its on runs) become rows of off | on pairs;
+    anything else is one row (at most 4 panels a row)."""
+    n = len(labels)
+    h = n // 2
+    strip = lambda l: l.split(" ", 1)[-1]  # noqa: E731
+    if n > 2 and n % 2 == 0 and all(strip(labels[i]) == "NO_" + strip(labels[i + h])
+                                    for i in range(h)):
+        return [j for i in range(h) for j in (i, i + h)], 2
+    return list(range(n)), min(n, 4)
 
 
 def plot(events, out, title="", clusters=("0-3", "4-7")):
@@ -272,13 +295,19 @@ def cmd_halves(args):
                  "the trace flag, and does it call experiment_half_begin/_end?)"
                  % (BEGIN, want, args.log))
     os.makedirs(args.outdir, exist_ok=True)
-    panels = []
+    panels, names = [], set()
     clusters = clusters_from_log(text) or [cpulist(c) for c in args.clusters.split(",")]
     for label, lines in halves:
         events = parse(lines)
         if parse([format_event(e) for e in events]) != events:
             sys.exit("trace.py: %s does not round-trip the parser" % label)
-        txt = os.path.join(args.outdir, "%s-%s.txt" % (args.name, slug(label.split(" ", 1)[-1])))
+        base = "%s-%s" % (args.name, slug(label.split(" ", 1)[-1]))
+        first, k = base, 1
+        while base in names:  # a label used twice
+            k += 1
+            base = "%s-%d" % (first, k)
+        names.add(base)
+        txt = os.path.join(args.outdir, base + ".txt")
         with open(txt, "w") as f:
             f.write("\n".join(lines) + "\n")
         cut = [l for l in lines if l.startswith("# littlebig trace truncated")]
@@ -289,7 +318,8 @@ def cmd_halves(args):
     sup = "%s%s" % (m.group(1).strip() if m else "E%s" % args.experiment,
                     " (%s)" % args.machine if args.machine else "")
     png = os.path.join(args.outdir, args.name + ".png")
-    plot_panels(panels, png, clusters, sup)
+    order, ncols = pair_layout([l for l, _ in halves])
+    plot_panels([panels[i] for i in order], png, clusters, sup, ncols)
     print("trace.py: %s" % png)
 
 
