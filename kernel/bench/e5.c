@@ -85,15 +85,16 @@ static void e5_print(const struct e5_mode m[2], s64 secs)
 	printk("                             NO_RT_UTIL_TRACKING  RT_UTIL_TRACKING   published\n");
 	printk("total_trans (rt-app)         %-20u %-18u 1230 -> 14\n", m[0].trans_rtapp,
 	       m[1].trans_rtapp);
-	printk("sysbench-cpu events          %-20llu %-18llu 4903 -> 7694 (+56 %%); here %s%lld %%\n",
-	       m[0].sb.events, m[1].sb.events, d < 0 ? "" : "+", d);
+	printk("sysbench-cpu events          %-20llu %-18llu 4903 -> 7694 (+56 %%); "
+	       "here %s%lld %%\n", m[0].sb.events, m[1].sb.events, d < 0 ? "" : "+", d);
 	printk("sysbench-cpu avg latency ms  %llu.%02llu%-16s %llu.%02llu%-14s 3.06 -> 1.95\n",
 	       lat_us(&m[0].sb) / 1000, lat_us(&m[0].sb) / 10 % 100, "",
 	       lat_us(&m[1].sb) / 1000, lat_us(&m[1].sb) / 10 % 100, "");
 	printk("total_trans (sysbench run)   %-20u %-18u\n", m[0].trans_sb, m[1].trans_sb);
 	for (int on = 0; on < 2; on++)
 		printk("RESULT e5 rt_util_tracking=%d seconds=%lld total_trans=%u "
-		       "sysbench_events=%llu sysbench_avg_latency_us=%llu sysbench_total_trans=%u\n",
+		       "sysbench_events=%llu sysbench_avg_latency_us=%llu "
+		       "sysbench_total_trans=%u\n",
 		       on, secs, m[on].trans_rtapp, m[on].sb.events, lat_us(&m[on].sb),
 		       m[on].trans_sb);
 }

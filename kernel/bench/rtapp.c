@@ -151,26 +151,33 @@ static void do_event(struct rt_thread *t, const struct rtapp_event *e, u64 loop_
 }
 
 /* Policy, priority (nice for CFS policies), uclamp and affinity: what the
- * file set, over the defaults. Checked before the run, so failures here
- * are bugs, not input. */
+ * file set, over what the thread has. The parser checked each level against
+ * its own policy; a phase can still meet a policy an earlier phase set (a
+ * priority 50 arriving at a SCHED_OTHER thread, a util_min above the task's
+ * util_max), and then the value is clamped to the range, as Linux clamps
+ * uclamp requests: external input never trips a warning. */
 static void apply_sched(struct task_struct *p, const struct rtapp_sched *s, int def_policy)
 {
 	int pol = s->policy != RTAPP_UNSET ? s->policy : def_policy >= 0 ? def_policy :
 		  (int)p->policy;
 	bool rt = pol == SCHED_FIFO || pol == SCHED_RR;
 	int prio = s->priority != RTAPP_UNSET ? s->priority : (rt ? 10 : 0);
+	unsigned int umin = p->uclamp_req[UCLAMP_MIN], umax = p->uclamp_req[UCLAMP_MAX];
 
 	if (s->policy != RTAPP_UNSET || s->priority != RTAPP_UNSET || def_policy >= 0) {
+		prio = rt ? MIN(MAX(prio, 1), 99) : MIN(MAX(prio, -20), 19);
 		WARN_ON_ONCE(sched_setscheduler(p, (unsigned int)pol, rt ? (unsigned int)prio : 0));
 		if (!rt)
 			WARN_ON_ONCE(set_user_nice(p, prio));
 	}
-	if (s->util_min != RTAPP_UNSET || s->util_max != RTAPP_UNSET)
-		WARN_ON_ONCE(sched_set_uclamp(p, s->util_min != RTAPP_UNSET ? (unsigned)s->util_min
-					      : p->uclamp_req[UCLAMP_MIN], s->util_max !=
-					      RTAPP_UNSET ? (unsigned)s->util_max : 1024));
-	if (s->cpus)
-		WARN_ON_ONCE(set_cpus_allowed(p, s->cpus));
+	if (s->util_min != RTAPP_UNSET || s->util_max != RTAPP_UNSET) {
+		umax = s->util_max != RTAPP_UNSET ? (unsigned int)s->util_max : umax;
+		umin = s->util_min != RTAPP_UNSET ? (unsigned int)s->util_min : umin;
+		WARN_ON_ONCE(sched_set_uclamp(p, MIN(umin, umax), umax));
+	}
+	if (s->cpus && set_cpus_allowed(p, s->cpus))	/* checked online before the run */
+		printk("rtapp: %s: cpus %#llx no longer online; affinity unchanged\n", p->comm,
+		       s->cpus);
 }
 
 static void rt_thread_fn(void *arg)
@@ -193,8 +200,9 @@ static void rt_thread_fn(void *arg)
 			apply_sched(current, &ph->sched, -1);
 			for (s64 pl = 0; pl < ph->loop && !over(c); pl++) {
 				u64 loop_start = arch_clock_ns();
+				u32 e = ph->first_event;
 
-				for (u32 e = ph->first_event; e < ph->first_event + ph->nr_events; e++)
+				for (; e < ph->first_event + ph->nr_events; e++)
 					do_event(t, &w->events[e], loop_start);
 				t->st.loops++;
 			}

@@ -275,8 +275,8 @@ static int tokenize(struct ps *p, size_t len)
 			return fail_at(p, (int)jp.pos, "malformed JSON: unterminated string");
 		for (int i = (int)jp.toknext - 1; i >= 0; i--)
 			if (p->t[i].end == -1)
-				return fail_at(p, p->t[i].start, "malformed JSON: '%c' never closed",
-					       p->js[p->t[i].start]);
+				return fail_at(p, p->t[i].start, "malformed JSON: '%c' never "
+					       "closed", p->js[p->t[i].start]);
 		return fail_at(p, (int)jp.pos, "malformed JSON: unterminated string");
 	}
 	p->n = r;

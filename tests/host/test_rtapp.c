@@ -35,7 +35,8 @@ static void rtapp_parse_as_written(struct ktest *t)
 		"                   \"sleep\" : 50, \"sleep\" : 60, \"util_max\" : 512 },\n"
 		"      },\n"
 		"    },\n"
-		"    \"t1\" : { \"run\" : 1000, \"timer\" : { \"ref\" : \"shared\", \"period\" : 4000 },\n"
+		"    \"t1\" : { \"run\" : 1000,\n"
+		"              \"timer\" : { \"ref\" : \"shared\", \"period\" : 4000 },\n"
 		"              \"loop\" : 5 }, // events right in the task\n"
 		"  },\n"
 		"  \"global\" : { \"duration\" : 2, \"calibration\" : \"CPU3\",\n"
@@ -149,7 +150,8 @@ static const struct {
 	  "above util_max", "" },
 	{ "{\"global\": {\"duration\": 0}, \"tasks\": {\"a\": {\"run\": 1}}}", "duration is zero",
 	  "" },
-	{ "{\"global\": {\"calibration\": \"GPU0\"}, \"tasks\": {\"a\": {\"loop\": 1, \"run\": 1}}}",
+	{ "{\"global\": {\"calibration\": \"GPU0\"}, "
+	  "\"tasks\": {\"a\": {\"loop\": 1, \"run\": 1}}}",
 	  "calibration must be", "" },
 	{ "{\"tasks\": {\"a\": {\"loop\": 1, \"run\": 1, \"cpus\": [1 : 2]}}}", "unexpected ':'",
 	  "" },

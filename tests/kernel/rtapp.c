@@ -168,6 +168,22 @@ static void rtapp_runtime_vs_run(struct ktest *t)
 	EXPECT_LT(t, res.ns, 62 * MS * 1024 / cap);
 }
 
+/* Phase settings over what earlier phases left: a priority meant for FIFO
+ * reaching a thread a phase made SCHED_OTHER is clamped to nice 19; the run
+ * goes on. (With util_max 512 / util_min 900 added, the boot of run
+ * uboot-bootefi-hikey-mpidr-el2 later panics in sched's random case, a timer
+ * waking a freed task; branch rtapp-repro-uclamp-crash; not understood yet.) */
+static void rtapp_phase_sched(struct ktest *t)
+{
+	rtapp_setup(t);
+	ASSERT_TRUE(t, wl);
+	ASSERT_EQ(t, run(t, "{\"tasks\": {\"p\": {\"loop\": 2, \"policy\": \"SCHED_FIFO\", "
+			 "\"priority\": 20, \"phases\": {"
+			 "\"a\": {\"policy\": \"SCHED_OTHER\", \"run\": 100},"
+			 "\"b\": {\"priority\": 50, \"run\": 100}}}}}"), 0);
+	EXPECT_EQ(t, res.task[0].loops, 4);
+}
+
 /* A CPU the machine does not have: refused before any thread starts. */
 static void rtapp_impossible_cpus(struct ktest *t)
 {
@@ -217,4 +233,5 @@ static void rtapp_initrd_reserved(struct ktest *t)
 
 KTEST_SUITE(rtapp, KTEST_CASE(rtapp_periodic), KTEST_CASE(rtapp_shared_timer),
 	    KTEST_CASE(rtapp_lock_unlock), KTEST_CASE(rtapp_runtime_vs_run),
-	    KTEST_CASE(rtapp_impossible_cpus), KTEST_CASE(rtapp_initrd_reserved));
+	    KTEST_CASE(rtapp_phase_sched), KTEST_CASE(rtapp_impossible_cpus),
+	    KTEST_CASE(rtapp_initrd_reserved));
