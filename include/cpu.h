@@ -4,13 +4,7 @@
 #ifndef CPU_H
 #define CPU_H
 
-#include "types.h"
-
-/* Linux's errno values, returned negated. */
-#define EBUSY 16
-#define ENODEV 19
-#define EINVAL 22
-#define EIO 5
+#include "kernel.h"	/* the errno values */
 
 /* 0, or -EINVAL (already in that state), -ENODEV (no such CPU, or one that
  * cannot be started), -EBUSY (the last online CPU), -EIO (the CPU did not

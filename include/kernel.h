@@ -50,7 +50,10 @@ int strncmp(const char *a, const char *b, size_t n);
 char *strlcpy_k(char *dst, const char *src, size_t size);
 
 /* Error numbers (Linux's values), returned negated: -ENOMEM. */
+#define EIO 5
 #define ENOMEM 12
+#define EBUSY 16
+#define ENODEV 19
 #define EINVAL 22
 
 #define NSEC_PER_USEC 1000ull

@@ -95,8 +95,7 @@ struct task_struct {
 	struct sched_entity se;
 	struct sched_rt_entity rt;
 	unsigned int uclamp_req[UCLAMP_CNT];
-	u64 last_wakeup_tick;	/* SIS_DEBOUNCE: tick of the last placement */
-	u64 placed_tick;
+	u64 placed_tick;	/* SIS_DEBOUNCE: wakeup placement's tick + 1, 0: none */
 	struct task_struct *last_wakee;
 	unsigned int wakee_flips;
 	u64 wakee_flip_decay_ts;

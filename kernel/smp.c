@@ -2,7 +2,6 @@
  * calls, and stopping everything on panic. The CPU list and MPIDRs come
  * from the topology (one place, kernel/sched/topology.c); how a CPU is
  * started is the arch's business. Call queues under each CPU's call_lock. */
-#include "cpu.h"
 #include "kernel.h"
 #include "mm.h"
 #include "sched.h"
