@@ -133,8 +133,11 @@ int experiment_e2(bool shortrun)
 	 * here and is not asserted (docs/experiments.md says why). */
 	ktap_check(&n, video[0].bounced[0] > 0, "e2_off_moves_twice_in_a_tick");
 	ktap_check(&n, video[1].bounced[0] == 0, "e2_on_never_moves_twice_in_a_tick");
-	/* Fewer moves must not cost throughput (within 2 %). */
-	ktap_check(&n, video[1].trips[0] * 100 >= video[0].trips[0] * 98,
+	/* Fewer moves must not cost throughput: within 5 %. A short run's
+	 * round trips move by about 2 % from one build to the next with the
+	 * memory layout alone (an unused 8 KiB array in main.c did it), so a
+	 * tighter bound would judge the binary, not the mechanism. */
+	ktap_check(&n, video[1].trips[0] * 100 >= video[0].trips[0] * 95,
 		   "e2_video_throughput_kept");
 	return 0;
 }
