@@ -40,7 +40,9 @@ void timer_init(struct timer *t, void (*fn)(struct timer *t))
 bool timer_cancel(struct timer *t)
 {
 	for (;;) {
-		int cpu = READ_ONCE(t->cpu);
+		/* Acquire: pairs with timer_interrupt()'s release of cpu = -1, so
+		 * that once -1 is seen, running_timer already names t. */
+		int cpu = __atomic_load_n(&t->cpu, __ATOMIC_ACQUIRE);
 		struct timer_base *b;
 		unsigned long flags;
 
@@ -120,9 +122,18 @@ void timer_interrupt(void)
 			break;
 		void (*fn)(struct timer *) = t->fn;
 
+		/* Invariant: t->cpu == -1 means "neither queued nor touched by a
+		 * base any more, or its callback is in flight and running_timer
+		 * says so". timer_cancel() reads t->cpu without our lock, so -1
+		 * is published last, after every write to t and after
+		 * running_timer names it. The old order (-1 first) let a cancel
+		 * on another CPU return in between: the owner freed or reused t
+		 * (cpu_work()'s stack timer, then a sleeper at the same stack
+		 * slot) and list_del_init() here then wrote over the new
+		 * sleeper's task pointer, and its wakeup hit a freed task. */
 		list_del_init(&t->node);
-		WRITE_ONCE(t->cpu, -1);
 		WRITE_ONCE(b->running_timer, t);
+		__atomic_store_n(&t->cpu, -1, __ATOMIC_RELEASE);
 		spin_unlock(&b->lock);
 		fn(t);
 		spin_lock(&b->lock);

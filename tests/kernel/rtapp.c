@@ -169,18 +169,18 @@ static void rtapp_runtime_vs_run(struct ktest *t)
 }
 
 /* Phase settings over what earlier phases left: a priority meant for FIFO
- * reaching a thread a phase made SCHED_OTHER is clamped to nice 19; the run
- * goes on. (With util_max 512 / util_min 900 added, the boot of run
- * uboot-bootefi-hikey-mpidr-el2 later panics in sched's random case, a timer
- * waking a freed task; branch rtapp-repro-uclamp-crash; not understood yet.) */
+ * reaching a thread a phase made SCHED_OTHER is clamped to nice 19, a
+ * util_min above the task's util_max to it; the run goes on. (These settings
+ * once shifted timing so that run uboot-bootefi-hikey-mpidr-el2 hit a
+ * timer_cancel() race in sched's random case: kernel/timer.c.) */
 static void rtapp_phase_sched(struct ktest *t)
 {
 	rtapp_setup(t);
 	ASSERT_TRUE(t, wl);
 	ASSERT_EQ(t, run(t, "{\"tasks\": {\"p\": {\"loop\": 2, \"policy\": \"SCHED_FIFO\", "
-			 "\"priority\": 20, \"phases\": {"
+			 "\"priority\": 20, \"util_max\": 512, \"phases\": {"
 			 "\"a\": {\"policy\": \"SCHED_OTHER\", \"run\": 100},"
-			 "\"b\": {\"priority\": 50, \"run\": 100}}}}}"), 0);
+			 "\"b\": {\"priority\": 50, \"util_min\": 900, \"run\": 100}}}}}"), 0);
 	EXPECT_EQ(t, res.task[0].loops, 4);
 }
 
