@@ -142,6 +142,9 @@ $(BUILD)/fw/bootshim-%.elf: tools/bootshim/shim.S | $(DEPS)
 	$(CC) -nostdlib -static -no-pie -Wl,-Ttext=0 -Wl,--build-id=none $(SHIM_DEFS) $< -o $@
 $(BUILD)/fw/bootshim-%.bin: $(BUILD)/fw/bootshim-%.elf
 	$(OBJCOPY) -O binary $< $@
+# Kept (gdb wants them), and so that make does not print "rm ..." after the
+# test summary: `make test`'s last line must be "N passed, N failed".
+.SECONDARY: $(SHIMS:.bin=.elf)
 
 # make hikey960: what a HiKey960 owner flashes (docs/hikey960.md). An Android
 # boot image, header v0: the Image as the kernel (an EFI application: the
