@@ -6,6 +6,7 @@
 #   make debug    QEMU halted with a gdb stub
 #   make trace E=1  experiment 1 traced, off/on halves side by side (build/trace/)
 #   make bench B=pipe,n=20000 / make experiment E=1 / make experiments  (kernel/bench/)
+#   make compare  Debian's Linux 6.1 and this kernel, same machine and workloads, side by side
 #   DEBUG=1       the debug build (lock assertions, lock order, run-queue invariant
 #                 checks: include/lockdep.h) in build/debug/; `make test` builds both
 # Missing tools are installed by tools/deps.sh (Debian packages), which says so.
@@ -268,6 +269,26 @@ FUZZ_TIME ?= 60
 fuzz: fuzzers
 	$(PYTHON) tools/runtests.py --build $(BUILD) -k fuzz_ --fuzz-time $(FUZZ_TIME)
 
+# make compare: Debian's arm64 Linux 6.1 beside this kernel on the same QEMU line, the
+# same workloads, their RESULT lines and ratios side by side (docs/compare.md). Not part of
+# make test. tools/compare/fetch.sh downloads Linux and busybox-static (apt-get download,
+# unpacked under build/compare/, nothing installed); arm64 must be an apt architecture,
+# which it adds only with consent (COMPARE_OK=1 or y at its prompt). The workloads are
+# static arm64 programs (tools/compare/*.c; glibc's libc.a from libc6-dev-arm64-cross).
+COMPARE_DIR := $(BUILD)/compare
+COMPARE_PROGS := $(addprefix $(COMPARE_DIR)/bin/,pipe hackbench spin)
+$(COMPARE_DIR)/.deps-ok: tools/deps.sh
+	@bash tools/deps.sh --compare
+	@mkdir -p $(@D) && touch $@
+$(COMPARE_DIR)/bin/%: tools/compare/%.c tools/compare/work.h | $(COMPARE_DIR)/.deps-ok
+	@mkdir -p $(@D)
+	$(CC) -static -O2 -Wall -Wextra -Werror -pthread $< -o $@
+$(COMPARE_DIR)/.fetched: tools/compare/fetch.sh | $(COMPARE_DIR)/.deps-ok
+	bash tools/compare/fetch.sh $(COMPARE_DIR)
+	@touch $@
+compare: $(BUILD)/Image dtbs $(COMPARE_PROGS) $(COMPARE_DIR)/.fetched
+	$(PYTHON) tools/compare/compare.py --build $(BUILD)
+
 # The debug Image, for the self-test boots (tools/runtests.py).
 debug-image:
 	$(MAKE) --no-print-directory DEBUG=1 build/debug/Image
@@ -278,5 +299,6 @@ test: all fuzzers firmware hikey960 debug-image
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all dtbs host fuzzers fuzz firmware hikey960 run debug debug-image trace bench experiment experiments test clean
+.PHONY: all dtbs host fuzzers fuzz firmware hikey960 run debug debug-image trace bench experiment \
+	experiments compare test clean
 -include $(shell find $(BUILD)/k -name '*.d' 2>/dev/null)

@@ -6,6 +6,7 @@
 # (build/.deps-ok); run it by hand after a tool went missing.
 #   tools/deps.sh           what make, make run and make test need
 #   tools/deps.sh --debug   also gdb-multiarch (make debug)
+#   tools/deps.sh --compare also what make compare needs to build static arm64 programs
 set -euo pipefail
 
 missing=()
@@ -60,6 +61,9 @@ else
 fi
 if [ "${1-}" = "--debug" ]; then
 	need gdb-multiarch have gdb-multiarch
+fi
+if [ "${1-}" = "--compare" ]; then	# apt-get download and dpkg-deb come with apt and dpkg
+	need libc6-dev-arm64-cross test -e /usr/aarch64-linux-gnu/lib/libc.a
 fi
 
 [ ${#missing[@]} -eq 0 ] && exit 0

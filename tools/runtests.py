@@ -448,6 +448,14 @@ RUNS += [
      "expect": [("e4-table", r"^sysbench-threads events +\d+ +\d+ ")]}
     for m in ("qemu-bl44-1c", "qemu-bl44")
 ] + [
+    # Placement beside Linux 6.1 on the same machine (kernel/bench/spin.c, KTAP): spinning
+    # threads' share of time on big CPUs within 0.05 of Linux's, a spinner let go from
+    # cpu0 first on a big CPU within 2x of Linux's time, ping-pong migrations <= 10.
+    # Linux's figures are issue 13's; `make compare` measures Linux again (docs/compare.md).
+    {"name": "placement-qemu-bl44", "kind": "qemu", "append": "experiment=placement",
+     "release": True, "qemu": QEMU_BL44,
+     "expect": [("spin-result", r"^RESULT spin threads=8 ms=1000 big_share=\d\.\d{3} "),
+                ("spin-up-result", r"^RESULT spin_up from_cpu=0 first_big_ms=\d+\.\d{3} ")]},
     {"name": "bench-smoke", "kind": "qemu", "append": "experiment=smoke", "release": True,
      "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8", "-dtb", BL44_DTB],
      "expect": [("result-lines", r"^RESULT sysbench_cpu threads=1 events=\d+ .*features=")]},

@@ -1,8 +1,9 @@
 /* bench.c - the benchmark table and its argument parsing (include/bench.h):
  * bench_run("pipe,n=20000") runs one benchmark from the caller's thread
+ * ("a;b": several, one after the other)
  * (each benchmark starts its own threads and joins them) and prints its
  * table and RESULT line. Not the benchmarks themselves (pipe.c,
- * hackbench.c, sysbench.c) nor the experiments (experiments.c). */
+ * hackbench.c, sysbench.c, spin.c) nor the experiments (experiments.c). */
 #include "bench.h"
 #include "internal.h"
 #include "kernel.h"
@@ -100,8 +101,34 @@ bool bench_interrupted(void)
 	return __atomic_load_n(&interrupted, __ATOMIC_ACQUIRE);
 }
 
+/* "pipe,n=10;spin,up": each in turn, after a "bench: run SPEC" line (make
+ * compare runs its whole list in one boot, as on Linux); -1 if any failed. */
+static int bench_run_list(const char *list)
+{
+	int err = 0;
+
+	for (const char *p = list; p && *p;) {
+		const char *semi = strchr(p, ';');
+		size_t n = semi ? (size_t)(semi - p) : strlen(p);
+		char spec[128];
+
+		if (n >= sizeof(spec)) {
+			printk("bench: \"%.*s\" is too long\n", (int)n, p);
+			return -1;
+		}
+		memcpy(spec, p, n);
+		spec[n] = '\0';
+		printk("bench: run %s\n", spec);
+		err |= bench_run(spec);
+		p = semi ? semi + 1 : NULL;
+	}
+	return err ? -1 : 0;
+}
+
 int bench_run(const char *spec)
 {
+	if (strchr(spec, ';'))
+		return bench_run_list(spec);
 	if (is(spec, "pipe")) {
 		struct pipe_result r;
 
@@ -157,7 +184,9 @@ int bench_run(const char *spec)
 		return bench_rtapp(spec);
 	if (is(spec, "stress"))
 		return bench_stress(spec);
+	if (is(spec, "spin"))
+		return bench_spin(spec);
 	printk("bench: unknown benchmark \"%s\" (pipe, hackbench, tbench, sysbench-threads, "
-	       "sysbench-cpu, rtapp, stress)\n", spec);
+	       "sysbench-cpu, rtapp, stress, spin)\n", spec);
 	return -1;
 }

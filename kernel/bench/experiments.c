@@ -118,6 +118,8 @@ int experiment_run(const char *spec)
 	experiment_trace_setup(spec);
 	if (!strcmp(spec, "smoke"))
 		return bench_smoke();
+	if (!strcmp(spec, "placement"))
+		return experiment_placement();
 	if (spec[0] == '1' && (spec[1] == ',' || !spec[1]))
 		return experiment_e1(shortrun, bench_arg(spec, "n", shortrun ? 1000 : 50000));
 	if (spec[0] == '2' && (spec[1] == ',' || !spec[1]))
@@ -128,6 +130,6 @@ int experiment_run(const char *spec)
 		return experiment_e4(shortrun);
 	if (spec[0] == '5' && (spec[1] == ',' || !spec[1]))
 		return experiment_e5(shortrun);
-	printk("experiment: \"%s\" is not available (implemented: 1-5, smoke)\n", spec);
+	printk("experiment: \"%s\" is not available (implemented: 1-5, smoke, placement)\n", spec);
 	return -1;
 }

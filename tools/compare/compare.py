@@ -1,0 +1,258 @@
+#!/usr/bin/env python3
+"""compare.py - `make compare`: the same workloads on Debian's Linux 6.1 and on
+littlebig, on the same QEMU machine, side by side.
+
+Owns: the list of workloads (WORKLOADS: the kernel/bench/ spec and the Linux
+program line of each), the initramfs Linux boots (a cpio "newc" archive
+written here: busybox-static, the programs of tools/compare/*.c, an /init
+that runs them and powers off), the device tree Linux gets (qemu-bl44's with
+a fixed /chosen/rng-seed: without one Linux's crng waits for entropy and
+boots ~3x slower under -icount), booting both kernels, parsing their RESULT
+lines and the table with their ratio. Not fetching Linux (fetch.sh) nor
+building the programs (the Makefile).
+
+    tools/compare/compare.py [--build build] [--only linux|littlebig] [-v]
+    tools/compare/compare.py --table LINUX.log LITTLEBIG.log   (parse logs only)
+"""
+
+import argparse
+import glob
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from runtests import Process  # noqa: E402  (hang detection, log kept)
+
+# (key, littlebig bench= spec, Linux command in the initramfs). One key per row
+# of the table; both sides print the same RESULT kind for it.
+WORKLOADS = [
+    ("pingpong", "pipe,n=10000", "/bin/pipe 10000"),
+    ("hackbench g1", "hackbench,g=1,l=200", "/bin/hackbench 1 200"),
+    ("hackbench g2", "hackbench,g=2,l=200", "/bin/hackbench 2 200"),
+    ("hackbench g4", "hackbench,g=4,l=200", "/bin/hackbench 4 200"),
+    ("spin t1", "spin,t=1,ms=1000", "/bin/spin 1 1000"),
+    ("spin t4", "spin,t=4,ms=1000", "/bin/spin 4 1000"),
+    ("spin t8", "spin,t=8,ms=1000", "/bin/spin 8 1000"),
+    ("spin up", "spin,up", "/bin/spin up"),
+]
+PROGRAMS = ["pipe", "hackbench", "spin"]
+
+# The figures in issue 13 (Linux 6.1.0 on this QEMU line), for the table.
+REFERENCE = {
+    ("pingpong", "usec_per_op"): 22.4, ("pingpong", "migrations"): 2,
+    ("hackbench g1", "seconds"): 0.317, ("hackbench g2", "seconds"): 0.630,
+    ("hackbench g4", "seconds"): 1.222, ("spin t1", "big_share"): 0.97,
+    ("spin t4", "big_share"): 0.98, ("spin t8", "big_share"): 0.52,
+    ("spin up", "first_big_ms"): 26,
+}
+# Which value of each row the table shows (the rest stay in the RESULT lines).
+SHOWN = {"pingpong": ["usec_per_op", "migrations"], "hackbench": ["seconds"],
+         "spin": ["big_share"], "spin_up": ["first_big_ms"]}
+
+# qemu-bl44's line in tools/runtests.py (QEMU_BL44 + QEMU_SELFTEST): both kernels get it.
+QEMU_LINE = ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8", "-icount", "shift=0,sleep=off",
+             "-nographic", "-no-reboot", "-m", "512M"]
+LINUX_APPEND = "console=ttyAMA0 rdinit=/init loglevel=4"
+RNG_SEED = bytes(range(0x5a, 0x5a + 32))  # fixed: repeatable runs
+IDLE_TIMEOUT = 900  # s without output: a hang (Linux boots for minutes under -icount)
+
+
+# ---- the initramfs ------------------------------------------------------------------------
+def cpio_entry(name, mode, data=b"", rdev=(0, 0), ino=[0]):
+    """One "newc" record (SVR4 portable, no CRC), padded to 4 bytes."""
+    ino[0] += 1
+    name_b = name.encode() + b"\0"
+    fields = [ino[0], mode, 0, 0, 1, 0, len(data), 0, 0, rdev[0], rdev[1], len(name_b), 0]
+    hdr = b"070701" + b"".join(b"%08X" % f for f in fields)
+    pad = lambda n: b"\0" * (-n % 4)  # noqa: E731
+    return hdr + name_b + pad(len(hdr) + len(name_b)) + data + pad(len(data))
+
+
+def init_script():
+    lines = ["#!/bin/busybox sh", "B=/bin/busybox",
+             "$B mount -t proc proc /proc", "$B mount -t sysfs sysfs /sys",
+             'echo "compare: Linux $($B uname -r) cpu_capacity' +
+             ' $($B cat /sys/devices/system/cpu/cpu*/cpu_capacity | $B tr "\\n" " ")"']
+    for key, _, cmd in WORKLOADS:
+        lines.append('echo "compare: run %s"; %s' % (key, cmd))
+    lines += ['echo "compare: done"', "$B poweroff -f"]
+    return "\n".join(lines) + "\n"
+
+
+def write_initramfs(path, busybox, progdir):
+    out = [cpio_entry(d, 0o040755) for d in ("bin", "dev", "proc", "sys")]
+    out.append(cpio_entry("dev/console", 0o020600, rdev=(5, 1)))
+    with open(busybox, "rb") as f:
+        out.append(cpio_entry("bin/busybox", 0o100755, f.read()))
+    for p in PROGRAMS:
+        with open(os.path.join(progdir, p), "rb") as f:
+            out.append(cpio_entry("bin/" + p, 0o100755, f.read()))
+    out.append(cpio_entry("init", 0o100755, init_script().encode()))
+    out.append(cpio_entry("TRAILER!!!", 0))
+    with open(path, "wb") as f:
+        f.write(b"".join(out))
+
+
+def linux_dtb_source(dts):
+    """The qemu-bl44 tree (dtc's text) as Linux needs it to see the same machine:
+    a fixed /chosen/rng-seed, and each CPU's clock at its top OPP. Linux 6.1
+    normalizes capacity-dmips-mhz by each CPU's top frequency, from cpufreq or,
+    without a cpufreq driver (QEMU virt has no CPU clocks), from the CPU node's
+    clock (topology_parse_cpu_capacity()'s freq_factor); with none it would see
+    592/1024 instead of HiKey960's 462/1024. A fixed-clock per OPP table gives
+    it the same facts the tree already holds."""
+    seed = "rng-seed = [%s];" % " ".join("%02x" % b for b in RNG_SEED)
+    dts, n = re.subn(r"(\n\s*chosen \{\n)", r"\1\t\t%s\n" % seed, dts, count=1)
+    if n != 1:
+        sys.exit("compare: no /chosen node in the tree")
+    top = {}  # OPP table phandle -> its highest opp-hz
+    for m in re.finditer(r"\n\t(opp-table[\w-]*) \{\n(.*?)\n\t\};", dts, re.S):
+        ph = re.search(r"\n\t\tphandle = <(0x[0-9a-f]+)>;", m.group(2))
+        hz = [int(h, 16) << 32 | int(l, 16)
+              for h, l in re.findall(r"opp-hz = <(0x[0-9a-f]+) (0x[0-9a-f]+)>;", m.group(2))]
+        if ph and hz:
+            top[int(ph.group(1), 16)] = max(hz)
+    nextph = max(int(x, 16) for x in re.findall(r"phandle = <(0x[0-9a-f]+)>;", dts)) + 1
+    clk = {}  # OPP table phandle -> the phandle of its fixed clock
+    for opp in sorted(top):
+        clk[opp], nextph = nextph, nextph + 1
+
+    def cpu_clock(m):
+        opp = re.search(r"operating-points-v2 = <(0x[0-9a-f]+)>;", m.group(2))
+        if not opp or int(opp.group(1), 16) not in clk:
+            return m.group(0)
+        return "%s%s\n\t\t\tclocks = <0x%x>;%s" % (m.group(1), m.group(2),
+                                                   clk[int(opp.group(1), 16)], m.group(3))
+    dts = re.sub(r"(\n\t\tcpu@\w+ \{)(.*?)(\n\t\t\};)", cpu_clock, dts, flags=re.S)
+    nodes = "".join("\n\tcompare-cpu-clk-%x {\n\t\tcompatible = \"fixed-clock\";\n"
+                    "\t\t#clock-cells = <0>;\n\t\tclock-frequency = <%d>;\n"
+                    "\t\tphandle = <0x%x>;\n\t};\n" % (opp, top[opp], clk[opp])
+                    for opp in sorted(top))
+    i = dts.rindex("};")
+    return dts[:i] + nodes + dts[i:]
+
+
+def write_linux_dtb(src, dst):
+    dts = subprocess.run(["dtc", "-q", "-I", "dtb", "-O", "dts", src], check=True,
+                         capture_output=True, text=True).stdout
+    subprocess.run(["dtc", "-q", "-I", "dts", "-O", "dtb", "-o", dst, "-"],
+                   input=linux_dtb_source(dts), check=True, text=True)
+
+
+# ---- booting ------------------------------------------------------------------------------
+def boot(argv, log, verbose):
+    print("compare: " + " ".join(shlex.quote(a) for a in argv), flush=True)
+    p = Process(argv, log, verbose, timeout=24 * 3600, idle_timeout=IDLE_TIMEOUT).run()
+    if p.hang or p.returncode:
+        sys.exit("compare: %s: %s (log: %s)" % (argv[0], p.hang or "exit %d" % p.returncode,
+                                                log))
+
+
+def run_linux(opt, cdir):
+    vmlinuz = sorted(glob.glob(os.path.join(cdir, "linux/boot/vmlinuz-*")))
+    busybox = os.path.join(cdir, "busybox/bin/busybox")
+    if not vmlinuz or not os.path.exists(busybox):
+        sys.exit("compare: no Linux under %s (tools/compare/fetch.sh fetches it)" % cdir)
+    dtb = os.path.join(cdir, "qemu-bl44-linux.dtb")
+    write_linux_dtb(os.path.join(opt.build, "dts/qemu-bl44.dtb"), dtb)
+    initrd = os.path.join(cdir, "initramfs.cpio")
+    write_initramfs(initrd, busybox, os.path.join(cdir, "bin"))
+    log = os.path.join(cdir, "linux.log")
+    boot([opt.qemu] + QEMU_LINE + ["-dtb", dtb, "-kernel", vmlinuz[-1], "-initrd", initrd,
+                                   "-append", LINUX_APPEND], log, opt.verbose)
+    return log
+
+
+def run_littlebig(opt, cdir):
+    """One boot running the whole list in turn (bench=A;B;...), as Linux's /init does."""
+    log = os.path.join(cdir, "littlebig.log")
+    boot([opt.qemu] + QEMU_LINE + ["-dtb", os.path.join(opt.build, "dts/qemu-bl44.dtb"),
+                                   "-kernel", os.path.join(opt.build, "Image"), "-append",
+                                   "bench=" + ";".join(spec for _, spec, _ in WORKLOADS)],
+         log, opt.verbose)
+    return log
+
+
+# ---- the table ----------------------------------------------------------------------------
+def parse(log):
+    """{key: {name: value}} from the RESULT lines after each "compare: run KEY"
+    (Linux's /init) or "bench: run SPEC" (littlebig)."""
+    res, key = {}, None
+    by_spec = {spec: k for k, spec, _ in WORKLOADS}
+    with open(log, errors="replace") as f:
+        for line in f:
+            line = line.strip("\r\n")
+            m = re.match(r"compare: run (.*)$", line)
+            if m:
+                key = m.group(1)
+            m = re.match(r"bench: run (.*)$", line)
+            if m:
+                key = by_spec.get(m.group(1))
+            m = re.match(r"RESULT (\S+) (.*)$", line)
+            if m and key:
+                kv = dict(w.split("=", 1) for w in m.group(2).split() if "=" in w)
+                res[key] = {"kind": m.group(1), **kv}
+    return res
+
+
+def num(v):
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return None
+
+
+def table(linux, lb):
+    rows = [("workload", "value", "Linux", "littlebig", "lb/Linux", "issue's Linux")]
+    for key, _, _ in WORKLOADS:
+        kind = (linux.get(key) or lb.get(key) or {}).get("kind", "")
+        for name in SHOWN.get(kind, []):
+            a, b = (linux.get(key) or {}).get(name), (lb.get(key) or {}).get(name)
+            ratio = "%.2f" % (num(b) / num(a)) if num(a) and num(b) is not None else "-"
+            ref = REFERENCE.get((key, name))
+            rows.append((key, name, a or "-", b or "-", ratio, "-" if ref is None else str(ref)))
+    w = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(c.ljust(w[i]) for i, c in enumerate(r)).rstrip() for r in rows)
+
+
+def print_results(name, log, res):
+    print("== %s (%s)" % (name, log))
+    for key, _, _ in WORKLOADS:
+        r = res.get(key)
+        if r:
+            print("RESULT %s %s" % (r["kind"], " ".join("%s=%s" % (k, v) for k, v in r.items()
+                                                         if k != "kind")))
+        else:
+            print("(no RESULT for %s)" % key)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--only", choices=["linux", "littlebig"])
+    ap.add_argument("--table", nargs=2, metavar=("LINUX_LOG", "LITTLEBIG_LOG"))
+    ap.add_argument("-v", "--verbose", action="store_true")
+    opt = ap.parse_args(argv)
+    opt.qemu = os.environ.get("QEMU", "qemu-system-aarch64")
+    cdir = os.path.join(opt.build, "compare")
+    if opt.table:
+        logs = opt.table
+    else:
+        logs = [os.path.join(cdir, "linux.log"), os.path.join(cdir, "littlebig.log")]
+        if opt.only != "littlebig":
+            logs[0] = run_linux(opt, cdir)
+        if opt.only != "linux":
+            logs[1] = run_littlebig(opt, cdir)
+    res = [parse(l) if os.path.exists(l) else {} for l in logs]
+    for name, log, r in zip(("Linux", "littlebig"), logs, res):
+        print_results(name, log, r)
+    print()
+    print(table(*res))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
