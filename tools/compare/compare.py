@@ -11,8 +11,11 @@ boots ~3x slower under -icount), booting both kernels, parsing their RESULT
 lines and the table with their ratio. Not fetching Linux (fetch.sh) nor
 building the programs (the Makefile).
 
-    tools/compare/compare.py [--build build] [--only linux|littlebig] [-v]
-    tools/compare/compare.py --table LINUX.log LITTLEBIG.log   (parse logs only)
+    tools/compare/compare.py [--build build] [--runs N] [--only linux|littlebig] [-v]
+    tools/compare/compare.py --table LITTLEBIG.log LINUX.log...   (parse logs only)
+
+Linux's numbers vary from boot to boot even under -icount (littlebig's do not):
+it boots N times (--runs, default 3); the table shows the median and the range.
 """
 
 import argparse
@@ -151,7 +154,7 @@ def boot(argv, log, verbose):
                                                 log))
 
 
-def run_linux(opt, cdir):
+def run_linux(opt, cdir, run):
     vmlinuz = sorted(glob.glob(os.path.join(cdir, "linux/boot/vmlinuz-*")))
     busybox = os.path.join(cdir, "busybox/bin/busybox")
     if not vmlinuz or not os.path.exists(busybox):
@@ -160,7 +163,7 @@ def run_linux(opt, cdir):
     write_linux_dtb(os.path.join(opt.build, "dts/qemu-bl44.dtb"), dtb)
     initrd = os.path.join(cdir, "initramfs.cpio")
     write_initramfs(initrd, busybox, os.path.join(cdir, "bin"))
-    log = os.path.join(cdir, "linux.log")
+    log = os.path.join(cdir, "linux-%d.log" % run)
     boot([opt.qemu] + QEMU_LINE + ["-dtb", dtb, "-kernel", vmlinuz[-1], "-initrd", initrd,
                                    "-append", LINUX_APPEND], log, opt.verbose)
     return log
@@ -205,15 +208,30 @@ def num(v):
         return None
 
 
-def table(linux, lb):
-    rows = [("workload", "value", "Linux", "littlebig", "lb/Linux", "issue's Linux")]
+def median(xs):
+    xs = sorted(xs)
+    return xs[len(xs) // 2] if len(xs) % 2 else (xs[len(xs) // 2 - 1] + xs[len(xs) // 2]) / 2
+
+
+def fmt(x):
+    return "%.3f" % x if x != int(x) else "%d" % x
+
+
+def table(linux_runs, lb):
+    rows = [("workload", "value", "Linux", "(range, %d boots)" % len(linux_runs), "littlebig",
+             "lb/Linux", "issue's Linux")]
     for key, _, _ in WORKLOADS:
-        kind = (linux.get(key) or lb.get(key) or {}).get("kind", "")
+        kind = next((r[key]["kind"] for r in linux_runs + [lb] if key in r), "")
         for name in SHOWN.get(kind, []):
-            a, b = (linux.get(key) or {}).get(name), (lb.get(key) or {}).get(name)
-            ratio = "%.2f" % (num(b) / num(a)) if num(a) and num(b) is not None else "-"
+            xs = [num(r[key].get(name)) for r in linux_runs if key in r]
+            xs = [x for x in xs if x is not None]
+            a = median(xs) if xs else None
+            b = num((lb.get(key) or {}).get(name))
+            ratio = "%.2f" % (b / a) if a and b is not None else "-"
             ref = REFERENCE.get((key, name))
-            rows.append((key, name, a or "-", b or "-", ratio, "-" if ref is None else str(ref)))
+            rows.append((key, name, "-" if a is None else fmt(a),
+                         "%s-%s" % (fmt(min(xs)), fmt(max(xs))) if xs else "-",
+                         "-" if b is None else fmt(b), ratio, "-" if ref is None else str(ref)))
     w = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return "\n".join("  ".join(c.ljust(w[i]) for i, c in enumerate(r)).rstrip() for r in rows)
 
@@ -232,25 +250,31 @@ def print_results(name, log, res):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default="build")
+    ap.add_argument("--runs", type=int, default=int(os.environ.get("COMPARE_RUNS", "3")))
     ap.add_argument("--only", choices=["linux", "littlebig"])
-    ap.add_argument("--table", nargs=2, metavar=("LINUX_LOG", "LITTLEBIG_LOG"))
+    ap.add_argument("--table", nargs="+", metavar="LOG")
     ap.add_argument("-v", "--verbose", action="store_true")
     opt = ap.parse_args(argv)
     opt.qemu = os.environ.get("QEMU", "qemu-system-aarch64")
     cdir = os.path.join(opt.build, "compare")
     if opt.table:
-        logs = opt.table
+        lb_log, linux_logs = opt.table[0], opt.table[1:]
     else:
-        logs = [os.path.join(cdir, "linux.log"), os.path.join(cdir, "littlebig.log")]
+        lb_log = os.path.join(cdir, "littlebig.log")
+        linux_logs = [os.path.join(cdir, "linux-%d.log" % i) for i in range(opt.runs)]
         if opt.only != "littlebig":
-            logs[0] = run_linux(opt, cdir)
+            for i in range(opt.runs):
+                run_linux(opt, cdir, i)
         if opt.only != "linux":
-            logs[1] = run_littlebig(opt, cdir)
-    res = [parse(l) if os.path.exists(l) else {} for l in logs]
-    for name, log, r in zip(("Linux", "littlebig"), logs, res):
-        print_results(name, log, r)
+            run_littlebig(opt, cdir)
+    linux_logs = [l for l in linux_logs if os.path.exists(l)]
+    linux = [parse(l) for l in linux_logs]
+    lb = parse(lb_log) if os.path.exists(lb_log) else {}
+    for log, r in zip(linux_logs, linux):
+        print_results("Linux", log, r)
+    print_results("littlebig", lb_log, lb)
     print()
-    print(table(*res))
+    print(table(linux, lb))
     return 0
 
 
