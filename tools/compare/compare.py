@@ -226,12 +226,14 @@ def table(linux_runs, lb):
             xs = [num(r[key].get(name)) for r in linux_runs if key in r]
             xs = [x for x in xs if x is not None]
             a = median(xs) if xs else None
-            b = num((lb.get(key) or {}).get(name))
+            raw = (lb.get(key) or {}).get(name)  # "never" stays as it is
+            b = num(raw)
             ratio = "%.2f" % (b / a) if a and b is not None else "-"
             ref = REFERENCE.get((key, name))
             rows.append((key, name, "-" if a is None else fmt(a),
                          "%s-%s" % (fmt(min(xs)), fmt(max(xs))) if xs else "-",
-                         "-" if b is None else fmt(b), ratio, "-" if ref is None else str(ref)))
+                         raw or "-" if b is None else fmt(b), ratio,
+                         "-" if ref is None else str(ref)))
     w = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return "\n".join("  ".join(c.ljust(w[i]) for i, c in enumerate(r)).rstrip() for r in rows)
 
