@@ -120,8 +120,8 @@ int experiment_run(const char *spec)
 	experiment_trace_setup(spec);
 	if (!strcmp(spec, "smoke"))
 		return bench_smoke();
-	if (!strcmp(spec, "placement"))
-		return experiment_placement();
+	if (!strncmp(spec, "placement", 9) && (spec[9] == ',' || !spec[9]))
+		return experiment_placement(bench_flag(spec, "skip_up"));
 	if (spec[0] == '1' && (spec[1] == ',' || !spec[1]))
 		return experiment_e1(shortrun, bench_arg(spec, "n", shortrun ? 1000 : 50000));
 	if (spec[0] == '2' && (spec[1] == ',' || !spec[1]))

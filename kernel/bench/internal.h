@@ -39,9 +39,10 @@ int bench_sysbench_cpu_on(u64 threads, u64 work_units, bool real, u64 ms, u64 cp
 /* rtapp.c: "rtapp,file=NAME" or "rtapp,NAME" (no name: list the built-in files). */
 int bench_rtapp(const char *spec);
 /* spin.c: "spin,t=N,ms=M" (share of time on big CPUs) or "spin,up" (first seen on
- * a big CPU after leaving cpu0); experiment=placement runs them and the ping-pong. */
+ * a big CPU after leaving cpu0); experiment=placement[,skip_up] runs them and the
+ * ping-pong and judges them against Linux's figures (KTAP). */
 int bench_spin(const char *spec);
-int experiment_placement(void);
+int experiment_placement(bool skip_up);
 /* stress.c: "stress,n=THREADS,a=ALIVE,s=SEED[,oom]" (include/stress.h). */
 int bench_stress(const char *spec);
 /* e5.c: E5, RT utilization tracking off and on (short: 2 s runs and KTAP checks). */

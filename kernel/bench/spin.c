@@ -189,8 +189,9 @@ static void check_share(int *n, u64 threads, u64 linux_share)
 
 /* experiment=placement: the placement workloads of `make compare`, judged
  * against Linux's figures above with the issue's tolerances (KTAP; make test
- * runs it, tools/runtests.py "placement-qemu-bl44"). */
-int experiment_placement(void)
+ * runs it, tools/runtests.py "placement-qemu-bl44"). With skip_up the
+ * up-migration is measured and printed but its case reported as skipped. */
+int experiment_placement(bool skip_up)
 {
 	struct pipe_result r = { 0 };
 	u64 us = ~0ull;
@@ -203,8 +204,12 @@ int experiment_placement(void)
 	printk("placement: run spin,up\n");
 	bench_spin_up(&us);
 	printk("# spin up: first on a big CPU after %llu us, Linux %u us\n", us, LINUX_UP_US);
-	ktap_check(&n, us != ~0ull && us * 2 >= LINUX_UP_US && us <= LINUX_UP_US * 2,
-		   "spin_up_within_2x_of_linux_26ms");
+	if (skip_up)
+		printk("ok %d spin_up_within_2x_of_linux_26ms # SKIP not judged (placement,skip_up): "
+		       "%llu us\n", ++n, us);
+	else
+		ktap_check(&n, us != ~0ull && us * 2 >= LINUX_UP_US && us <= LINUX_UP_US * 2,
+			   "spin_up_within_2x_of_linux_26ms");
 	printk("placement: run pipe,n=10000\n");
 	if (!bench_pipe(10000, &r))
 		bench_pipe_print(&r);
