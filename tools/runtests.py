@@ -81,7 +81,7 @@ RUNS = [
     {"name": "ktap-parser", "kind": "pyunit", "path": "tools/test_ktap.py"},
     {"name": "host-unittests", "kind": "unittests", "argv": ["{build}/host/unittests"]},
     # make compare's own parts (initramfs, Linux's tree, the table); no download, no boot.
-    {"name": "compare-tool", "kind": "pyunit", "path": "tools/compare/test_compare.py"},
+    {"name": "compare-tool", "kind": "pyunit", "path": "tools/test_compare.py"},
     # Expands into one run per tests/fuzz/fuzz_*.c, each counted as one test;
     # at most 60 s each keeps the four (bootargs, dtb, rtapp, shell) within a
     # few minutes. `make fuzz` (--fuzz-time) runs them longer.

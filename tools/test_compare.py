@@ -12,8 +12,8 @@ import sys
 import tempfile
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import compare  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "compare"))
+import compare  # noqa: E402  (tools/compare/compare.py)
 
 BUILD = os.environ.get("BUILD", "build")
 BL44_DTB = os.path.join(BUILD, "dts", "qemu-bl44.dtb")
