@@ -1161,7 +1161,10 @@ static int find_idlest_group(struct sched_domain *sd, struct task_struct *p, int
 
 /* Linux: find_idlest_group_cpu(): a CPU running only SCHED_IDLE tasks; else, with no
  * cpuidle states to compare, the idle CPU that went idle last (Linux: rq->idle_stamp,
- * here rq->idle_start); else the least loaded CPU (this_cpu if none is less loaded). */
+ * here rq->idle_start); else the least loaded CPU (this_cpu if none is less loaded).
+ * Linux's idle_stamp is 0 on a CPU idle since boot, which then loses to this_cpu even
+ * when busy; a running Linux has none such, our experiments start with them: the + 1
+ * makes them candidates (deviation table). */
 static int find_idlest_group_cpu(cpumask_t group, struct task_struct *p, int this_cpu)
 {
 	unsigned long min_load = ~0ul;
@@ -1177,8 +1180,8 @@ static int find_idlest_group_cpu(cpumask_t group, struct task_struct *p, int thi
 		if (sched_idle_cpu((int)i))
 			return (int)i;
 		if (available_idle_cpu((int)i)) {
-			if (rq->idle_start > latest_idle) {
-				latest_idle = rq->idle_start;
+			if (rq->idle_start + 1 > latest_idle) {
+				latest_idle = rq->idle_start + 1;
 				shallowest_idle = (int)i;
 			}
 		} else if (shallowest_idle == -1 && cpu_load(rq) < min_load) {
