@@ -342,6 +342,7 @@ void wake_up_new_task(struct task_struct *p)
 	p->cpu = (int)arch_cpu_id();
 	if (p->sched_class->task_fork)
 		p->sched_class->task_fork(p);
+	p->recent_used_cpu = p->cpu;	/* Linux: task_cpu(p), the parent's */
 	cpu = select_task_rq(p, arch_cpu_id(), WF_FORK);
 	p->cpu = cpu;
 	p->wake_cpu = cpu;

@@ -84,6 +84,32 @@ static void wakeup_preemption_next_buddy(struct ktest *t)
 	machine_ok(t);
 }
 
+/* With sched_nr_latency (8) tasks queued (Linux: scale), the task a wakeup preempts is
+ * the last buddy: 7 hogs and a task that slept long enough to be placed at min_vruntime
+ * minus half a latency, so it preempts whichever hog runs. */
+static void wakeup_preemption_last_buddy_at_scale(struct ktest *t)
+{
+	struct task_struct *c, *preempted;
+
+	if (!machine_up(t))
+		return;
+	c = task_new("c", cpumask_of(6), 0);
+	task_start(c, 6);
+	run_for(MS);
+	ASSERT_TRUE(t, task_sleep(t, c));
+	for (int i = 0; i < 7; i++)
+		hog(6);
+	run_for(200 * MS);
+	preempted = cpu_curr(6);
+	fake_arch_set_cpu(0);
+	EXPECT_EQ(t, wake_up_process(c), 1);
+	EXPECT_EQ(t, cpu_rq(6)->cfs.nr_running, 8);
+	settle();
+	EXPECT_TRUE(t, cpu_curr(6) == c);
+	EXPECT_TRUE(t, cpu_rq(6)->cfs.last == &preempted->se);
+	machine_ok(t);
+}
+
 /* ---- 7: wake_affine_weight ------------------------------------------------------------- */
 
 /* Linux 6.1 wake_affine_weight(), not sync: this_cpu if its load with the wakee, times
@@ -279,5 +305,6 @@ static void fork_cpu_find_idlest_group(struct ktest *t)
 }
 
 KTEST_SUITE(sched_wakeup, KTEST_CASE(wakeup_preemption_next_buddy),
+	    KTEST_CASE(wakeup_preemption_last_buddy_at_scale),
 	    KTEST_CASE(wake_affine_moves_wakee_load), KTEST_CASE(fork_child_vruntime_from_parent),
 	    KTEST_CASE(fork_child_util_is_half_spare), KTEST_CASE(fork_cpu_find_idlest_group));
