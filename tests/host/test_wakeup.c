@@ -112,17 +112,26 @@ static void wakeup_preemption_last_buddy_at_scale(struct ktest *t)
 
 /* ---- 7: wake_affine_weight ------------------------------------------------------------- */
 
-/* Linux 6.1 wake_affine_weight(), not sync: this_cpu if its load with the wakee, times
- * prev's capacity, is below prev's load without it, times this capacity, biased by
- * half the imbalance_pct (WA_BIAS); else prev. */
+/* Linux 6.1 wake_affine_weight(): this_cpu if its load with the wakee (and, sync, without
+ * the waker's), times prev's capacity, is below prev's load without the wakee, times this
+ * capacity, biased by half the imbalance_pct (WA_BIAS); else prev. */
 static int linux_wake_affine_weight(unsigned long this_load, unsigned long prev_load,
 				    unsigned long task_load, unsigned long this_cap,
-				    unsigned long prev_cap, int this_cpu, int prev_cpu)
+				    unsigned long prev_cap, int this_cpu, int prev_cpu,
+				    long waker_load)
 {
-	s64 this_eff = ((s64)this_load + (s64)task_load) * 100 * (s64)prev_cap;
-	s64 prev_eff = ((s64)prev_load - (s64)task_load) *
-		       (100 + (LINUX_IMBALANCE_PCT - 100) / 2) * (s64)this_cap;
+	s64 this_eff = (s64)this_load, prev_eff;
 
+	if (waker_load >= 0) {	/* sync */
+		if (waker_load > this_eff)
+			return this_cpu;
+		this_eff -= waker_load;
+	}
+	this_eff = (this_eff + (s64)task_load) * 100 * (s64)prev_cap;
+	prev_eff = ((s64)prev_load - (s64)task_load) * (100 + (LINUX_IMBALANCE_PCT - 100) / 2) *
+		   (s64)this_cap;
+	if (waker_load >= 0)
+		prev_eff++;
 	return this_eff < prev_eff ? this_cpu : prev_cpu;
 }
 
@@ -153,13 +162,56 @@ static void wake_affine_moves_wakee_load(struct ktest *t)
 	prev_load = cpu_load(cpu_rq(2));
 	task_load = w->se.avg.load_avg;
 	want = linux_wake_affine_weight(this_load, prev_load, task_load, capacity_of(1),
-					capacity_of(2), 1, 2);
+					capacity_of(2), 1, 2, -1);
 	old = this_load < prev_load ? 1 : 2;
 	ktest_diag(t, "loads: CPU1 %lu, CPU2 %lu, wakee %lu: Linux CPU%d, raw loads CPU%d",
 		   this_load, prev_load, task_load, want, old);
 	EXPECT_NE(t, want, old);	/* the scenario tells the two rules apart */
 	fake_arch_set_cpu(1);
 	EXPECT_EQ(t, wake_up_process(w), 1);
+	settle();
+	EXPECT_EQ(t, w->cpu, want);
+	machine_ok(t);
+}
+
+/* A sync wakeup: the waker's load leaves this_cpu. CPU 1 runs the waker (nice -5, weight
+ * 3121) and a nice-0 hog; CPU 2 three nice-0 hogs and the wakee's blocked load. The raw
+ * loads say CPU 2; without the waker, CPU 1 is the lighter (Linux's rule). */
+static void wake_affine_sync_drops_waker_load(struct ktest *t)
+{
+	struct task_struct *waker, *w;
+	unsigned long this_load, prev_load, task_load, waker_load;
+	int want, old;
+
+	if (!machine_up(t))
+		return;
+	waker = task_new("waker", cpumask_of(1), -5);
+	task_start(waker, 1);
+	hog(1);
+	for (int i = 0; i < 3; i++)
+		hog(2);
+	w = task_new("wakee", cpumask_of(2), 0);
+	task_start(w, 2);
+	run_for(300 * MS);
+	while (cpu_curr(2) != w)
+		run_for(TICK_NSEC / 4);
+	ASSERT_TRUE(t, task_sleep(t, w));
+	ASSERT_EQ(t, set_cpus_allowed(w, cpumask_of(1) | cpumask_of(2)), 0);
+	run_for(20 * MS);
+	while (cpu_curr(1) != waker)
+		run_for(TICK_NSEC / 4);
+	this_load = cpu_load(cpu_rq(1));
+	prev_load = cpu_load(cpu_rq(2));
+	task_load = w->se.avg.load_avg;
+	waker_load = waker->se.avg.load_avg;
+	want = linux_wake_affine_weight(this_load, prev_load, task_load, capacity_of(1),
+					capacity_of(2), 1, 2, (long)waker_load);
+	old = this_load < prev_load ? 1 : 2;
+	ktest_diag(t, "loads: CPU1 %lu (waker %lu), CPU2 %lu, wakee %lu: Linux CPU%d, raw CPU%d",
+		   this_load, waker_load, prev_load, task_load, want, old);
+	EXPECT_NE(t, want, old);
+	fake_arch_set_cpu(1);
+	EXPECT_EQ(t, wake_up_process_flags(w, WF_SYNC), 1);
 	settle();
 	EXPECT_EQ(t, w->cpu, want);
 	machine_ok(t);
@@ -306,5 +358,6 @@ static void fork_cpu_find_idlest_group(struct ktest *t)
 
 KTEST_SUITE(sched_wakeup, KTEST_CASE(wakeup_preemption_next_buddy),
 	    KTEST_CASE(wakeup_preemption_last_buddy_at_scale),
-	    KTEST_CASE(wake_affine_moves_wakee_load), KTEST_CASE(fork_child_vruntime_from_parent),
+	    KTEST_CASE(wake_affine_moves_wakee_load), KTEST_CASE(wake_affine_sync_drops_waker_load),
+	    KTEST_CASE(fork_child_vruntime_from_parent),
 	    KTEST_CASE(fork_child_util_is_half_spare), KTEST_CASE(fork_cpu_find_idlest_group));
