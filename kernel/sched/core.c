@@ -338,14 +338,18 @@ void wake_up_new_task(struct task_struct *p)
 	int cpu;
 
 	p->state = TASK_RUNNING;
+	/* Linux: sched_cgroup_fork() -> task_fork(), on the parent's CPU, at copy_process(). */
+	p->cpu = (int)arch_cpu_id();
+	if (p->sched_class->task_fork)
+		p->sched_class->task_fork(p);
+	p->recent_used_cpu = p->cpu;	/* Linux: task_cpu(p), the parent's */
 	cpu = select_task_rq(p, arch_cpu_id(), WF_FORK);
 	p->cpu = cpu;
 	p->wake_cpu = cpu;
 	rq = cpu_rq(cpu);
 	spin_lock(&rq->lock);
 	update_rq_clock(rq);
-	if (p->sched_class->task_fork)
-		p->sched_class->task_fork(p);
+	post_init_entity_util_avg(p);
 	activate_task(rq, p, ENQUEUE_INITIAL);
 	trace_sched_wakeup_new(p);
 	check_preempt_curr(rq, p, WF_FORK);

@@ -1,9 +1,10 @@
 /* fair.c - CFS: vruntime-ordered rbtree per run queue, slices, placement
  * of new and waking entities, tick and wakeup preemption, buddies; PELT
  * signals of tasks and run queues with util_est; capacity (capacity_of,
- * util_fits_cpu) and capacity-aware wakeup placement (select_idle_capacity,
- * ASYM_PREFER_PREV, SIS_DEBOUNCE). Not load balancing (balance.c) nor the
- * PELT maths (pelt.c). State under rq->lock. Linux: kernel/sched/fair.c (v6.1). */
+ * util_fits_cpu), wakeup placement (wake_affine, select_idle_capacity,
+ * ASYM_PREFER_PREV, SIS_DEBOUNCE) and fork placement (find_idlest_cpu). Not load
+ * balancing (balance.c) nor the PELT maths (pelt.c). State under rq->lock.
+ * Linux: kernel/sched/fair.c (v6.1). */
 #include "sched.h"
 #include "trace.h"
 
@@ -34,6 +35,12 @@ static inline struct task_struct *task_of(struct sched_entity *se)
 static inline struct rq *rq_of(struct cfs_rq *cfs_rq)
 {
 	return container_of(cfs_rq, struct rq, cfs);
+}
+
+/* Linux: cfs_rq_of(): no group scheduling, so the cfs_rq of the task's rq. */
+static inline struct cfs_rq *cfs_rq_of(struct sched_entity *se)
+{
+	return &task_rq(task_of(se))->cfs;
 }
 
 /* ---- capacity (Linux: arch_topology.c + fair.c) -------------------------------------- */
@@ -487,6 +494,24 @@ static void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int f
 	se->on_rq = 1;
 }
 
+/* Buddies: entities pick_next_entity() prefers to the leftmost while that stays fair.
+ * next: the wakee that preempted (cache hot with what its waker touched); last: the task
+ * it preempted (hot with its own data); skip: a task that yielded. A SCHED_IDLE task is
+ * never a buddy (Linux: se_is_idle()). */
+static void set_next_buddy(struct sched_entity *se)
+{
+	if (WARN_ON_ONCE(!se->on_rq) || task_of(se)->policy == SCHED_IDLE)
+		return;
+	cfs_rq_of(se)->next = se;
+}
+
+static void set_last_buddy(struct sched_entity *se)
+{
+	if (WARN_ON_ONCE(!se->on_rq) || task_of(se)->policy == SCHED_IDLE)
+		return;
+	cfs_rq_of(se)->last = se;
+}
+
 static void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	if (cfs_rq->last == se)
@@ -551,7 +576,9 @@ static int wakeup_preempt_entity(struct sched_entity *curr, struct sched_entity 
 	return vdiff > gran ? 1 : 0;
 }
 
-/* Leftmost, unless a buddy (next, last) is not too far behind it. */
+/* Linux 6.1: pick_next_entity(). The leftmost, unless it is the skip buddy and the
+ * second is within the wakeup granularity of it; then the next buddy, else the last
+ * buddy, if within the granularity of the leftmost. */
 static struct sched_entity *pick_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *curr)
 {
 	struct sched_entity *left = __pick_first_entity(cfs_rq), *se;
@@ -560,18 +587,22 @@ static struct sched_entity *pick_next_entity(struct cfs_rq *cfs_rq, struct sched
 		left = curr;
 	se = left;
 	if (cfs_rq->skip && cfs_rq->skip == se) {
-		struct sched_entity *second = curr == se ? __pick_first_entity(cfs_rq)
-							 : __pick_next_entity(se);
+		struct sched_entity *second;
 
-		if (!second || (curr && curr != se && entity_before(curr, second)))
-			second = curr;
+		if (se == curr) {
+			second = __pick_first_entity(cfs_rq);
+		} else {
+			second = __pick_next_entity(se);
+			if (!second || (curr && entity_before(curr, second)))
+				second = curr;
+		}
 		if (second && wakeup_preempt_entity(second, left) < 1)
 			se = second;
 	}
 	if (cfs_rq->next && wakeup_preempt_entity(cfs_rq->next, left) < 1)
-		se = cfs_rq->next;
+		se = cfs_rq->next;	/* someone really wants it to run */
 	else if (cfs_rq->last && wakeup_preempt_entity(cfs_rq->last, left) < 1)
-		se = cfs_rq->last;
+		se = cfs_rq->last;	/* give the CPU back to the task a wakeup preempted */
 	return se;
 }
 
@@ -649,31 +680,44 @@ static void task_tick_fair(struct rq *rq, struct task_struct *curr)
 	update_misfit_status(curr, rq);
 }
 
-/* Linux: check_preempt_wakeup(). SCHED_IDLE never preempts; anything
- * preempts SCHED_IDLE; otherwise the wakeup granularity decides. */
+/* Linux 6.1: check_preempt_wakeup(). SCHED_IDLE never preempts; anything preempts
+ * SCHED_IDLE; otherwise the wakee preempts if curr is ahead of it by more than the
+ * wakeup granularity, and becomes the next buddy so that the pick takes it. With
+ * sched_nr_latency or more tasks queued (scale), NEXT_BUDDY marks every wakee and
+ * LAST_BUDDY marks the preempted task, so that it gets the CPU back. */
 static void check_preempt_wakeup(struct rq *rq, struct task_struct *p, int wake_flags)
 {
 	struct task_struct *curr = rq->curr;
 	struct sched_entity *se = &curr->se, *pse = &p->se;
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	bool scale = cfs_rq->nr_running >= sched_nr_latency, next_buddy_marked = false;
 
 	lockdep_assert_held(&rq->lock);
-	if (curr == p || rq->need_resched)
+	if (se == pse)
 		return;
-	if (curr->policy == SCHED_IDLE && p->policy != SCHED_IDLE) {
-		resched_curr(rq);
-		return;
+	if (sched_feat(NEXT_BUDDY) && scale && !(wake_flags & WF_FORK)) {
+		set_next_buddy(pse);
+		next_buddy_marked = true;
 	}
+	if (rq->need_resched)
+		return;	/* and no last buddy: curr may already be on its way out */
+	if (curr->policy == SCHED_IDLE && p->policy != SCHED_IDLE)
+		goto preempt;
 	if (p->policy != SCHED_NORMAL || !sched_feat(WAKEUP_PREEMPTION))
 		return;	/* batch and idle tasks do not preempt */
-	update_curr(&rq->cfs);
-	if (sched_feat(NEXT_BUDDY) && !(wake_flags & WF_FORK))
-		rq->cfs.next = pse;
+	update_curr(cfs_rq);
 	if (wakeup_preempt_entity(se, pse) == 1) {
-		resched_curr(rq);
-		/* The preempted task keeps a claim to run next (cache warm). */
-		if (sched_feat(LAST_BUDDY) && se->on_rq)
-			rq->cfs.last = se;
+		if (!next_buddy_marked)
+			set_next_buddy(pse);
+		goto preempt;
 	}
+	return;
+preempt:
+	resched_curr(rq);
+	if (!se->on_rq || curr == rq->idle)
+		return;
+	if (sched_feat(LAST_BUDDY) && scale)
+		set_last_buddy(se);
 }
 
 static void yield_task_fair(struct rq *rq)
@@ -688,30 +732,67 @@ static void yield_task_fair(struct rq *rq)
 	cfs_rq->skip = &rq->curr->se;
 }
 
-/* A new task: its PELT signals start from its CPU's (Linux:
- * init_entity_runnable_average + post_init_entity_util_avg), its vruntime a
- * slice after min_vruntime, kept relative until enqueue. */
+/* Linux: sched_child_runs_first (off by default): the child swaps vruntime with its parent
+ * when that puts it first. */
+static unsigned int sysctl_sched_child_runs_first;
+
+/* Linux 6.1: task_fork_fair(), at fork on the parent's CPU, before the child's CPU is
+ * chosen. Its load starts as its weight (Linux: init_entity_runnable_average); its
+ * vruntime starts at the parent's, or a slice after min_vruntime (START_DEBIT) if that
+ * is later, and is kept relative to min_vruntime until the enqueue on its own CPU. */
 static void task_fork_fair(struct task_struct *p)
 {
-	struct rq *rq = task_rq(p);
+	struct rq *rq = this_rq();
 	struct cfs_rq *cfs_rq = &rq->cfs;
-	struct sched_entity *se = &p->se;
-	long cap = ((long)capacity_orig_of(rq->cpu) - (long)cfs_rq->avg.util_avg) / 2;
+	struct sched_entity *se = &p->se, *curr;
+
+	spin_lock(&rq->lock);	/* IRQs are off: wake_up_new_task() holds p->pi_lock */
 
 	memset(&se->avg, 0, sizeof(se->avg));
 	se->avg.load_avg = se->load.weight;
-	if (cap > 0) {
-		unsigned long u = cfs_rq->avg.util_avg;
-
-		se->avg.util_avg = u ? MIN(u * se->load.weight / (cfs_rq->avg.load_avg + 1),
-					   (unsigned long)cap)
-				     : (unsigned long)cap;
+	update_rq_clock(rq);
+	curr = cfs_rq->curr;
+	se->vruntime = cfs_rq->min_vruntime;	/* Linux: 0, below any min_vruntime + slice */
+	if (curr) {
+		update_curr(cfs_rq);
+		se->vruntime = curr->vruntime;
 	}
-	se->avg.runnable_avg = se->avg.util_avg;
-	update_curr(cfs_rq);
-	se->vruntime = cfs_rq->min_vruntime;
 	place_entity(cfs_rq, se, true);
+	if (sysctl_sched_child_runs_first && curr && entity_before(curr, se)) {
+		u64 v = curr->vruntime;
+
+		curr->vruntime = se->vruntime;
+		se->vruntime = v;
+		resched_curr(rq);
+	}
 	se->vruntime -= cfs_rq->min_vruntime;
+	spin_unlock(&rq->lock);
+}
+
+/* Linux 6.1: post_init_entity_util_avg(), on the child's first rq: its util starts as
+ * its share (by weight) of the rq's util, at most half of the capacity the rq has spare.
+ * 64-bit Linux scales the weight by 2^10 (scale_load), which we do not: done here, so
+ * the share is ~1024x the rq's util and the cap decides, as in Linux. */
+void post_init_entity_util_avg(struct task_struct *p)
+{
+	struct cfs_rq *cfs_rq = &task_rq(p)->cfs;
+	struct sched_avg *sa = &p->se.avg;
+	long cpu_scale = (long)arch_scale_cpu_capacity(rq_of(cfs_rq)->cpu);
+	long cap = (cpu_scale - (long)cfs_rq->avg.util_avg) / 2;
+
+	lockdep_assert_held(&rq_of(cfs_rq)->lock);
+	if (p->sched_class != &fair_sched_class)
+		return;
+	if (cap > 0) {
+		if (cfs_rq->avg.util_avg) {
+			sa->util_avg = cfs_rq->avg.util_avg * (p->se.load.weight << 10) /
+				       (cfs_rq->avg.load_avg + 1);
+			sa->util_avg = MIN(sa->util_avg, (unsigned long)cap);
+		} else {
+			sa->util_avg = (unsigned long)cap;
+		}
+	}
+	sa->runnable_avg = sa->util_avg;
 }
 
 /* Leaving for new_cpu: keep vruntime relative, and take the task's load
@@ -918,61 +999,319 @@ static bool wake_wide(struct task_struct *p)
 	return !(slave < factor || master < slave * factor);
 }
 
-/* Linux: wake_affine() (WA_IDLE then WA_WEIGHT, simplified): the waking
- * CPU if it is idle or about to be (sync), else prev if prev is idle, else
- * the one with less load. */
-static int wake_affine(struct task_struct *p, int this_cpu, int prev, bool sync)
+/* ---- fork placement: Linux's slow path ------------------------------------------------ */
+
+/* Linux 6.1 keeps these in fair.c beside load balancing; balance.c has its own copy for
+ * the balancing side. Worst type last: a busier type always loses the pick. */
+enum group_type {
+	group_has_spare,
+	group_fully_busy,
+	group_misfit_task,
+	group_overloaded,	/* Linux's group_asym_packing and group_imbalanced never
+				 * arise on the wakeup path */
+};
+
+/* Linux: struct sg_lb_stats, the fields update_sg_wakeup_stats() fills. */
+struct sg_lb_stats {
+	unsigned long avg_load, group_load, group_util, group_runnable;
+	unsigned long group_capacity, max_capacity;	/* Linux: group->sgc */
+	unsigned int sum_nr_running, sum_h_nr_running, idle_cpus, group_weight;
+	unsigned long group_misfit_task_load;
+	enum group_type group_type;
+};
+
+static bool group_has_capacity(unsigned int pct, const struct sg_lb_stats *s)
 {
-	if (idle_cpu(this_cpu) && cpus_share_cache(this_cpu, prev))
-		return idle_cpu(prev) ? prev : this_cpu;
-	if (sync && cpu_rq(this_cpu)->nr_running == 1)
-		return this_cpu;
-	if (available_idle_cpu(prev))
-		return prev;
-	return cpu_load(cpu_rq(this_cpu)) < cpu_load(cpu_rq(prev)) ? this_cpu : prev;
+	if (s->sum_nr_running < s->group_weight)
+		return true;
+	if (s->group_capacity * pct < s->group_runnable * 100)
+		return false;
+	return s->group_capacity * 100 > s->group_util * pct;
 }
 
-/* Linux: find_idlest_cpu() for fork placement: the least loaded group of
- * each level, then its idlest CPU (an idle one, or the least loaded). */
-static int find_idlest_cpu(struct task_struct *p, int cpu)
+static bool group_is_overloaded(unsigned int pct, const struct sg_lb_stats *s)
+{
+	if (s->sum_nr_running <= s->group_weight)
+		return false;
+	return s->group_capacity * 100 < s->group_util * pct ||
+	       s->group_capacity * pct < s->group_runnable * 100;
+}
+
+static enum group_type group_classify(unsigned int pct, const struct sg_lb_stats *s)
+{
+	if (group_is_overloaded(pct, s))
+		return group_overloaded;
+	if (s->group_misfit_task_load)
+		return group_misfit_task;
+	if (!group_has_capacity(pct, s))
+		return group_fully_busy;
+	return group_has_spare;
+}
+
+/* Linux: sched_idle_cpu(): only SCHED_IDLE tasks run there. */
+static bool sched_idle_cpu(int cpu)
 {
 	struct rq *rq = cpu_rq(cpu);
-	cpumask_t span = rq->nr_sd ? rq->sd[rq->nr_sd - 1].span : cpu_active_mask;
-	unsigned long best_load = ~0ul;
-	int best = cpu;
 
-	span &= p->cpus_allowed & cpu_active_mask;
-	if (cpu_topology.asym_cpucapacity && sched_feat(SELECT_IDLE_CAPACITY)) {
-		int i = select_idle_capacity(p, span, cpu);
-
-		if (i >= 0)
-			return i;
-	}
-	for (int c = 0; c < NR_CPUS; c++) {
-		struct rq *r = cpu_rq(c);
-		unsigned long load;
-
-		if (!(span & cpumask_of(c)))
-			continue;
-		if (idle_cpu(c))
-			return c;
-		load = (cpu_load(r) + 1) * SCHED_CAPACITY_SCALE / capacity_of((unsigned int)c) +
-		       r->nr_running * 1024;
-		if (load < best_load) {
-			best_load = load;
-			best = c;
-		}
-	}
-	return best;
+	return rq->nr_running && rq->nr_running == rq->cfs.idle_h_nr_running;
 }
 
+/* Linux: update_sg_wakeup_stats(). p is a new task here (fork is the only slow path:
+ * SD_BALANCE_WAKE is off, there is no exec), in no CPU's sums, so Linux's *_without(p)
+ * helpers reduce to the plain values. On an asymmetric domain the group counts as
+ * misfit unless p fits one of its CPUs. */
+static void update_sg_wakeup_stats(struct sched_domain *sd, cpumask_t group,
+				   struct sg_lb_stats *sgs, struct task_struct *p)
+{
+	unsigned int i;
+
+	memset(sgs, 0, sizeof(*sgs));
+	if (sd->flags & SD_ASYM_CPUCAPACITY)
+		sgs->group_misfit_task_load = 1;
+	for_each_cpu(i, group) {
+		struct rq *rq = cpu_rq(i);
+
+		sgs->group_load += cpu_load(rq);
+		sgs->group_util += cpu_util((int)i);
+		sgs->group_runnable += rq->cfs.avg.runnable_avg;
+		sgs->sum_h_nr_running += rq->cfs.h_nr_running;
+		sgs->sum_nr_running += rq->nr_running;
+		if (!rq->nr_running && idle_cpu((int)i))
+			sgs->idle_cpus++;
+		if ((sd->flags & SD_ASYM_CPUCAPACITY) && sgs->group_misfit_task_load &&
+		    task_fits_cpu(p, (int)i))
+			sgs->group_misfit_task_load = 0;
+		sgs->group_capacity += capacity_of(i);
+		sgs->max_capacity = MAX(sgs->max_capacity, capacity_of(i));
+	}
+	sgs->group_weight = cpumask_weight(group);
+	sgs->group_type = group_classify(sd->imbalance_pct, sgs);
+	if (sgs->group_type == group_fully_busy || sgs->group_type == group_overloaded)
+		sgs->avg_load = sgs->group_load * SCHED_CAPACITY_SCALE / sgs->group_capacity;
+}
+
+/* Linux: update_pick_idlest(): is sgs idler than idlest? The least busy type; then the
+ * lowest avg_load, the biggest CPU (misfit), or the most idle CPUs and the lowest util. */
+static bool update_pick_idlest(const struct sg_lb_stats *idlest, const struct sg_lb_stats *sgs)
+{
+	if (sgs->group_type != idlest->group_type)
+		return sgs->group_type < idlest->group_type;
+	switch (sgs->group_type) {
+	case group_overloaded:
+	case group_fully_busy:
+		return idlest->avg_load > sgs->avg_load;
+	case group_misfit_task:
+		return idlest->max_capacity < sgs->max_capacity;
+	case group_has_spare:
+		if (idlest->idle_cpus != sgs->idle_cpus)
+			return idlest->idle_cpus < sgs->idle_cpus;
+		return idlest->group_util > sgs->group_util;
+	}
+	return false;
+}
+
+/* Linux 6.1: find_idlest_group(): the index of the idlest group of sd that p may use, or
+ * -1 to stay in the local group (the one of this_cpu) when it is no busier: of a lower
+ * type, within imbalance_pct on load, of as big a CPU, or with as many idle CPUs. */
+static int find_idlest_group(struct sched_domain *sd, struct task_struct *p, int this_cpu)
+{
+	struct sg_lb_stats local = { 0 }, idlest = { .avg_load = ~0ul,
+						    .group_type = group_overloaded }, sgs;
+	int idlest_g = -1, local_g = -1;
+	unsigned long imbalance;
+
+	for (int g = 0; g < sd->nr_groups; g++) {
+		if (!(sd->groups[g] & p->cpus_allowed))
+			continue;
+		if (sd->groups[g] & cpumask_of(this_cpu)) {
+			local_g = g;
+			update_sg_wakeup_stats(sd, sd->groups[g], &local, p);
+			continue;
+		}
+		update_sg_wakeup_stats(sd, sd->groups[g], &sgs, p);
+		if (update_pick_idlest(&idlest, &sgs)) {
+			idlest_g = g;
+			idlest = sgs;
+		}
+	}
+	if (idlest_g < 0 || local_g < 0)
+		return idlest_g;	/* nowhere to go, or the local group is not allowed */
+	if (local.group_type != idlest.group_type)
+		return local.group_type < idlest.group_type ? -1 : idlest_g;
+	switch (local.group_type) {
+	case group_overloaded:
+	case group_fully_busy:
+		imbalance = NICE_0_LOAD * (sd->imbalance_pct - 100) / 100;
+		if (idlest.avg_load >= local.avg_load + imbalance)
+			return -1;
+		if (100 * local.avg_load <= sd->imbalance_pct * idlest.avg_load)
+			return -1;
+		break;
+	case group_misfit_task:
+		if (local.max_capacity >= idlest.max_capacity)
+			return -1;
+		break;
+	case group_has_spare:
+		if (local.idle_cpus >= idlest.idle_cpus)
+			return -1;
+		break;
+	}
+	return idlest_g;
+}
+
+/* Linux: find_idlest_group_cpu(): a CPU running only SCHED_IDLE tasks; else, with no
+ * cpuidle states to compare, the idle CPU that went idle last (Linux: rq->idle_stamp,
+ * here rq->idle_start); else the least loaded CPU (this_cpu if none is less loaded).
+ * Linux's idle_stamp is 0 on a CPU idle since boot, which then loses to this_cpu even
+ * when busy; a running Linux has none such, our experiments start with them: the + 1
+ * makes them candidates (deviation table). */
+static int find_idlest_group_cpu(cpumask_t group, struct task_struct *p, int this_cpu)
+{
+	unsigned long min_load = ~0ul;
+	u64 latest_idle = 0;
+	int least_loaded = this_cpu, shallowest_idle = -1;
+	unsigned int i;
+
+	if (cpumask_weight(group) == 1)
+		return __builtin_ctzll(group);	/* Linux: cpumask_first() */
+	for_each_cpu(i, group & p->cpus_allowed) {
+		struct rq *rq = cpu_rq(i);
+
+		if (sched_idle_cpu((int)i))
+			return (int)i;
+		if (available_idle_cpu((int)i)) {
+			if (rq->idle_start + 1 > latest_idle) {
+				latest_idle = rq->idle_start + 1;
+				shallowest_idle = (int)i;
+			}
+		} else if (shallowest_idle == -1 && cpu_load(rq) < min_load) {
+			min_load = cpu_load(rq);
+			least_loaded = (int)i;
+		}
+	}
+	return shallowest_idle != -1 ? shallowest_idle : least_loaded;
+}
+
+/* Linux 6.1: find_idlest_cpu(): from cpu's top domain down, the idlest group's idlest
+ * CPU; on moving to another CPU, go on with that CPU's domains below the level left. */
+static int find_idlest_cpu(struct task_struct *p, int cpu, int prev_cpu)
+{
+	int level = cpu_rq(cpu)->nr_sd - 1, new_cpu = cpu;
+
+	if (!(cpu_rq(cpu)->sd[level].span & p->cpus_allowed))
+		return prev_cpu;
+	while (level >= 0) {
+		struct sched_domain *sd = &cpu_rq(cpu)->sd[level];
+		int g = find_idlest_group(sd, p, cpu);
+		unsigned int weight;
+
+		if (g < 0) {
+			level--;
+			continue;
+		}
+		new_cpu = find_idlest_group_cpu(sd->groups[g], p, cpu);
+		if (new_cpu == cpu) {
+			level--;	/* balance at a lower level of cpu */
+			continue;
+		}
+		weight = sd->span_weight;
+		cpu = new_cpu;
+		for (level = cpu_rq(cpu)->nr_sd - 1; level >= 0; level--)
+			if (cpu_rq(cpu)->sd[level].span_weight < weight)
+				break;
+	}
+	return new_cpu;
+}
+
+/* Linux: wake_affine_idle(). An idle waking CPU means a wakeup from an interrupt: take
+ * it only within the LLC, and prefer an idle prev there (cache hot, and one busier CPU
+ * is better for cpufreq). A sync waker about to sleep leaves its CPU to the wakee. -1:
+ * no opinion. */
+static int wake_affine_idle(int this_cpu, int prev_cpu, bool sync)
+{
+	if (available_idle_cpu(this_cpu) && cpus_share_cache(this_cpu, prev_cpu))
+		return available_idle_cpu(prev_cpu) ? prev_cpu : this_cpu;
+	if (sync && cpu_rq(this_cpu)->nr_running == 1)
+		return this_cpu;
+	if (available_idle_cpu(prev_cpu))
+		return prev_cpu;
+	return -1;
+}
+
+/* Linux: wake_affine_weight(). Compare the two CPUs' loads as they would be with the
+ * wakee moved to this_cpu, each scaled by the other's capacity (so the load per unit of
+ * capacity is compared); WA_BIAS holds prev to half the domain's imbalance_pct more.
+ * A sync waker's load leaves this_cpu. Loads are task_h_load(), the entities' load_avg
+ * (no group scheduling). this_cpu, or -1. */
+static int wake_affine_weight(struct sched_domain *sd, struct task_struct *p, int this_cpu,
+			      int prev_cpu, bool sync)
+{
+	s64 this_eff_load = (s64)cpu_load(cpu_rq(this_cpu)), prev_eff_load;
+	unsigned long task_load;
+
+	if (sync) {
+		unsigned long current_load = current->se.avg.load_avg;
+
+		if ((s64)current_load > this_eff_load)
+			return this_cpu;
+		this_eff_load -= (s64)current_load;
+	}
+	task_load = p->se.avg.load_avg;
+	this_eff_load += (s64)task_load;
+	if (sched_feat(WA_BIAS))
+		this_eff_load *= 100;
+	this_eff_load *= (s64)capacity_of((unsigned int)prev_cpu);
+
+	prev_eff_load = (s64)cpu_load(cpu_rq(prev_cpu)) - (s64)task_load;
+	if (sched_feat(WA_BIAS))
+		prev_eff_load *= 100 + (sd->imbalance_pct - 100) / 2;
+	prev_eff_load *= (s64)capacity_of((unsigned int)this_cpu);
+	/* sync: on a tie, stack the wakee on the waker if nothing else is idle */
+	if (sync)
+		prev_eff_load += 1;
+	return this_eff_load < prev_eff_load ? this_cpu : -1;
+}
+
+/* Linux: wake_affine(): WA_IDLE, then WA_WEIGHT; this_cpu or prev_cpu. */
+static int wake_affine(struct sched_domain *sd, struct task_struct *p, int this_cpu,
+		       int prev_cpu, bool sync)
+{
+	int target = -1;
+
+	if (sched_feat(WA_IDLE))
+		target = wake_affine_idle(this_cpu, prev_cpu, sync);
+	if (sched_feat(WA_WEIGHT) && target < 0)
+		target = wake_affine_weight(sd, p, this_cpu, prev_cpu, sync);
+	if (target != this_cpu)
+		return prev_cpu;
+	p->stats.nr_wakeups_affine++;
+	return this_cpu;
+}
+
+/* The lowest domain of this_cpu whose span holds prev_cpu (Linux: the SD_WAKE_AFFINE
+ * domain select_task_rq_fair() stops at; every level here has that flag). */
+static struct sched_domain *affine_domain(int this_cpu, int prev_cpu)
+{
+	struct rq *rq = cpu_rq(this_cpu);
+
+	for (int l = 0; l < rq->nr_sd; l++)
+		if (rq->sd[l].span & cpumask_of(prev_cpu))
+			return &rq->sd[l];
+	return NULL;
+}
+
+/* Linux 6.1: select_task_rq_fair() without EAS. A wakeup: wake_affine() in the lowest
+ * domain spanning the waker's CPU and prev (unless the waker has many wakees), then
+ * select_idle_sibling() around the result. A fork: the slow path, find_idlest_cpu()
+ * from the top domain (every level has SD_BALANCE_FORK). */
 static int select_task_rq_fair(struct task_struct *p, int prev_cpu, int wake_flags)
 {
 	int this_cpu = (int)arch_cpu_id(), new_cpu = prev_cpu;
 	bool sync = wake_flags & WF_SYNC;
+	struct sched_domain *sd;
 
 	if (wake_flags & WF_FORK)
-		return find_idlest_cpu(p, this_cpu);
+		return cpu_rq(this_cpu)->nr_sd ? find_idlest_cpu(p, this_cpu, prev_cpu) : prev_cpu;
 	/* SIS_DEBOUNCE: placed in this tick already, so not moved again in it,
 	 * idle or not (the 2017 RFC: the wakee counts as cache hot there). */
 	if (sched_feat(SIS_DEBOUNCE) && placed_this_tick(p) &&
@@ -981,17 +1320,10 @@ static int select_task_rq_fair(struct task_struct *p, int prev_cpu, int wake_fla
 		return prev_cpu;
 	record_wakee(p);
 	if (!wake_wide(p) && (p->cpus_allowed & cpumask_of(this_cpu)) && this_cpu != prev_cpu &&
-	    cpus_share_cache(this_cpu, prev_cpu)) {
-		new_cpu = wake_affine(p, this_cpu, prev_cpu, sync);
-		if (new_cpu == this_cpu)
-			p->stats.nr_wakeups_affine++;
-	} else if (!wake_wide(p) && (p->cpus_allowed & cpumask_of(this_cpu)) &&
-		   this_cpu != prev_cpu && !(sched_feat(SIS_DEBOUNCE) && cache_cold(p))) {
-		/* Different LLCs: Linux's want_affine reaches up to the DIE domain. */
-		new_cpu = wake_affine(p, this_cpu, prev_cpu, sync);
-		if (new_cpu == this_cpu)
-			p->stats.nr_wakeups_affine++;
-	}
+	    (sd = affine_domain(this_cpu, prev_cpu)) &&
+	    /* SIS_DEBOUNCE: a cache-cold wakee is not pulled to another LLC */
+	    (cpus_share_cache(this_cpu, prev_cpu) || !(sched_feat(SIS_DEBOUNCE) && cache_cold(p))))
+		new_cpu = wake_affine(sd, p, this_cpu, prev_cpu, sync);
 	new_cpu = select_idle_sibling(p, prev_cpu, new_cpu);
 	if (idle_cpu(new_cpu))
 		p->stats.nr_wakeups_idle++;

@@ -45,7 +45,10 @@ enum cpu_idle_type { CPU_IDLE, CPU_NOT_IDLE, CPU_NEWLY_IDLE, CPU_MAX_IDLE_TYPES 
 	F(SELECT_IDLE_CAPACITY, true)                                                      \
 	F(SIS_DEBOUNCE, false)                                                             \
 	F(MISFIT, true)                                                                    \
-	F(RT_UTIL_TRACKING, true)
+	F(RT_UTIL_TRACKING, true)                                                          \
+	F(WA_IDLE, true)                                                                   \
+	F(WA_WEIGHT, true)                                                                 \
+	F(WA_BIAS, true)
 
 #define F_ENUM(name, def) __SCHED_FEAT_##name,
 enum { SCHED_FEATURES(F_ENUM) __SCHED_FEAT_NR };
@@ -230,6 +233,7 @@ void update_misfit_status(struct task_struct *p, struct rq *rq);
 unsigned long cpu_load(const struct rq *rq);
 bool idle_cpu(int cpu);
 void update_cpu_capacity(struct rq *rq);
+void post_init_entity_util_avg(struct task_struct *p);	/* a new task, on its first rq */
 int select_idle_capacity(struct task_struct *p, cpumask_t span, int target);
 
 /* balance.c */

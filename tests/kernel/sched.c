@@ -83,32 +83,58 @@ static void sched_nice_shares(struct ktest *t)
 		   a.runtime / US, b.runtime / US, share / 10, share % 10);
 }
 
+/* The threads' spread over the CPUs is the balanced end state: no CPU without one, and
+ * no CPU with fewer than one of smaller capacity (two each when symmetric). */
+static bool spread_settled(struct task_struct **th, int nr, unsigned int *per_cpu)
+{
+	unsigned int cpu, other, n = num_online_cpus();
+
+	memset(per_cpu, 0, NR_CPUS * sizeof(*per_cpu));
+	for (int i = 0; i < nr; i++)
+		per_cpu[th[i]->cpu]++;
+	for_each_cpu(cpu, cpu_online_mask) {
+		if (!per_cpu[cpu])
+			return false;
+		if (!cpu_topology.asym_cpucapacity && per_cpu[cpu] != nr / n)
+			return false;
+		for_each_cpu(other, cpu_online_mask)
+			if (capacity_orig_of(other) < capacity_orig_of(cpu) &&
+			    per_cpu[cpu] < per_cpu[other])
+				return false;
+	}
+	return true;
+}
+
 /* 16 CPU-bound threads on 8 CPUs: no CPU is left idle, and none has more
  * than its share: two each on a symmetric machine; on big.LITTLE the load
  * balancer weighs load by capacity, so a big CPU takes at least as many
- * as a LITTLE one (Linux does the same). */
+ * as a LITTLE one (Linux does the same). Fork placement (Linux's
+ * find_idlest_group) keeps forks in the parent's cluster once no CPU is
+ * idle, so the end state is the balancer's: checked every 50 ms, for up to
+ * 600 ms. */
 static void sched_spread(struct ktest *t)
 {
 	enum { N = 16 };
 	struct hog h[N];
 	struct task_struct *th[N];
-	unsigned int per_cpu[NR_CPUS] = { 0 }, cpu, n = num_online_cpus();
+	unsigned int per_cpu[NR_CPUS], cpu, other, n = num_online_cpus();
+	int waited = 0;
 
 	memset(h, 0, sizeof(h));
 	for (int i = 0; i < N; i++) {
 		th[i] = kthread_run(hog_fn, &h[i], "spread");
 		ASSERT_TRUE(t, th[i] != NULL);
 	}
-	msleep(200);
-	for (int i = 0; i < N; i++)
-		per_cpu[th[i]->cpu]++;
+	do {
+		msleep(50);
+		waited += 50;
+	} while (!spread_settled(th, N, per_cpu) && waited < 600);
 	for (int i = 0; i < N; i++)
 		h[i].stop = true;
 	for (int i = 0; i < N; i++)
 		kthread_join(th[i]);
+	ktest_diag(t, "settled after %d ms", waited);
 	for_each_cpu(cpu, cpu_online_mask) {
-		unsigned int other;
-
 		EXPECT_GE(t, per_cpu[cpu], 1);
 		if (!cpu_topology.asym_cpucapacity)
 			EXPECT_EQ(t, per_cpu[cpu], N / n);
