@@ -15,15 +15,11 @@
 #include "fake_arch.h"
 #include "host.h"
 #include "ktest.h"
-
-#define NR_HIKEY_CPUS 8
-#define ALL_CPUS 0xffull
-#define MS NSEC_PER_MSEC
-#define MAX_TASKS 256
+#include "sched_harness.h"
 
 /* Everything the current machine allocated: freed when the next one is built. */
-static struct task_struct *tasks[MAX_TASKS + NR_CPUS];
-static int nr_tasks;
+struct task_struct *tasks[MAX_TASKS + NR_CPUS];
+int nr_tasks;
 static int next_pid = 1;
 
 static const char *hikey_dtb(void)
@@ -69,7 +65,7 @@ static bool load_topology(struct ktest *t)
 	return true;
 }
 
-static struct task_struct *task_alloc(const char *name)
+struct task_struct *task_alloc(const char *name)
 {
 	struct task_struct *p = calloc(1, sizeof(*p));
 
@@ -87,14 +83,14 @@ static struct task_struct *task_alloc(const char *name)
 	return p;
 }
 
-static void run_for(u64 ns)
+void run_for(u64 ns)
 {
 	fake_arch_run_until(fake_arch_now() + ns);
 }
 
 /* Idle CPUs that were told to reschedule (locally, by the test acting on them) do so,
  * as their idle loop would right after the interrupt the test stands for. */
-static void settle(void)
+void settle(void)
 {
 	fake_arch_deliver_ipis();
 	for (unsigned int cpu = 0; cpu < NR_HIKEY_CPUS; cpu++)
@@ -119,7 +115,7 @@ static void task_free(struct task_struct *p)
  * started and asleep), default features, empty bootargs, the clock at 1 ms: at 0, a
  * task attached to a run queue whose PELT clock is still below one 1024-ns unit would
  * keep last_update_time 0, PELT's "not attached" mark. */
-static bool machine_up(struct ktest *t)
+bool machine_up(struct ktest *t)
 {
 	static u32 default_features;
 	static bool saved;
@@ -162,13 +158,13 @@ static bool machine_up(struct ktest *t)
 }
 
 /* What every case checks last: no arch.h obligation broken, no WARN. */
-static void machine_ok(struct ktest *t)
+void machine_ok(struct ktest *t)
 {
 	EXPECT_EQ(t, fake_arch_violations, 0);
 	EXPECT_EQ(t, fake_arch_warnings, 0);
 }
 
-static struct task_struct *task_new(const char *name, cpumask_t allowed, int nice)
+struct task_struct *task_new(const char *name, cpumask_t allowed, int nice)
 {
 	struct task_struct *p = task_alloc(name);
 
@@ -180,7 +176,7 @@ static struct task_struct *task_new(const char *name, cpumask_t allowed, int nic
 }
 
 /* wake_up_new_task() called on CPU `from`. */
-static void task_start(struct task_struct *p, unsigned int from)
+void task_start(struct task_struct *p, unsigned int from)
 {
 	fake_arch_set_cpu(from);
 	wake_up_new_task(p);
@@ -188,7 +184,7 @@ static void task_start(struct task_struct *p, unsigned int from)
 }
 
 /* p, running, blocks (prepare_to_wait + schedule, without the wait queue). */
-static bool task_sleep(struct ktest *t, struct task_struct *p)
+bool task_sleep(struct ktest *t, struct task_struct *p)
 {
 	if (p->cpu < 0 || cpu_curr(p->cpu) != p) {
 		ktest_fail(t, __FILE__, __LINE__, "%s is not running: cannot block", p->comm);
