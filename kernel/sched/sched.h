@@ -213,6 +213,28 @@ static inline u64 rq_clock_pelt(const struct rq *rq)
 	return pelt_clock_now(rq->pelt);
 }
 
+static inline struct task_struct *task_of(struct sched_entity *se)
+{
+	return container_of(se, struct task_struct, se);
+}
+
+static inline struct rq *rq_of(struct cfs_rq *cfs_rq)
+{
+	return container_of(cfs_rq, struct rq, cfs);
+}
+
+/* fair_pelt.c (for fair.c): update_load_avg() flags (Linux's; no UPDATE_TG: no groups) */
+#define DO_ATTACH 0x1
+#define DO_DETACH 0x2
+void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
+void enqueue_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void dequeue_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void remove_entity_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void migrate_se_pelt_lag(struct rq *rq, struct sched_entity *se);
+void util_est_enqueue_task(struct cfs_rq *cfs_rq, struct task_struct *p);
+void util_est_dequeue_task(struct cfs_rq *cfs_rq, struct task_struct *p);
+void util_est_update_task(struct cfs_rq *cfs_rq, struct task_struct *p, bool task_sleep);
+
 /* fair.c (shared with balance.c) */
 extern unsigned int sysctl_sched_latency, sysctl_sched_min_granularity,
 	sysctl_sched_wakeup_granularity, sysctl_sched_migration_cost;

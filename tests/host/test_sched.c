@@ -1,5 +1,5 @@
 /* test_sched.c - host tests of the scheduler's policy: the real kernel/sched code (core,
- * fair, balance, rt, idle, features, stats, pelt, topology), kernel/timer.c and
+ * fair, fair_pelt, balance, rt, idle, features, stats, pelt, topology), kernel/timer.c and
  * kernel/wait.c on the fake arch (fake_arch.c), on the HiKey960 tree: CPUs 0-3 Cortex-A53
  * (capacity 462), 4-7 Cortex-A73 (1024). Time moves only through fake_arch_run_until();
  * ticks and IPIs arrive as interrupts, the stoppers run as coroutines, so every run is
