@@ -105,7 +105,8 @@ static struct task_struct *pick_next_task_rt(struct rq *rq)
 		return NULL;
 	p = list_first_entry(&rq->rt.queue[prio], struct task_struct, rt.run_list);
 	p->se.exec_start = rq->clock_task;
-	/* Linux: set_next_task_rt(): rq->curr is still prev here. */
+	/* Linux: set_next_task_rt(first): rq->curr is still prev here; if prev
+	 * was RT, put_prev_task_rt() has just updated the signal. */
 	if (rq->curr->sched_class != &rt_sched_class)
 		update_rt_rq_load_avg(rq, false);
 	return p;
@@ -118,12 +119,12 @@ static void put_prev_task_rt(struct rq *rq, struct task_struct *p)
 	update_rt_rq_load_avg(rq, true);
 }
 
+/* Not a first pick (the core puts back a task it changed): no PELT update,
+ * as Linux's set_next_task_rt() with first == false. */
 static void set_next_task_rt(struct rq *rq, struct task_struct *p, bool first)
 {
 	lockdep_assert_held(&rq->lock);
 	p->se.exec_start = rq->clock_task;
-	if (rq->curr->sched_class != &rt_sched_class)
-		update_rt_rq_load_avg(rq, false);
 }
 
 static void task_tick_rt(struct rq *rq, struct task_struct *p)

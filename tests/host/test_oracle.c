@@ -360,8 +360,66 @@ static void oracle_affinity(struct ktest *t)
 	scenario_end(t);
 }
 
+/* Everything at once, 1500 random steps over 10 CFS tasks and 2 FIFO tasks on all CPUs:
+ * time, sleeps, wakeups where select_task_rq() decides, affinity, nice, yield; the
+ * balancer moves what it will. A fixed seed: the same steps every run. */
+static void oracle_random_ops(struct ktest *t)
+{
+	struct task_struct *ts[12];
+	u64 rng = 0x5eed;
+
+	if (!scenario(t, "random_ops"))
+		return;
+	for (int i = 0; i < 12; i++) {
+		ts[i] = task_new(i < 10 ? "cfs" : "fifo", ALL_CPUS, 0);
+		if (i >= 10)
+			sched_setscheduler(ts[i], SCHED_FIFO, 5);
+		task_start(ts[i], (unsigned int)i % NR_HIKEY_CPUS);
+		check("fork");
+	}
+	for (int i = 0; i < 1500; i++) {
+		unsigned int r, cpu;
+		struct task_struct *p, *curr;
+
+		rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+		r = (unsigned int)(rng >> 33);
+		cpu = r % NR_HIKEY_CPUS;
+		p = ts[(r >> 3) % 12];
+		curr = cpu_curr(cpu);
+		fake_arch_set_cpu(cpu);
+		switch ((r >> 8) % 7) {
+		case 0:
+		case 1:
+			run_for((r >> 12) % (6 * MS));
+			break;
+		case 2:
+			if (!curr->is_idle && (curr->sched_class == &fair_sched_class ||
+					       curr->sched_class == &rt_sched_class))
+				task_sleep(t, curr);
+			break;
+		case 3:
+			wake_up_process(p);
+			break;
+		case 4:
+			set_cpus_allowed(p, ((r >> 12) & 0xff) | 1u << ((r >> 20) % 8));
+			break;
+		case 5:
+			if (p->sched_class == &fair_sched_class)
+				set_user_nice(p, (int)((r >> 12) % 40) - 20);
+			break;
+		case 6:
+			if (!curr->is_idle && curr->sched_class == &fair_sched_class)
+				yield();
+			break;
+		}
+		settle();
+		check("random");
+	}
+	scenario_end(t);
+}
+
 KTEST_SUITE(sched_oracle, KTEST_CASE(oracle_migrate_every_wakeup),
 	    KTEST_CASE(oracle_long_sleeper_leaves), KTEST_CASE(oracle_ping_pong),
 	    KTEST_CASE(oracle_saturated_little), KTEST_CASE(oracle_util_est),
 	    KTEST_CASE(oracle_rt_bursts), KTEST_CASE(oracle_fork), KTEST_CASE(oracle_nice),
-	    KTEST_CASE(oracle_affinity));
+	    KTEST_CASE(oracle_affinity), KTEST_CASE(oracle_random_ops));

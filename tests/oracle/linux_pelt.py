@@ -339,12 +339,12 @@ class Model:
         elif p.cls == "r":               # put_prev_task_rt()
             self.update_rt(rq, 1)
 
-    def set_next(self, rq, p):
+    def set_next(self, rq, p, first):
         if p.cls == "f":                 # set_next_entity()
             if p.on_rq:
                 self.update_load_avg(rq, p)
             rq.cfs_curr = p
-        elif p.cls == "r" and rq.curr_cls() != "r":     # set_next_task_rt()
+        elif p.cls == "r" and first and rq.curr_cls() != "r":     # set_next_task_rt()
             self.update_rt(rq, 0)
 
     def ev_pick(self, rq, p, e):
@@ -354,11 +354,11 @@ class Model:
                 self.update_idle_rq_clock_pelt(rq)
             rq.curr = None
             return
-        self.set_next(rq, p)
+        self.set_next(rq, p, True)
         rq.curr = p
 
-    def ev_set_next(self, rq, p, e):
-        self.set_next(rq, p)
+    def ev_set_next(self, rq, p, e):     # the core puts back a task it changed
+        self.set_next(rq, p, False)
 
     def ev_tick(self, rq, p, e):
         if p is None:
