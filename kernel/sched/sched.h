@@ -265,7 +265,9 @@ int can_migrate_task(struct task_struct *p, struct rq *src, int dst_cpu, enum cp
 		     bool *hot);
 
 /* cpufreq: the governor's one hook (Linux: cpufreq_update_util()). Called
- * under rq->lock with IRQs off on enqueue, dequeue, the tick and RT changes;
+ * under rq->lock with IRQs off where Linux 6.1 calls it: when the root
+ * cfs_rq's PELT signal decayed or a task attached/detached (fair_pelt.c),
+ * on RT enqueue/dequeue, when blocked load decayed;
  * the governor registers per CPU (kernel/sched/cpufreq_schedutil.c) and must
  * neither sleep nor take another rq's lock. */
 struct update_util_data {
