@@ -485,8 +485,12 @@ static int migration_cpu_stop(void *arg)
 
 static void finish_switch_unlocked(struct task_struct *prev)
 {
-	if (prev->state == TASK_DEAD && prev != current)
+	if (prev->state == TASK_DEAD && prev != current) {
+		sched_oracle_event(SCHED_EV_DEAD, task_rq(prev), prev, 0);
+		if (prev->sched_class->task_dead)
+			prev->sched_class->task_dead(prev);
 		put_task_struct(prev);
+	}
 }
 
 void schedule_tail(struct task_struct *prev)
@@ -710,6 +714,7 @@ static void change_task(struct task_struct *p, void (*fn)(struct task_struct *, 
 		p->sched_class->set_next_task(rq, p, false);
 	}
 	if (prev_class != p->sched_class) {
+		sched_oracle_event(SCHED_EV_SWITCHED, rq, p, 0);
 		if (prev_class->switched_from)
 			prev_class->switched_from(rq, p);
 		if (p->sched_class->switched_to)

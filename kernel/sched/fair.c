@@ -644,6 +644,7 @@ static void switched_from_fair(struct rq *rq, struct task_struct *p)
 	/* Keep vruntime meaningful if it comes back (Linux: detach_task_cfs_rq). */
 	if (!task_on_rq_queued(p))
 		p->se.vruntime -= rq->cfs.min_vruntime;
+	detach_entity_cfs_rq(&rq->cfs, &p->se);
 }
 
 static void switched_to_fair(struct rq *rq, struct task_struct *p)
@@ -654,6 +655,14 @@ static void switched_to_fair(struct rq *rq, struct task_struct *p)
 	 * queued task was made absolute by its enqueue. */
 	if (!task_on_rq_queued(p))
 		p->se.vruntime += rq->cfs.min_vruntime;
+	attach_entity_cfs_rq(&rq->cfs, &p->se);
+}
+
+/* An exited task's blocked load leaves its last cfs_rq (rq lock not held).
+ * Linux: task_dead_fair(). */
+static void task_dead_fair(struct task_struct *p)
+{
+	remove_entity_load_avg(&task_rq(p)->cfs, &p->se);
 }
 
 void init_cfs_rq(struct cfs_rq *cfs_rq)
@@ -916,6 +925,7 @@ const struct sched_class fair_sched_class = {
 	.task_tick = task_tick_fair,
 	.task_fork = task_fork_fair,
 	.update_curr = update_curr_fair,
+	.task_dead = task_dead_fair,
 	.switched_from = switched_from_fair,
 	.switched_to = switched_to_fair,
 	.prio_changed = prio_changed_fair,

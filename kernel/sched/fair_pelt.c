@@ -160,6 +160,25 @@ void update_load_avg_task(struct rq *rq, struct task_struct *p)
 	update_load_avg(&rq->cfs, &p->se, 0);
 }
 
+/* A task leaves CFS for another class: its signals, brought up to now, leave
+ * the cfs_rq at once (one never attached has nothing to take).
+ * Linux: detach_entity_cfs_rq(). */
+void detach_entity_cfs_rq(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	if (!se->avg.last_update_time)
+		return;
+	update_load_avg(cfs_rq, se, 0);
+	detach_entity_load_avg(cfs_rq, se);
+}
+
+/* ... and comes back: aged to now as blocked (ATTACH_AGE_LOAD), then attached.
+ * Linux: attach_entity_cfs_rq(). */
+void attach_entity_cfs_rq(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	update_load_avg(cfs_rq, se, 0);
+	attach_entity_load_avg(cfs_rq, se);
+}
+
 /* Age a sleeping entity to its cfs_rq's last update, then queue its signals
  * for removal by the next update of that cfs_rq (whose lock we may not hold).
  * Linux: remove_entity_load_avg() with sync_entity_load_avg(). */

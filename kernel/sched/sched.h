@@ -159,6 +159,7 @@ struct sched_class {
 	void (*migrate_task_rq)(struct task_struct *p, int new_cpu);
 	void (*task_tick)(struct rq *rq, struct task_struct *p);
 	void (*task_fork)(struct task_struct *p);
+	void (*task_dead)(struct task_struct *p);	/* it exited; no rq lock held */
 	void (*update_curr)(struct rq *rq);
 	void (*switched_from)(struct rq *rq, struct task_struct *p);
 	void (*switched_to)(struct rq *rq, struct task_struct *p);
@@ -230,6 +231,8 @@ void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
 void enqueue_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void dequeue_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void remove_entity_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void detach_entity_cfs_rq(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void attach_entity_cfs_rq(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void migrate_se_pelt_lag(struct rq *rq, struct sched_entity *se);
 void util_est_enqueue_task(struct cfs_rq *cfs_rq, struct task_struct *p);
 void util_est_dequeue_task(struct cfs_rq *cfs_rq, struct task_struct *p);
@@ -298,7 +301,7 @@ bool update_rt_rq_load_avg(struct rq *rq, bool running);
 enum sched_oracle_ev {
 	SCHED_EV_CLOCK, SCHED_EV_ENQUEUE, SCHED_EV_DEQUEUE, SCHED_EV_PUT_PREV, SCHED_EV_PICK,
 	SCHED_EV_SET_NEXT, SCHED_EV_TICK, SCHED_EV_MIGRATE, SCHED_EV_FORK, SCHED_EV_CHANGE,
-	SCHED_EV_CHANGED, SCHED_EV_BLOCKED,
+	SCHED_EV_CHANGED, SCHED_EV_BLOCKED, SCHED_EV_SWITCHED, SCHED_EV_DEAD,
 };
 #ifdef HOST_BUILD
 void sched_oracle_event(enum sched_oracle_ev ev, struct rq *rq, struct task_struct *p, long arg);

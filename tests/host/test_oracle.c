@@ -36,6 +36,7 @@ static const char *const ev_names[] = {
 	[SCHED_EV_PICK] = "pick", [SCHED_EV_SET_NEXT] = "set_next", [SCHED_EV_TICK] = "tick",
 	[SCHED_EV_MIGRATE] = "migrate", [SCHED_EV_FORK] = "fork", [SCHED_EV_CHANGE] = "change",
 	[SCHED_EV_CHANGED] = "changed", [SCHED_EV_BLOCKED] = "blocked",
+	[SCHED_EV_SWITCHED] = "switched", [SCHED_EV_DEAD] = "dead",
 };
 
 /* kernel/sched/sched.h's hook: one line per event, fields by name. */
@@ -360,13 +361,41 @@ static void oracle_affinity(struct ktest *t)
 	scenario_end(t);
 }
 
-/* Everything at once, 1500 random steps over 10 CFS tasks and 2 FIFO tasks on all CPUs:
- * time, sleeps, wakeups where select_task_rq() decides, affinity, nice, yield; the
- * balancer moves what it will. A fixed seed: the same steps every run. */
+static void random_policy(struct task_struct *p, unsigned int r)
+{
+	static const unsigned int policies[] = { SCHED_NORMAL, SCHED_BATCH, SCHED_IDLE,
+						 SCHED_FIFO };
+	unsigned int policy = policies[r % ARRAY_SIZE(policies)];
+
+	sched_setscheduler(p, policy, policy == SCHED_FIFO ? 1 + (r >> 4) % 50 : 0);
+}
+
+/* The task running on cpu (one of ts) exits; at most 4 do. No task is forked in its
+ * place: a fork onto a CPU with blocked load is deviation 8 of issue 13 (Linux's
+ * post_init_entity_util_avg() scales the weight by 1024 and so takes the cap), which the
+ * model already follows. */
+static void random_exit(struct task_struct **ts, struct task_struct *curr, int *exits)
+{
+	bool ours = false;
+
+	for (int i = 0; i < 12; i++)
+		ours |= ts[i] == curr;
+	if (!ours || *exits >= 4)
+		return;
+	(*exits)++;
+	curr->state = TASK_DEAD;
+	schedule();
+}
+
+/* Everything at once, 2000 random steps over 10 CFS tasks and 2 FIFO tasks on all CPUs:
+ * time, sleeps, wakeups where select_task_rq() decides, affinity, nice, yield, policy
+ * changes (CFS <-> FIFO, SCHED_IDLE, BATCH) and exits; the balancer moves what it
+ * will. A fixed seed: the same steps every run. */
 static void oracle_random_ops(struct ktest *t)
 {
 	struct task_struct *ts[12];
 	u64 rng = 0x5eed;
+	int exits = 0;
 
 	if (!scenario(t, "random_ops"))
 		return;
@@ -377,7 +406,7 @@ static void oracle_random_ops(struct ktest *t)
 		task_start(ts[i], (unsigned int)i % NR_HIKEY_CPUS);
 		check("fork");
 	}
-	for (int i = 0; i < 1500; i++) {
+	for (int i = 0; i < 2000; i++) {
 		unsigned int r, cpu;
 		struct task_struct *p, *curr;
 
@@ -387,7 +416,8 @@ static void oracle_random_ops(struct ktest *t)
 		p = ts[(r >> 3) % 12];
 		curr = cpu_curr(cpu);
 		fake_arch_set_cpu(cpu);
-		switch ((r >> 8) % 7) {
+
+		switch (p->state == TASK_DEAD ? 0 : (r >> 8) % 9) {	/* none on the dead */
 		case 0:
 		case 1:
 			run_for((r >> 12) % (6 * MS));
@@ -410,6 +440,12 @@ static void oracle_random_ops(struct ktest *t)
 		case 6:
 			if (!curr->is_idle && curr->sched_class == &fair_sched_class)
 				yield();
+			break;
+		case 7:
+			random_policy(p, r >> 12);
+			break;
+		case 8:
+			random_exit(ts, curr, &exits);
 			break;
 		}
 		settle();

@@ -370,15 +370,18 @@ class Model:
 
     def ev_migrate(self, rq, p, e):      # set_task_cpu() -> migrate_task_rq_fair()
         if p.cls == "f" and e["onrq"] != 2:
-            self.blocked_se(p, rq.cfs.lut)                 # sync_entity_load_avg()
-            rq.removed[0] += 1                             # remove_entity_load_avg()
-            rq.removed[1] += p.avg.load
-            rq.removed[2] += p.avg.util
-            rq.removed[3] += p.avg.runnable
+            self.remove(rq, p)
             self.pelt_lag(rq, p, e["t"])
         if p.cls == "f":
             p.avg.lut = 0
         p.cpu = e["arg"]
+
+    def remove(self, rq, p):             # remove_entity_load_avg()
+        self.blocked_se(p, rq.cfs.lut)                     # sync_entity_load_avg()
+        rq.removed[0] += 1
+        rq.removed[1] += p.avg.load
+        rq.removed[2] += p.avg.util
+        rq.removed[3] += p.avg.runnable
 
     def pelt_lag(self, rq, p, t):        # migrate_se_pelt_lag()
         a = p.avg
@@ -417,9 +420,19 @@ class Model:
             rq.cfs.load_sum += p.weight * p.avg.load_sum
         else:
             p.weight = e["w"]
-        if e["cls"] != p.old_cls:
-            raise Unsupported("class change (switched_from/to) is not modelled")
         p.cls = e["cls"]
+
+    def ev_switched(self, rq, p, e):     # check_class_changed()
+        if p.old_cls == "f" and p.avg.lut:                # switched_from_fair()
+            self.update_load_avg(rq, p)                    # detach_entity_cfs_rq()
+            self.detach(rq, p)
+        if p.cls == "f":                                   # switched_to_fair()
+            self.update_load_avg(rq, p)                    # attach_entity_cfs_rq()
+            self.attach(rq, p)
+
+    def ev_dead(self, rq, p, e):         # task_dead_fair()
+        if p.cls == "f":
+            self.remove(rq, p)
 
     def ev_blocked(self, rq, p, e):      # update_blocked_averages()
         self.update_rt(rq, int(rq.curr_cls() == "r"))
