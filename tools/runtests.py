@@ -82,6 +82,11 @@ RUNS = [
     {"name": "host-unittests", "kind": "unittests", "argv": ["{build}/host/unittests"]},
     # make compare's own parts (initramfs, Linux's tree, the table); no download, no boot.
     {"name": "compare-tool", "kind": "pyunit", "path": "tools/test_compare.py"},
+    # Linux 6.1's PELT paths, modelled in Python, against the host scenarios' trace
+    # (tests/host/test_oracle.c): every task's and run queue's values, to the unit.
+    {"name": "pelt-oracle", "kind": "command",
+     "argv": ["tests/oracle/linux_pelt.py", "--unittests", "{build}/host/unittests",
+              "--dtb", "{build}/dts/hi3660-hikey960.dtb"]},
     # Expands into one run per tests/fuzz/fuzz_*.c, each counted as one test;
     # at most 60 s each keeps the four (bootargs, dtb, rtapp, shell) within a
     # few minutes. `make fuzz` (--fuzz-time) runs them longer.

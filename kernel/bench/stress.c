@@ -237,7 +237,14 @@ static void hold_start(struct hold *h, struct stress_result *r)
 	if (t)
 		kthread_discard(t);
 	r->fail_while_held += !t;
-	r->fail_while_held += pipe_init(&p, 0) == -ENOMEM;
+	/* A failed creation gives back what it had taken before failing (its task
+	 * struct, say), and so may a worker exiting meanwhile: take it again, or the
+	 * pipe may fit in it. */
+	h->hog = hog_all_memory(h->hog, &r->held_pages);
+	if (pipe_init(&p, 0) == -ENOMEM)
+		r->fail_while_held++;
+	else
+		pipe_destroy(&p);	/* counted as not failing; nothing leaks */
 	h->until = arch_clock_ns() + HOLD_MS * NSEC_PER_MSEC;
 	h->ops = st.ops;
 	r->live_at_hold = live();

@@ -479,6 +479,10 @@ static int load_balance(int this_cpu, struct sched_domain *sd, enum cpu_idle_typ
 			spin_unlock(&this_rq->lock);
 	}
 	this_rq->lb.lb_count[idle]++;
+	/* Linux: update_sd_lb_stats() -> update_group_capacity() -> update_cpu_capacity()
+	 * for the local group at the lowest level (newidle: at most once an interval). */
+	if (sd == &this_rq->sd[0] && idle != CPU_NEWLY_IDLE)
+		update_cpu_capacity(this_rq);
 	gi = find_busiest_group(&env);
 	if (gi < 0)
 		goto balanced;
@@ -614,8 +618,13 @@ void trigger_load_balance(struct rq *rq)
 	lockdep_assert_not_held(&rq->lock);
 	if (!rq->nr_sd || !cpu_active(rq->cpu))
 		return;
-	if (now >= rq->next_balance)
+	if (now >= rq->next_balance) {
+		/* Linux: run_rebalance_domains() decays this CPU's blocked load first. */
+		spin_lock(&rq->lock);
+		update_blocked_averages(rq);
+		spin_unlock(&rq->lock);
 		rebalance_domains(rq, idle_cpu((int)rq->cpu) ? CPU_IDLE : CPU_NOT_IDLE, false);
+	}
 	if (now >= rq->balance_tick) {
 		rq->balance_tick = now + TICK_NSEC;
 		kick_idle_balance(rq);

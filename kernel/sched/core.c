@@ -33,11 +33,16 @@ static const int prio_to_weight[40] = {
 };
 #define WEIGHT_IDLEPRIO 3	/* SCHED_IDLE */
 
-void set_load_weight(struct task_struct *p)
+/* update_load: p is on a run queue (queued or asleep there, rq locked), so
+ * a CFS task's PELT load moves to the new weight (Linux: reweight_task();
+ * SCHED_IDLE is set directly, as in Linux). */
+void set_load_weight(struct task_struct *p, bool update_load)
 {
 	unsigned long w = p->policy == SCHED_IDLE ? WEIGHT_IDLEPRIO
 						  : (unsigned long)prio_to_weight[p->static_prio - MAX_RT_PRIO];
 
+	if (update_load && p->policy != SCHED_IDLE && p->sched_class == &fair_sched_class)
+		reweight_task(p, w);
 	p->se.load.weight = w;
 	p->se.load.inv_weight = (u32)(0xffffffffull / w);	/* Linux: sched_prio_to_wmult */
 }
@@ -52,8 +57,19 @@ void account_irq_time(u64 delta)
 	irq_time[arch_cpu_id()] += delta;
 }
 
+/* While idle, remember where the clocks stood: a task leaving this CPU at
+ * wakeup estimates our PELT clock from them (fair.c migrate_se_pelt_lag).
+ * Linux: _update_idle_rq_clock_pelt()'s clock_idle, clock_pelt_idle. */
+static void note_idle_clocks(struct rq *rq)
+{
+	WRITE_ONCE(rq->clock_idle, rq->clock);
+	WRITE_ONCE(rq->clock_pelt_idle, rq_clock_pelt(rq));
+}
+
 /* Advance rq->clock, clock_task (minus IRQ time) and the PELT clock, which
- * runs slower on small or slowed-down CPUs (Linux >= 5.1 invariance). */
+ * runs slower on small or slowed-down CPUs (Linux >= 5.1 invariance). The
+ * IRQ signal accrues here when there was IRQ time; it decays in
+ * update_blocked_averages(). Linux: update_rq_clock(), update_rq_clock_task(). */
 void update_rq_clock(struct rq *rq)
 {
 	u64 now = arch_clock_ns(), delta, irq;
@@ -68,13 +84,26 @@ void update_rq_clock(struct rq *rq)
 		irq = delta;
 	rq->prev_irq_time += irq;
 	rq->clock_task += delta - irq;
-	rq->pelt = pelt_clock_update(rq->pelt, delta - irq, rq->curr == rq->idle,
-				     arch_scale_cpu_capacity((int)rq->cpu),
-				     arch_scale_freq_capacity((int)rq->cpu));
-	if (irq || rq->avg_irq.util_avg)
+	sched_oracle_event(SCHED_EV_CLOCK, rq, NULL, (long)irq);
+	if (irq)
 		pelt_update_irq(&rq->avg_irq, rq->clock, irq,
 				arch_scale_cpu_capacity((int)rq->cpu),
 				arch_scale_freq_capacity((int)rq->cpu));
+	rq->pelt = pelt_clock_update(rq->pelt, delta - irq, rq->curr == rq->idle,
+				     arch_scale_cpu_capacity((int)rq->cpu),
+				     arch_scale_freq_capacity((int)rq->cpu));
+	if (rq->curr == rq->idle)
+		note_idle_clocks(rq);
+}
+
+/* The rq goes idle: if it was saturated (cfs + rt util_sum at the maximum),
+ * the time its PELT clock lags the task clock would not have been idle at
+ * full capacity either, and is kept as lost idle time before the clocks
+ * resync. Linux: update_idle_rq_clock_pelt() (no DL class here). */
+static void update_idle_rq_clock_pelt(struct rq *rq)
+{
+	rq->pelt = pelt_clock_enter_idle(rq->pelt, rq->cfs.avg.util_sum + rq->avg_rt.util_sum);
+	note_idle_clocks(rq);
 }
 
 /* ---- run queue basics ----------------------------------------------------------- */
@@ -104,6 +133,7 @@ bool need_resched(void)
 void activate_task(struct rq *rq, struct task_struct *p, int flags)
 {
 	BUG_ON(p->cpu != (int)rq->cpu || !spin_is_held(&rq->lock));
+	sched_oracle_event(SCHED_EV_ENQUEUE, rq, p, flags);
 	p->sched_class->enqueue_task(rq, p, flags);
 	p->on_rq = TASK_ON_RQ_QUEUED;
 	rq->nr_running++;
@@ -113,6 +143,7 @@ void deactivate_task(struct rq *rq, struct task_struct *p, int flags)
 {
 	BUG_ON(p->cpu != (int)rq->cpu || !spin_is_held(&rq->lock));
 	p->on_rq = (flags & DEQUEUE_SLEEP) ? 0 : TASK_ON_RQ_MIGRATING;
+	sched_oracle_event(SCHED_EV_DEQUEUE, rq, p, flags);
 	p->sched_class->dequeue_task(rq, p, flags);
 	rq->nr_running--;
 }
@@ -150,6 +181,7 @@ void set_task_cpu(struct task_struct *p, unsigned int cpu)
 	BUG_ON(__atomic_load_n(&p->on_cpu, __ATOMIC_ACQUIRE));	/* never a running task */
 	if ((int)cpu == p->cpu)
 		return;
+	sched_oracle_event(SCHED_EV_MIGRATE, task_rq(p), p, (long)cpu);
 	if (p->sched_class->migrate_task_rq)
 		p->sched_class->migrate_task_rq(p, (int)cpu);
 	trace_sched_migrate_task(p, cpu);
@@ -316,7 +348,7 @@ static void sched_fork(struct task_struct *p)
 	}
 	p->prio = p->normal_prio = p->static_prio;
 	p->sched_class = &fair_sched_class;
-	set_load_weight(p);
+	set_load_weight(p, false);
 	p->uclamp_req[UCLAMP_MIN] = 0;
 	p->uclamp_req[UCLAMP_MAX] = SCHED_CAPACITY_SCALE;
 	p->recent_used_cpu = -1;
@@ -349,6 +381,7 @@ void wake_up_new_task(struct task_struct *p)
 	rq = cpu_rq(cpu);
 	spin_lock(&rq->lock);
 	update_rq_clock(rq);
+	sched_oracle_event(SCHED_EV_FORK, rq, p, 0);
 	post_init_entity_util_avg(p);
 	activate_task(rq, p, ENQUEUE_INITIAL);
 	trace_sched_wakeup_new(p);
@@ -368,11 +401,18 @@ static struct task_struct *pick_next_task(struct rq *rq, struct task_struct *pre
 	/* About to idle: try to pull work first (Linux: put_prev_task_balance()). */
 	if (!rq->nr_running)
 		fair_sched_class.balance(rq, prev);
+	sched_oracle_event(SCHED_EV_PUT_PREV, rq, prev, 0);
 	prev->sched_class->put_prev_task(rq, prev);
 	for_each_class(c) {
 		p = c->pick_next_task(rq);
-		if (p)
-			return p;
+		if (!p)
+			continue;
+		/* Linux: pick_next_task_fair()'s idle path, reached through
+		 * __pick_next_task()'s fast path only (prev fair or idle). */
+		if (p == rq->idle && (prev->sched_class == &fair_sched_class || prev == rq->idle))
+			update_idle_rq_clock_pelt(rq);
+		sched_oracle_event(SCHED_EV_PICK, rq, p, 0);
+		return p;
 	}
 	BUG_ON(1);	/* the idle class always has its task */
 }
@@ -449,8 +489,12 @@ static int migration_cpu_stop(void *arg)
 
 static void finish_switch_unlocked(struct task_struct *prev)
 {
-	if (prev->state == TASK_DEAD && prev != current)
+	if (prev->state == TASK_DEAD && prev != current) {
+		sched_oracle_event(SCHED_EV_DEAD, task_rq(prev), prev, 0);
+		if (prev->sched_class->task_dead)
+			prev->sched_class->task_dead(prev);
 		put_task_struct(prev);
+	}
 }
 
 void schedule_tail(struct task_struct *prev)
@@ -552,12 +596,8 @@ void scheduler_tick(void)
 	cpu_ticks[rq->cpu]++;
 	update_rq_clock(rq);
 	curr = rq->curr;
+	sched_oracle_event(SCHED_EV_TICK, rq, curr, 0);
 	curr->sched_class->task_tick(rq, curr);
-	update_rt_rq_load_avg(rq, curr->sched_class == &rt_sched_class);
-	update_cpu_capacity(rq);
-	if (curr == rq->idle)
-		update_blocked_averages(rq);
-	cpufreq_update_util(rq, 0);
 	spin_unlock(&rq->lock);
 	trigger_load_balance(rq);
 }
@@ -658,16 +698,27 @@ static void change_task(struct task_struct *p, void (*fn)(struct task_struct *, 
 	update_rq_clock(rq);
 	queued = task_on_rq_queued(p);
 	running = task_running(rq, p);
-	if (queued)
+	if (queued) {
+		sched_oracle_event(SCHED_EV_DEQUEUE, rq, p, 0);
 		p->sched_class->dequeue_task(rq, p, 0);
-	if (running)
+	}
+	if (running) {
+		sched_oracle_event(SCHED_EV_PUT_PREV, rq, p, 0);
 		p->sched_class->put_prev_task(rq, p);
+	}
+	sched_oracle_event(SCHED_EV_CHANGE, rq, p, 0);
 	fn(p, arg);
-	if (queued)
+	sched_oracle_event(SCHED_EV_CHANGED, rq, p, 0);
+	if (queued) {
+		sched_oracle_event(SCHED_EV_ENQUEUE, rq, p, 0);
 		p->sched_class->enqueue_task(rq, p, 0);
-	if (running)
+	}
+	if (running) {
+		sched_oracle_event(SCHED_EV_SET_NEXT, rq, p, 0);
 		p->sched_class->set_next_task(rq, p, false);
+	}
 	if (prev_class != p->sched_class) {
+		sched_oracle_event(SCHED_EV_SWITCHED, rq, p, 0);
 		if (prev_class->switched_from)
 			prev_class->switched_from(rq, p);
 		if (p->sched_class->switched_to)
@@ -687,7 +738,7 @@ static void apply_nice(struct task_struct *p, long nice)
 	p->static_prio = NICE_TO_PRIO((int)nice);
 	if (!task_has_rt_policy(p))
 		p->prio = p->normal_prio = p->static_prio;
-	set_load_weight(p);
+	set_load_weight(p, p->state != TASK_NEW && p->cpu >= 0);
 }
 
 int set_user_nice(struct task_struct *p, int nice)
@@ -709,6 +760,7 @@ static void apply_policy(struct task_struct *p, long packed)
 
 	p->policy = policy;
 	p->rt_priority = rt_prio;
+	set_load_weight(p, p->state != TASK_NEW && p->cpu >= 0);	/* Linux: before the class changes */
 	if (policy == SCHED_FIFO || policy == SCHED_RR) {
 		p->prio = p->normal_prio = MAX_RT_PRIO - 1 - (int)rt_prio;
 		p->sched_class = &rt_sched_class;
@@ -717,7 +769,6 @@ static void apply_policy(struct task_struct *p, long packed)
 		p->prio = p->normal_prio = p->static_prio;
 		p->sched_class = &fair_sched_class;
 	}
-	set_load_weight(p);
 }
 
 int sched_setscheduler(struct task_struct *p, unsigned int policy, unsigned int rt_priority)

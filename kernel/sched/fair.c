@@ -1,10 +1,9 @@
 /* fair.c - CFS: vruntime-ordered rbtree per run queue, slices, placement
- * of new and waking entities, tick and wakeup preemption, buddies; PELT
- * signals of tasks and run queues with util_est; capacity (capacity_of,
- * util_fits_cpu), wakeup placement (wake_affine, select_idle_capacity,
+ * of new and waking entities, tick and wakeup preemption, buddies; capacity
+ * (capacity_of, util_fits_cpu), wakeup placement (wake_affine, select_idle_capacity,
  * ASYM_PREFER_PREV, SIS_DEBOUNCE) and fork placement (find_idlest_cpu). Not load
- * balancing (balance.c) nor the PELT maths (pelt.c). State under rq->lock.
- * Linux: kernel/sched/fair.c (v6.1). */
+ * balancing (balance.c), nor when and how PELT signals update (fair_pelt.c), nor the
+ * PELT maths (pelt.c). State under rq->lock. Linux: kernel/sched/fair.c (v6.1). */
 #include "sched.h"
 #include "trace.h"
 
@@ -25,16 +24,6 @@ void sched_tunables_init(unsigned int nr_cpus)
 	sysctl_sched_latency = 6000000 * factor;
 	sysctl_sched_min_granularity = 750000 * factor;
 	sysctl_sched_wakeup_granularity = 1000000 * factor;
-}
-
-static inline struct task_struct *task_of(struct sched_entity *se)
-{
-	return container_of(se, struct task_struct, se);
-}
-
-static inline struct rq *rq_of(struct cfs_rq *cfs_rq)
-{
-	return container_of(cfs_rq, struct rq, cfs);
 }
 
 /* Linux: cfs_rq_of(): no group scheduling, so the cfs_rq of the task's rq. */
@@ -325,131 +314,27 @@ static void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, bool in
 	se->vruntime = vruntime;
 }
 
-/* ---- PELT of entities and run queues --------------------------------------------------- */
-
-/* Fold in the load of tasks that left this rq while blocked (they could not
- * take our lock then: Linux's cfs_rq->removed). */
-static void update_cfs_rq_removed(struct cfs_rq *cfs_rq)
+/* A task's weight changes (nice, policy; the core has dequeued it and put it
+ * back if it ran): its load leaves the cfs_rq's at the old weight and comes
+ * back at the new one, load_avg recomputed from its unweighted load_sum.
+ * Linux: reweight_task() -> reweight_entity(). */
+void reweight_task(struct task_struct *p, unsigned long weight)
 {
-	struct sched_avg *sa = &cfs_rq->avg;
-	unsigned long load, util, runnable;
-	u32 divider = get_pelt_divider(sa);
+	struct cfs_rq *cfs_rq = &task_rq(p)->cfs;
+	struct sched_entity *se = &p->se;
 
-	if (!READ_ONCE(cfs_rq->removed.nr))
-		return;
-	spin_lock(&cfs_rq->removed.lock);
-	load = cfs_rq->removed.load_avg;
-	util = cfs_rq->removed.util_avg;
-	runnable = cfs_rq->removed.runnable_avg;
-	cfs_rq->removed.load_avg = cfs_rq->removed.util_avg = cfs_rq->removed.runnable_avg = 0;
-	cfs_rq->removed.nr = 0;
-	spin_unlock(&cfs_rq->removed.lock);
-#define SUB_POS(x, v) ((x) = (x) > (v) ? (x) - (v) : 0)
-	SUB_POS(sa->load_avg, load);
-	SUB_POS(sa->load_sum, (u64)load * divider);
-	SUB_POS(sa->util_avg, util);
-	SUB_POS(sa->util_sum, (u32)(util * divider));
-	SUB_POS(sa->runnable_avg, runnable);
-	SUB_POS(sa->runnable_sum, (u64)runnable * divider);
-}
-
-/* A task's signals join a run queue's (new, or arrived by migration). */
-static void attach_entity_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se)
-{
-	u32 divider = get_pelt_divider(&cfs_rq->avg);
-
-	/* Align the entity with the rq's PELT window, then rebuild its sums
-	 * from its averages with the rq's divider (Linux does the same). */
-	se->avg.last_update_time = cfs_rq->avg.last_update_time;
-	se->avg.period_contrib = cfs_rq->avg.period_contrib;
-	se->avg.util_sum = (u32)(se->avg.util_avg * divider);
-	se->avg.runnable_sum = (u64)se->avg.runnable_avg * divider;
-	se->avg.load_sum = se->load.weight ? (u64)se->avg.load_avg * divider / se->load.weight : 0;
-	cfs_rq->avg.util_avg += se->avg.util_avg;
-	cfs_rq->avg.util_sum += se->avg.util_sum;
-	cfs_rq->avg.runnable_avg += se->avg.runnable_avg;
-	cfs_rq->avg.runnable_sum += se->avg.runnable_sum;
-	cfs_rq->avg.load_avg += se->avg.load_avg;
-	cfs_rq->avg.load_sum += (u64)se->avg.load_avg * divider;
-}
-
-static void detach_entity_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se)
-{
-	struct sched_avg *sa = &cfs_rq->avg;
-	u32 divider = get_pelt_divider(sa);
-
-	SUB_POS(sa->load_avg, se->avg.load_avg);
-	SUB_POS(sa->load_sum, (u64)se->avg.load_avg * divider);
-	SUB_POS(sa->util_avg, se->avg.util_avg);
-	SUB_POS(sa->util_sum, se->avg.util_sum);
-	SUB_POS(sa->runnable_avg, se->avg.runnable_avg);
-	SUB_POS(sa->runnable_sum, se->avg.runnable_sum);
-}
-
-/* Linux: update_load_avg(). Entity first, then the run queue, at PELT time.
- * A sum that decayed (a 1024 us period passed) is traced, as Linux's
- * pelt_se_tp/pelt_cfs_tp fire. Counted per rq, and timed while
- * sched_pelt_timing is on (E3: the cost of PELT on the scheduler's paths;
- * one load and branch when off). */
-static void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se, bool attach)
-{
-	struct rq *rq = rq_of(cfs_rq);
-	u64 now = rq_clock_pelt(rq);
-	u64 t0 = READ_ONCE(sched_pelt_timing) ? arch_clock_ns() : 0;
-
-	if (se->avg.last_update_time &&
-	    pelt_update_se(&se->avg, now, se->on_rq, se->on_rq, cfs_rq->curr == se,
-			   se->load.weight))
-		trace_sched_pelt_se(rq->cpu, task_of(se));
-	update_cfs_rq_removed(cfs_rq);
-	if (pelt_update_cfs_rq(&cfs_rq->avg, now, cfs_rq->load.weight, cfs_rq->h_nr_running,
-			       cfs_rq->curr != NULL))
-		trace_sched_pelt_cfs(rq->cpu, &cfs_rq->avg);
-	if (attach && !se->avg.last_update_time)
-		attach_entity_load_avg(cfs_rq, se);
-	rq->nr_pelt_updates++;
-	if (t0)
-		rq->pelt_update_ns += arch_clock_ns() - t0;
-}
-
-void update_load_avg_task(struct rq *rq, struct task_struct *p)
-{
-	lockdep_assert_held(&rq->lock);
-	update_load_avg(&rq->cfs, &p->se, false);
-}
-
-/* Idle CPUs still decay their blocked load (Linux: update_blocked_averages). */
-void update_blocked_averages(struct rq *rq)
-{
-	struct cfs_rq *cfs_rq = &rq->cfs;
-
-	lockdep_assert_held(&rq->lock);
-	update_cfs_rq_removed(cfs_rq);
-	pelt_update_cfs_rq(&cfs_rq->avg, rq_clock_pelt(rq), cfs_rq->load.weight,
-			   cfs_rq->h_nr_running, cfs_rq->curr != NULL);
-	if (rq->curr == rq->idle)
-		rq->pelt = pelt_clock_enter_idle(rq->pelt, cfs_rq->avg.util_sum);
-	update_cpu_capacity(rq);
-}
-
-/* util_est: the rq's estimate is the sum of its queued tasks' estimates. */
-static void util_est_enqueue_task(struct cfs_rq *cfs_rq, struct task_struct *p)
-{
-	if (sched_feat(UTIL_EST))
-		cfs_rq->avg.util_est.enqueued =
-			util_est_enqueue(cfs_rq->avg.util_est.enqueued, p->se.avg.util_est);
-}
-
-static void util_est_dequeue_task(struct cfs_rq *cfs_rq, struct task_struct *p, bool sleep)
-{
-	if (!sched_feat(UTIL_EST))
-		return;
-	cfs_rq->avg.util_est.enqueued =
-		util_est_dequeue(cfs_rq->avg.util_est.enqueued, p->se.avg.util_est);
-	if (sleep)	/* a task's estimate is updated when it goes to sleep */
-		p->se.avg.util_est = util_est_update(p->se.avg.util_est, task_util(p),
-						     capacity_orig_of(rq_of(cfs_rq)->cpu),
-						     sched_feat(UTIL_EST_FASTUP));
+	lockdep_assert_held(&task_rq(p)->lock);
+	if (se->on_rq) {
+		if (cfs_rq->curr == se)
+			update_curr(cfs_rq);
+		update_load_sub(&cfs_rq->load, se->load.weight);
+	}
+	dequeue_load_avg(cfs_rq, se);
+	se->load.weight = weight;
+	se->avg.load_avg = weight * se->avg.load_sum / get_pelt_divider(&se->avg);
+	enqueue_load_avg(cfs_rq, se);
+	if (se->on_rq)
+		update_load_add(&cfs_rq->load, se->load.weight);
 }
 
 /* ---- enqueue, dequeue, pick ------------------------------------------------------------ */
@@ -485,7 +370,7 @@ static void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int f
 	update_curr(cfs_rq);
 	if (renorm && !curr)
 		se->vruntime += cfs_rq->min_vruntime;
-	update_load_avg(cfs_rq, se, true);
+	update_load_avg(cfs_rq, se, DO_ATTACH);
 	account_entity_enqueue(cfs_rq, se);
 	if (flags & ENQUEUE_WAKEUP)
 		place_entity(cfs_rq, se, false);
@@ -522,10 +407,15 @@ static void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se)
 		cfs_rq->skip = NULL;
 }
 
+/* A task leaving for another rq under both locks (balancer, forced migration:
+ * TASK_ON_RQ_MIGRATING) takes its signals along at once (DO_DETACH); one
+ * that goes to sleep leaves them here, to decay as blocked load. */
 static void dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
 {
+	int action = task_of(se)->on_rq == TASK_ON_RQ_MIGRATING ? DO_DETACH : 0;
+
 	update_curr(cfs_rq);
-	update_load_avg(cfs_rq, se, false);
+	update_load_avg(cfs_rq, se, action);
 	clear_buddies(cfs_rq, se);
 	if (se != cfs_rq->curr)
 		__dequeue_entity(cfs_rq, se);
@@ -536,27 +426,30 @@ static void dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int f
 	update_min_vruntime(cfs_rq);
 }
 
+/* schedutil hears of it from update_load_avg() (a decay or an attach), as in
+ * Linux 6.1, not on every enqueue. */
 static void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 {
 	lockdep_assert_held(&rq->lock);
 	util_est_enqueue_task(&rq->cfs, p);
 	enqueue_entity(&rq->cfs, &p->se, flags);
-	cpufreq_update_util(rq, 0);
 }
 
+/* util_est: the task's estimate leaves the rq's first; its own is refreshed
+ * last, from the util_avg that dequeue_entity() has just brought up to date. */
 static void dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 {
 	lockdep_assert_held(&rq->lock);
-	util_est_dequeue_task(&rq->cfs, p, flags & DEQUEUE_SLEEP);
+	util_est_dequeue_task(&rq->cfs, p);
 	dequeue_entity(&rq->cfs, &p->se, flags);
-	cpufreq_update_util(rq, 0);
+	util_est_update_task(&rq->cfs, p, flags & DEQUEUE_SLEEP);
 }
 
 static void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	if (se->on_rq) {
 		__dequeue_entity(cfs_rq, se);
-		update_load_avg(cfs_rq, se, false);
+		update_load_avg(cfs_rq, se, 0);
 	}
 	se->exec_start = rq_of(cfs_rq)->clock_task;
 	cfs_rq->curr = se;
@@ -632,7 +525,7 @@ static void put_prev_task_fair(struct rq *rq, struct task_struct *p)
 	if (se->on_rq) {
 		update_curr(cfs_rq);
 		__enqueue_entity(cfs_rq, se);
-		update_load_avg(cfs_rq, se, false);
+		update_load_avg(cfs_rq, se, 0);
 	}
 	cfs_rq->curr = NULL;
 }
@@ -674,7 +567,7 @@ static void task_tick_fair(struct rq *rq, struct task_struct *curr)
 
 	lockdep_assert_held(&rq->lock);
 	update_curr(cfs_rq);
-	update_load_avg(cfs_rq, &curr->se, false);
+	update_load_avg(cfs_rq, &curr->se, 0);
 	if (cfs_rq->nr_running > 1)
 		check_preempt_tick(cfs_rq, &curr->se);
 	update_misfit_status(curr, rq);
@@ -795,28 +688,26 @@ void post_init_entity_util_avg(struct task_struct *p)
 	sa->runnable_avg = sa->util_avg;
 }
 
-/* Leaving for new_cpu: keep vruntime relative, and take the task's load
- * off the old rq (directly when we hold its lock, else via `removed`). */
+/* Leaving for new_cpu: keep vruntime relative. A migrating task (both
+ * locks held) was detached by its dequeue; a waking one is aged as blocked
+ * to the old cfs_rq's last update (and, the old CPU being idle, to an
+ * estimate of its PELT clock now), then queued for removal there. The next
+ * enqueue attaches it (last_update_time 0). Linux: migrate_task_rq_fair(). */
 static void migrate_task_rq_fair(struct task_struct *p, int new_cpu)
 {
-	struct cfs_rq *cfs_rq = &task_rq(p)->cfs;
+	struct rq *rq = task_rq(p);
 	struct sched_entity *se = &p->se;
 
 	/* A wakeup (queued nowhere): make vruntime relative to the old rq; a
 	 * queued task's was made relative by its dequeue. */
 	if (!p->on_rq)
-		se->vruntime -= READ_ONCE(cfs_rq->min_vruntime);
-	if (p->on_rq == TASK_ON_RQ_MIGRATING) {
-		detach_entity_load_avg(cfs_rq, se);
-	} else if (se->avg.last_update_time) {
-		spin_lock(&cfs_rq->removed.lock);
-		cfs_rq->removed.nr++;
-		cfs_rq->removed.load_avg += se->avg.load_avg;
-		cfs_rq->removed.util_avg += se->avg.util_avg;
-		cfs_rq->removed.runnable_avg += se->avg.runnable_avg;
-		spin_unlock(&cfs_rq->removed.lock);
+		se->vruntime -= READ_ONCE(rq->cfs.min_vruntime);
+	if (p->on_rq != TASK_ON_RQ_MIGRATING && se->avg.last_update_time) {
+		remove_entity_load_avg(&rq->cfs, se);
+		migrate_se_pelt_lag(rq, se);
 	}
-	se->avg.last_update_time = 0;	/* attach on the next enqueue */
+	se->avg.last_update_time = 0;
+	se->exec_start = 0;	/* no longer cache hot anywhere */
 	p->placed_tick = 0;
 }
 
@@ -833,6 +724,7 @@ static void switched_from_fair(struct rq *rq, struct task_struct *p)
 	/* Keep vruntime meaningful if it comes back (Linux: detach_task_cfs_rq). */
 	if (!task_on_rq_queued(p))
 		p->se.vruntime -= rq->cfs.min_vruntime;
+	detach_entity_cfs_rq(&rq->cfs, &p->se);
 }
 
 static void switched_to_fair(struct rq *rq, struct task_struct *p)
@@ -843,6 +735,14 @@ static void switched_to_fair(struct rq *rq, struct task_struct *p)
 	 * queued task was made absolute by its enqueue. */
 	if (!task_on_rq_queued(p))
 		p->se.vruntime += rq->cfs.min_vruntime;
+	attach_entity_cfs_rq(&rq->cfs, &p->se);
+}
+
+/* An exited task's blocked load leaves its last cfs_rq (rq lock not held).
+ * Linux: task_dead_fair(). */
+static void task_dead_fair(struct task_struct *p)
+{
+	remove_entity_load_avg(&task_rq(p)->cfs, &p->se);
 }
 
 void init_cfs_rq(struct cfs_rq *cfs_rq)
@@ -1356,6 +1256,7 @@ const struct sched_class fair_sched_class = {
 	.task_tick = task_tick_fair,
 	.task_fork = task_fork_fair,
 	.update_curr = update_curr_fair,
+	.task_dead = task_dead_fair,
 	.switched_from = switched_from_fair,
 	.switched_to = switched_to_fair,
 	.prio_changed = prio_changed_fair,

@@ -24,10 +24,13 @@ static int rt_first_prio(const struct rt_rq *rt_rq)
 	return MAX_RT_PRIO;
 }
 
-/* RT time counts in avg_rt: schedutil and capacity_of() see it. */
-void update_rt_rq_load_avg(struct rq *rq, bool running)
+/* RT time counts in avg_rt: schedutil and capacity_of() see it. Updated
+ * where Linux 6.1 updates it: an RT task put back or ticking (running), the
+ * first RT task picked after other work (not running until now), and
+ * update_blocked_averages(). Returns whether it decayed. */
+bool update_rt_rq_load_avg(struct rq *rq, bool running)
 {
-	pelt_update_rt(&rq->avg_rt, rq_clock_pelt(rq), running);
+	return pelt_update_rt(&rq->avg_rt, rq_clock_pelt(rq), running) != 0;
 }
 
 static void update_curr_rt(struct rq *rq)
@@ -102,7 +105,10 @@ static struct task_struct *pick_next_task_rt(struct rq *rq)
 		return NULL;
 	p = list_first_entry(&rq->rt.queue[prio], struct task_struct, rt.run_list);
 	p->se.exec_start = rq->clock_task;
-	update_rt_rq_load_avg(rq, false);	/* decay up to now: it was not RT-busy */
+	/* Linux: set_next_task_rt(first): rq->curr is still prev here; if prev
+	 * was RT, put_prev_task_rt() has just updated the signal. */
+	if (rq->curr->sched_class != &rt_sched_class)
+		update_rt_rq_load_avg(rq, false);
 	return p;
 }
 
@@ -113,6 +119,8 @@ static void put_prev_task_rt(struct rq *rq, struct task_struct *p)
 	update_rt_rq_load_avg(rq, true);
 }
 
+/* Not a first pick (the core puts back a task it changed): no PELT update,
+ * as Linux's set_next_task_rt() with first == false. */
 static void set_next_task_rt(struct rq *rq, struct task_struct *p, bool first)
 {
 	lockdep_assert_held(&rq->lock);

@@ -117,6 +117,7 @@ struct rq {
 	bool need_resched;
 	u64 clock, clock_task;	/* ns; clock_task excludes IRQ time */
 	struct pelt_clock pelt;	/* Linux: clock_pelt + lost_idle_time */
+	u64 clock_idle, clock_pelt_idle;	/* clock and PELT clock when last seen idle */
 	u64 prev_irq_time;
 	u64 irq_time;	/* ns spent in IRQ handlers, accumulated */
 	struct sched_avg avg_rt, avg_irq;
@@ -161,6 +162,7 @@ struct sched_class {
 	void (*migrate_task_rq)(struct task_struct *p, int new_cpu);
 	void (*task_tick)(struct rq *rq, struct task_struct *p);
 	void (*task_fork)(struct task_struct *p);
+	void (*task_dead)(struct task_struct *p);	/* it exited; no rq lock held */
 	void (*update_curr)(struct rq *rq);
 	void (*switched_from)(struct rq *rq, struct task_struct *p);
 	void (*switched_to)(struct rq *rq, struct task_struct *p);
@@ -200,7 +202,7 @@ void check_preempt_curr(struct rq *rq, struct task_struct *p, int flags);
 void set_task_cpu(struct task_struct *p, unsigned int cpu);
 void double_rq_lock(struct rq *a, struct rq *b);
 void double_rq_unlock(struct rq *a, struct rq *b);
-void set_load_weight(struct task_struct *p);
+void set_load_weight(struct task_struct *p, bool update_load);
 u64 sched_tick_count(void);	/* this CPU's tick count, for SIS_DEBOUNCE */
 int stop_one_cpu_nowait(unsigned int cpu, int (*fn)(void *), void *arg);
 void account_cpu_work(struct rq *rq, struct task_struct *p, u64 delta_exec);
@@ -215,12 +217,37 @@ static inline u64 rq_clock_pelt(const struct rq *rq)
 	return pelt_clock_now(rq->pelt);
 }
 
+static inline struct task_struct *task_of(struct sched_entity *se)
+{
+	return container_of(se, struct task_struct, se);
+}
+
+static inline struct rq *rq_of(struct cfs_rq *cfs_rq)
+{
+	return container_of(cfs_rq, struct rq, cfs);
+}
+
+/* fair_pelt.c (for fair.c): update_load_avg() flags (Linux's; no UPDATE_TG: no groups) */
+#define DO_ATTACH 0x1
+#define DO_DETACH 0x2
+void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
+void enqueue_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void dequeue_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void remove_entity_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void detach_entity_cfs_rq(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void attach_entity_cfs_rq(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void migrate_se_pelt_lag(struct rq *rq, struct sched_entity *se);
+void util_est_enqueue_task(struct cfs_rq *cfs_rq, struct task_struct *p);
+void util_est_dequeue_task(struct cfs_rq *cfs_rq, struct task_struct *p);
+void util_est_update_task(struct cfs_rq *cfs_rq, struct task_struct *p, bool task_sleep);
+
 /* fair.c (shared with balance.c) */
 extern unsigned int sysctl_sched_latency, sysctl_sched_min_granularity,
 	sysctl_sched_wakeup_granularity, sysctl_sched_migration_cost;
 void init_cfs_rq(struct cfs_rq *cfs_rq);
 void update_load_avg_task(struct rq *rq, struct task_struct *p);
-void update_blocked_averages(struct rq *rq);
+bool update_blocked_averages(struct rq *rq);	/* true: blocked load left to decay */
+void reweight_task(struct task_struct *p, unsigned long weight);
 unsigned long cpu_util(int cpu);	/* CFS util incl. util_est, clamped */
 unsigned long uclamp_task_util(const struct task_struct *p);
 int util_fits_cpu(unsigned long util, unsigned long umin, unsigned long umax, int cpu);
@@ -245,7 +272,9 @@ int can_migrate_task(struct task_struct *p, struct rq *src, int dst_cpu, enum cp
 		     bool *hot);
 
 /* cpufreq: the governor's one hook (Linux: cpufreq_update_util()). Called
- * under rq->lock with IRQs off on enqueue, dequeue, the tick and RT changes;
+ * under rq->lock with IRQs off where Linux 6.1 calls it: when the root
+ * cfs_rq's PELT signal decayed or a task attached/detached (fair_pelt.c),
+ * on RT enqueue/dequeue, when blocked load decayed;
  * the governor registers per CPU (kernel/sched/cpufreq_schedutil.c) and must
  * neither sleep nor take another rq's lock. */
 struct update_util_data {
@@ -266,6 +295,22 @@ void sched_debug_rq_init(unsigned int cpu);
 
 /* rt.c */
 void init_rt_rq(struct rt_rq *rt_rq);
-void update_rt_rq_load_avg(struct rq *rq, bool running);
+bool update_rt_rq_load_avg(struct rq *rq, bool running);
+
+/* The host oracle's view of the core (tests/host/test_oracle.c): the
+ * core-level events that drive PELT (the rq clock, enqueue/dequeue, the
+ * switch, the tick, migration, fork, weight changes, blocked-load decay), so
+ * that tests/oracle/linux_pelt.py can replay Linux 6.1's class-level
+ * handling of each and compare. Compiled away outside the host tests. */
+enum sched_oracle_ev {
+	SCHED_EV_CLOCK, SCHED_EV_ENQUEUE, SCHED_EV_DEQUEUE, SCHED_EV_PUT_PREV, SCHED_EV_PICK,
+	SCHED_EV_SET_NEXT, SCHED_EV_TICK, SCHED_EV_MIGRATE, SCHED_EV_FORK, SCHED_EV_CHANGE,
+	SCHED_EV_CHANGED, SCHED_EV_BLOCKED, SCHED_EV_SWITCHED, SCHED_EV_DEAD,
+};
+#ifdef HOST_BUILD
+void sched_oracle_event(enum sched_oracle_ev ev, struct rq *rq, struct task_struct *p, long arg);
+#else
+#define sched_oracle_event(ev, rq, p, arg) ((void)0)
+#endif
 
 #endif

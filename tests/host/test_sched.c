@@ -1,5 +1,5 @@
 /* test_sched.c - host tests of the scheduler's policy: the real kernel/sched code (core,
- * fair, balance, rt, idle, features, stats, pelt, topology), kernel/timer.c and
+ * fair, fair_pelt, balance, rt, idle, features, stats, pelt, topology), kernel/timer.c and
  * kernel/wait.c on the fake arch (fake_arch.c), on the HiKey960 tree: CPUs 0-3 Cortex-A53
  * (capacity 462), 4-7 Cortex-A73 (1024). Time moves only through fake_arch_run_until();
  * ticks and IPIs arrive as interrupts, the stoppers run as coroutines, so every run is
@@ -17,14 +17,9 @@
 #include "ktest.h"
 #include "sched_harness.h"
 
-#define NR_HIKEY_CPUS 8
-#define ALL_CPUS 0xffull
-#define MS NSEC_PER_MSEC
-#define MAX_TASKS 256
-
 /* Everything the current machine allocated: freed when the next one is built. */
-static struct task_struct *tasks[MAX_TASKS + NR_CPUS];
-static int nr_tasks;
+struct task_struct *tasks[MAX_TASKS + NR_CPUS];
+int nr_tasks;
 static int next_pid = 1;
 
 static const char *hikey_dtb(void)
@@ -70,7 +65,7 @@ static bool load_topology(struct ktest *t)
 	return true;
 }
 
-static struct task_struct *task_alloc(const char *name)
+struct task_struct *task_alloc(const char *name)
 {
 	struct task_struct *p = calloc(1, sizeof(*p));
 

@@ -7,8 +7,6 @@
 #include "fake_arch.h"
 #include "sched_harness.h"
 
-#define MS NSEC_PER_MSEC
-#define ALL_CPUS 0xffull
 #define SCALE_LOAD(w) ((unsigned long)(w) << 10)	/* 64-bit Linux: scale_load() */
 #define LINUX_IMBALANCE_PCT 117				/* Linux 6.1 sd_init() */
 
