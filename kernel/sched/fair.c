@@ -108,7 +108,7 @@ unsigned long task_util(const struct task_struct *p)
 	return READ_ONCE(p->se.avg.util_avg);
 }
 
-static unsigned long task_util_est_of(const struct task_struct *p)
+unsigned long task_util_est_of(const struct task_struct *p)
 {
 	if (!sched_feat(UTIL_EST))
 		return task_util(p);
@@ -411,8 +411,9 @@ void update_load_avg_task(struct rq *rq, struct task_struct *p)
 	update_load_avg(&rq->cfs, &p->se, false);
 }
 
-/* Idle CPUs still decay their blocked load (Linux: update_blocked_averages). */
-void update_blocked_averages(struct rq *rq)
+/* Idle CPUs still decay their blocked load (Linux: update_blocked_averages).
+ * True while some is left (Linux: others_have_blocked || cfs_rq_has_blocked). */
+bool update_blocked_averages(struct rq *rq)
 {
 	struct cfs_rq *cfs_rq = &rq->cfs;
 
@@ -423,6 +424,8 @@ void update_blocked_averages(struct rq *rq)
 	if (rq->curr == rq->idle)
 		rq->pelt = pelt_clock_enter_idle(rq->pelt, cfs_rq->avg.util_sum);
 	update_cpu_capacity(rq);
+	return cfs_rq->avg.load_avg || cfs_rq->avg.util_avg || READ_ONCE(rq->avg_rt.util_avg) ||
+	       READ_ONCE(rq->avg_irq.util_avg);
 }
 
 /* util_est: the rq's estimate is the sum of its queued tasks' estimates. */
@@ -454,6 +457,7 @@ static void account_entity_enqueue(struct cfs_rq *cfs_rq, struct sched_entity *s
 	cfs_rq->h_nr_running++;
 	if (task_of(se)->policy == SCHED_IDLE)
 		cfs_rq->idle_h_nr_running++;
+	list_add(&se->group_node, &rq_of(cfs_rq)->cfs_tasks);	/* balance.c's LRU */
 }
 
 static void account_entity_dequeue(struct cfs_rq *cfs_rq, struct sched_entity *se)
@@ -463,6 +467,7 @@ static void account_entity_dequeue(struct cfs_rq *cfs_rq, struct sched_entity *s
 	cfs_rq->h_nr_running--;
 	if (task_of(se)->policy == SCHED_IDLE)
 		cfs_rq->idle_h_nr_running--;
+	list_del_init(&se->group_node);
 }
 
 /* vruntime is kept relative to min_vruntime while a task is between run
@@ -588,6 +593,7 @@ static struct task_struct *pick_next_task_fair(struct rq *rq)
 	clear_buddies(cfs_rq, se);
 	set_next_entity(cfs_rq, se);
 	p = task_of(se);
+	list_move(&se->group_node, &rq->cfs_tasks);	/* most recently picked first */
 	update_misfit_status(p, rq);
 	return p;
 }
@@ -609,6 +615,8 @@ static void put_prev_task_fair(struct rq *rq, struct task_struct *p)
 static void set_next_task_fair(struct rq *rq, struct task_struct *p, bool first)
 {
 	lockdep_assert_held(&rq->lock);
+	if (task_on_rq_queued(p))
+		list_move(&p->se.group_node, &rq->cfs_tasks);
 	set_next_entity(&rq->cfs, &p->se);
 	update_misfit_status(p, rq);
 }
