@@ -41,6 +41,7 @@ u64 tick_count(unsigned int cpu);
 void tick_nohz_idle_stop_tick(void);
 void tick_nohz_idle_exit(void);
 bool tick_nohz_tick_stopped_cpu(unsigned int cpu);
+bool tick_nohz_active(void);	/* not turned off by nohz=off */
 /* CPU hotplug: move the pending timers of offline CPU `dead` to the calling
  * CPU (Linux: timers_dead_cpu()); returns how many moved. */
 unsigned int timers_dead_cpu(unsigned int dead);

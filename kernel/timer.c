@@ -237,6 +237,11 @@ void tick_nohz_idle_exit(void)
 	arch_irq_restore(flags);
 }
 
+bool tick_nohz_active(void)
+{
+	return tick_nohz_enabled;
+}
+
 bool tick_nohz_tick_stopped_cpu(unsigned int cpu)
 {
 	return READ_ONCE(bases[cpu].tick_stopped);

@@ -105,6 +105,10 @@ RUNS = [
                 # QEMU's own tree carries /chosen rng-seed (32 bytes) and kaslr-seed (8).
                 ("canary-seeded", r"canary from the boot counter and firmware entropy "
                                   r"\(40 seed bytes")]},
+    # NO_HZ idle off (Linux's boot option): the idle CPUs tick HZ a second again.
+    {"name": "nohz-off-bl44", "kind": "qemu", "append": "selftest=boot,timer,sched nohz=off",
+     "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8",
+              "-dtb", "{build}/dts/qemu-bl44.dtb"]},
     # A CPU in the tree that QEMU does not have: reported, left out, boot goes on;
     # hotplug cycles the six that came up and refuses to start the other two.
     {"name": "missing-cpus", "kind": "qemu", "append": "selftest=boot,timer,threads,hotplug",

@@ -119,6 +119,8 @@ static void task_free(struct task_struct *p)
  * started and asleep), default features, empty bootargs, the clock at 1 ms: at 0, a
  * task attached to a run queue whose PELT clock is still below one 1024-ns unit would
  * keep last_update_time 0, PELT's "not attached" mark. */
+static const char *machine_bootargs;	/* the next machine's command line (NULL: none) */
+
 static bool machine_up(struct ktest *t)
 {
 	static u32 default_features;
@@ -139,7 +141,7 @@ static bool machine_up(struct ktest *t)
 	cpu_online_mask = cpu_active_mask = ALL_CPUS;
 	nr_cpu_ids = NR_HIKEY_CPUS;
 	memset(runqueues, 0, sizeof(runqueues));
-	bootargs_init(NULL);
+	bootargs_init(machine_bootargs);
 	sched_init();
 	for (unsigned int cpu = 0; cpu < NR_HIKEY_CPUS; cpu++) {
 		char name[TASK_COMM_LEN];
@@ -1134,6 +1136,138 @@ static void features_from_bootargs(struct ktest *t)
 	machine_ok(t);
 }
 
+
+/* ---- load-balance cadence and NO_HZ idle (Linux 6.1) ---------------------------------- */
+
+/* Linux 6.1's msecs_to_jiffies() at HZ, computed here. */
+static unsigned long ms_to_jiffies(unsigned long ms)
+{
+	return (ms * HZ + 999) / 1000;
+}
+
+/* An idle machine with every tick on (nohz=off): each balance finds the domain balanced,
+ * and load_balance()'s out_balanced doubles balance_interval up to max_interval (Linux
+ * 6.1: "tune up the balancing interval"); so after one second every level of every CPU
+ * is at max_interval = 2 x span weight, and a CPU balances each level once per
+ * msecs_to_jiffies(max_interval) jiffies: 1000 / (4 x 2) + 1000 / (4 x 4) = 187.5 calls a
+ * second on the HiKey960 (MC span 4, DIE span 8). Before: reset to min_interval when
+ * balanced, 375 calls a second. */
+static void lb_interval_backoff_when_balanced(struct ktest *t)
+{
+	u64 before[NR_HIKEY_CPUS];
+
+	machine_bootargs = "nohz=off";
+	if (!machine_up(t))
+		goto out;
+	run_for(200 * MS);
+	for (unsigned int cpu = 0; cpu < NR_HIKEY_CPUS; cpu++) {
+		struct rq *rq = cpu_rq(cpu);
+
+		before[cpu] = rq->lb.lb_count[CPU_IDLE];
+		for (int l = 0; l < rq->nr_sd; l++)
+			EXPECT_EQ(t, rq->sd[l].balance_interval, 2ul * rq->sd[l].span_weight);
+	}
+	run_for(1000 * MS);
+	for (unsigned int cpu = 0; cpu < NR_HIKEY_CPUS; cpu++) {
+		struct rq *rq = cpu_rq(cpu);
+		u64 expect = 0, n = rq->lb.lb_count[CPU_IDLE] - before[cpu];
+
+		for (int l = 0; l < rq->nr_sd; l++)
+			expect += 1000 / (ms_to_jiffies(2 * rq->sd[l].span_weight) * (1000 / HZ));
+		EXPECT_LE(t, n, expect + 2);
+		EXPECT_GE(t, n, expect - 2);
+	}
+	machine_ok(t);
+out:
+	machine_bootargs = NULL;
+}
+
+/* Busy CPUs (two always-running tasks pinned to CPU 0, two to CPU 4) kick an idle
+ * balancer only once nohz.next_balance has come (Linux 6.1 nohz_balancer_kick), and that
+ * is the earliest next_balance of the idle CPUs. Their MC passes find only pinned tasks
+ * (out_all_pinned: the interval doubles up to MAX_PINNED_INTERVAL, 512 ms), their DIE
+ * passes a balanced machine (max_interval 16 ms = msecs_to_jiffies 4 jiffies), and one
+ * pass balances every CPU that is due, so kicks with NOHZ_BALANCE_KICK come about every
+ * 4 jiffies: at most HZ / 3 a second here. Before: every tick of each busy CPU, 2 x HZ. */
+static void nohz_kick_rate_limited(struct ktest *t)
+{
+	u64 ipis = 0, kicks = 0;
+
+	if (!machine_up(t))
+		return;
+	hog(0);
+	hog(0);
+	hog(4);
+	hog(4);
+	run_for(1000 * MS);
+	for (unsigned int cpu = 0; cpu < NR_HIKEY_CPUS; cpu++) {
+		ipis -= fake_cpus[cpu].nr_ipis[IPI_RESCHEDULE];
+		kicks -= cpu_rq(cpu)->lb.nohz_kicks[1];
+	}
+	run_for(1000 * MS);
+	for (unsigned int cpu = 0; cpu < NR_HIKEY_CPUS; cpu++) {
+		ipis += fake_cpus[cpu].nr_ipis[IPI_RESCHEDULE];
+		kicks += cpu_rq(cpu)->lb.nohz_kicks[1];
+	}
+	ktest_diag(t, "balance kicks in 1 s: %llu, reschedule IPIs: %llu", kicks, ipis);
+	EXPECT_LE(t, ipis, HZ / 3);
+	EXPECT_LE(t, kicks, HZ / 3);
+	machine_ok(t);
+}
+
+/* NO_HZ idle: an idle CPU takes no tick in steady idle; with nohz=off it takes HZ a
+ * second. Its blocked load still decays, on the idle balancer's passes. */
+static void nohz_idle_cpu_takes_no_tick(struct ktest *t)
+{
+	u64 ticks;
+
+	if (!machine_up(t))
+		return;
+	run_for(100 * MS);
+	ticks = tick_count(7);
+	run_for(1000 * MS);
+	EXPECT_EQ(t, tick_count(7) - ticks, 0);
+	EXPECT_TRUE(t, tick_nohz_tick_stopped_cpu(7));
+	machine_ok(t);
+	machine_bootargs = "nohz=off";
+	if (!machine_up(t))
+		goto out;
+	run_for(100 * MS);
+	ticks = tick_count(7);
+	run_for(1000 * MS);
+	EXPECT_EQ(t, tick_count(7) - ticks, HZ);
+	machine_ok(t);
+out:
+	machine_bootargs = NULL;
+}
+
+/* A task that ran on CPU 5 and sleeps leaves blocked load; CPU 5's tick is stopped, and
+ * the idle balancer's NOHZ_STATS_KICK passes decay it (Linux 6.1 update_nohz_stats):
+ * after 1 s, util_avg is what 1 s of idle decay leaves (y^1000/1.0 ~ 0), and
+ * has_blocked_load is cleared once nothing is left. A busy CPU 0 sends the kicks. */
+static void nohz_blocked_load_decays(struct ktest *t)
+{
+	struct task_struct *p;
+
+	if (!machine_up(t))
+		return;
+	p = task_new("blocked", cpumask_of(5), 0);
+	task_start(p, 5);
+	run_for(100 * MS);
+	ASSERT_TRUE(t, task_sleep(t, p));
+	ASSERT_GT(t, cpu_rq(5)->cfs.avg.util_avg, 100);
+	hog(0);
+	hog(0);
+	run_for(1000 * MS);
+	EXPECT_TRUE(t, tick_nohz_tick_stopped_cpu(5));
+	EXPECT_EQ(t, cpu_rq(5)->cfs.avg.util_avg, 0);
+	EXPECT_FALSE(t, cpu_rq(5)->has_blocked_load);
+	machine_ok(t);
+}
+
+KTEST_SUITE(sched_balance, KTEST_CASE(lb_interval_backoff_when_balanced),
+	    KTEST_CASE(nohz_kick_rate_limited), KTEST_CASE(nohz_idle_cpu_takes_no_tick),
+	    KTEST_CASE(nohz_blocked_load_decays));
 KTEST_SUITE(sched_fair, KTEST_CASE(cfs_shares_nice0_nice5), KTEST_CASE(cfs_equal_shares),
 	    KTEST_CASE(cfs_fair_after_migration));
 KTEST_SUITE(sched_placement, KTEST_CASE(place_small_stays_on_idle_little),
