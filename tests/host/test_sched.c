@@ -1265,9 +1265,56 @@ static void nohz_blocked_load_decays(struct ktest *t)
 	machine_ok(t);
 }
 
+/* Four always-running tasks queued on CPU 1, then allowed CPUs 0-1. Within a cluster
+ * (MC, SD_SHARE_PKG_RESOURCES) Linux 6.1's calculate_imbalance() balances an idle local
+ * CPU against an overloaded one by task count, not by spare utilization: one CPU per
+ * group, so imbalance = (4 - 0) >> 1 = 2 tasks, and the first balance that moves
+ * anything (CPU 0's, on the idle balancer's pass) leaves 2 and 2. Before: migrate_util
+ * filled CPU 0's spare capacity, 3 tasks at once. */
+static void mc_balance_by_task_count(struct ktest *t)
+{
+	struct task_struct *p[4];
+
+	if (!machine_up(t))
+		return;
+	for (int i = 0; i < 4; i++)
+		p[i] = hog(1);
+	run_for(40 * MS);
+	for (int i = 0; i < 4; i++)
+		ASSERT_EQ(t, set_cpus_allowed(p[i], 0x3), 0);
+	for (int ms = 0; ms < 200 && !cpu_rq(0)->cfs.h_nr_running; ms++)
+		run_for(MS);
+	EXPECT_EQ(t, cpu_rq(0)->cfs.h_nr_running, 2);
+	EXPECT_EQ(t, cpu_rq(1)->cfs.h_nr_running, 2);
+	machine_ok(t);
+}
+
+/* A newly idle CPU pulls at most one task (Linux 6.1 detach_tasks() with
+ * CONFIG_PREEMPTION: "NEWIDLE balancing is a source of latency ... stop after the first
+ * task is detached"), even where the imbalance is two tasks (4 on CPU 1, 0 here).
+ * Before: up to 8 tasks per newidle pass, here 2 or 3. */
+static void newidle_pulls_one_task(struct ktest *t)
+{
+	struct task_struct *p[4], *r;
+
+	if (!machine_up(t))
+		return;
+	r = hog(0);
+	for (int i = 0; i < 4; i++)
+		p[i] = hog(1);
+	run_for(20 * MS);
+	for (int i = 0; i < 4; i++)
+		ASSERT_EQ(t, set_cpus_allowed(p[i], 0x3), 0);
+	ASSERT_TRUE(t, task_sleep(t, r));	/* CPU 0 goes newly idle */
+	EXPECT_EQ(t, cpu_rq(0)->cfs.h_nr_running, 1);
+	EXPECT_EQ(t, cpu_rq(1)->cfs.h_nr_running, 3);
+	machine_ok(t);
+}
+
 KTEST_SUITE(sched_balance, KTEST_CASE(lb_interval_backoff_when_balanced),
 	    KTEST_CASE(nohz_kick_rate_limited), KTEST_CASE(nohz_idle_cpu_takes_no_tick),
-	    KTEST_CASE(nohz_blocked_load_decays));
+	    KTEST_CASE(nohz_blocked_load_decays), KTEST_CASE(mc_balance_by_task_count),
+	    KTEST_CASE(newidle_pulls_one_task));
 KTEST_SUITE(sched_fair, KTEST_CASE(cfs_shares_nice0_nice5), KTEST_CASE(cfs_equal_shares),
 	    KTEST_CASE(cfs_fair_after_migration));
 KTEST_SUITE(sched_placement, KTEST_CASE(place_small_stays_on_idle_little),
