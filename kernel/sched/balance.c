@@ -753,6 +753,7 @@ int load_balance(int this_cpu, struct sched_domain *sd, enum cpu_idle_type idle,
 			spin_unlock(&this_rq->lock);
 	}
 	this_rq->lb.lb_count[idle]++;
+	sd->lb_count[idle]++;
 	for (int i = 0; i < sd->nr_groups; i++)
 		if (sd->groups[i] & cpumask_of(this_cpu))
 			local_group = sd->groups[i];
@@ -762,6 +763,8 @@ redo:
 		goto out_balanced;
 	}
 	gi = find_busiest_group(&env);
+	if (gi < 0)
+		sd->lb_nobusyg[idle]++;
 	busiest = gi < 0 ? NULL : find_busiest_queue(&env, sd->groups[gi]);
 	if (!busiest)
 		goto out_balanced;

@@ -95,6 +95,8 @@ struct sched_domain {
 	unsigned int min_interval, max_interval;	/* ms */
 	bool prefer_sibling;	/* the child level has SD_PREFER_SIBLING (Linux: sds->prefer_sibling) */
 	u64 max_newidle_lb_cost;	/* ns */
+	u64 lb_count[CPU_MAX_IDLE_TYPES];	/* schedstats, Linux's names: load_balance() calls */
+	u64 lb_nobusyg[CPU_MAX_IDLE_TYPES];	/* ... that looked and found no busier group */
 	unsigned long last_decay_max_lb_cost;	/* jiffies */
 	int nr_groups;
 	cpumask_t groups[NR_CPUS];

@@ -1311,7 +1311,51 @@ static void newidle_pulls_one_task(struct ktest *t)
 	machine_ok(t);
 }
 
+/* Linux 6.1 should_we_balance(): above the lowest level only one CPU of each group
+ * balances the level for its group: the group's first idle CPU, or its first CPU when
+ * none is idle; the others stop there (continue_balancing = 0). An idle HiKey960 with
+ * every tick on: at DIE, only CPU 0 (of 0-3) and CPU 4 (of 4-7) look for a busiest
+ * group (schedstat lb_nobusyg); all eight call load_balance() (lb_count). With a task
+ * running on CPU 4, CPU 5 is the big cluster's first idle CPU. Before: every CPU
+ * balanced DIE. */
+static void should_we_balance_one_cpu_per_group(struct ktest *t)
+{
+	machine_bootargs = "nohz=off";
+	if (!machine_up(t))
+		goto out;
+	run_for(500 * MS);
+	for (unsigned int cpu = 0; cpu < NR_HIKEY_CPUS; cpu++) {
+		struct sched_domain *die = &cpu_rq(cpu)->sd[cpu_rq(cpu)->nr_sd - 1];
+
+		EXPECT_GT(t, die->lb_count[CPU_IDLE], 0);
+		if (cpu == 0 || cpu == 4)
+			EXPECT_GT(t, die->lb_nobusyg[CPU_IDLE], 0);
+		else
+			EXPECT_EQ(t, die->lb_nobusyg[CPU_IDLE], 0);
+	}
+	hog(4);
+	for (unsigned int cpu = 4; cpu < NR_HIKEY_CPUS; cpu++) {
+		struct sched_domain *die = &cpu_rq(cpu)->sd[cpu_rq(cpu)->nr_sd - 1];
+
+		die->lb_nobusyg[CPU_IDLE] = die->lb_nobusyg[CPU_NOT_IDLE] = 0;
+	}
+	run_for(500 * MS);
+	for (unsigned int cpu = 4; cpu < NR_HIKEY_CPUS; cpu++) {
+		struct sched_domain *die = &cpu_rq(cpu)->sd[cpu_rq(cpu)->nr_sd - 1];
+		u64 looked = die->lb_nobusyg[CPU_IDLE] + die->lb_nobusyg[CPU_NOT_IDLE];
+
+		if (cpu == 5)
+			EXPECT_GT(t, looked, 0);
+		else
+			EXPECT_EQ(t, looked, 0);
+	}
+	machine_ok(t);
+out:
+	machine_bootargs = NULL;
+}
+
 KTEST_SUITE(sched_balance, KTEST_CASE(lb_interval_backoff_when_balanced),
+	    KTEST_CASE(should_we_balance_one_cpu_per_group),
 	    KTEST_CASE(nohz_kick_rate_limited), KTEST_CASE(nohz_idle_cpu_takes_no_tick),
 	    KTEST_CASE(nohz_blocked_load_decays), KTEST_CASE(mc_balance_by_task_count),
 	    KTEST_CASE(newidle_pulls_one_task));
