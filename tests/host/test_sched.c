@@ -1354,7 +1354,66 @@ out:
 	machine_bootargs = NULL;
 }
 
+/* load_balance() calls a second, by Linux 6.1's cadence computed here: a busy CPU whose
+ * levels stay balanced balances each once per msecs_to_jiffies(max_interval x
+ * busy_factor) - 1 jiffies (get_sd_balance_interval); an idle CPU with its tick stopped
+ * never does unless kicked, and a lone pinned task is no reason to kick. Busy: one
+ * pinned always-running task per CPU (96 calls a second in all, was 188); idle-ish:
+ * only CPU 0 busy (12 a second, was ~2650: every idle CPU balanced every tick). */
+static u64 lb_calls(void)
+{
+	u64 n = 0;
+
+	for (unsigned int cpu = 0; cpu < NR_HIKEY_CPUS; cpu++)
+		for (int i = 0; i < CPU_MAX_IDLE_TYPES; i++)
+			n += cpu_rq(cpu)->lb.lb_count[i];
+	return n;
+}
+
+static u64 busy_lb_rate(unsigned int cpu)
+{
+	u64 n = 0;
+
+	for (int l = 0; l < cpu_rq(cpu)->nr_sd; l++) {
+		u64 j = ms_to_jiffies(2 * cpu_rq(cpu)->sd[l].span_weight * 16) - 1;
+
+		n += (HZ + j / 2) / j;	/* one a j jiffies, rounded */
+	}
+	return n;
+}
+
+static void lb_calls_per_second(struct ktest *t)
+{
+	u64 n, expect = 0;
+
+	if (!machine_up(t))
+		return;
+	hog(0);
+	run_for(2000 * MS);
+	n = lb_calls();
+	run_for(1000 * MS);
+	n = lb_calls() - n;
+	expect = busy_lb_rate(0);
+	ktest_diag(t, "idle-ish (CPU 0 busy): %llu load_balance() calls in 1 s (Linux: %llu)",
+		   n, expect);
+	EXPECT_LE(t, n, expect + 2);
+	EXPECT_GE(t, n + 2, expect);
+	for (unsigned int cpu = 1; cpu < NR_HIKEY_CPUS; cpu++) {
+		hog(cpu);
+		expect += busy_lb_rate(cpu);
+	}
+	run_for(2000 * MS);
+	n = lb_calls();
+	run_for(1000 * MS);
+	n = lb_calls() - n;
+	ktest_diag(t, "busy (8 CPUs): %llu load_balance() calls in 1 s (Linux: %llu)", n, expect);
+	EXPECT_LE(t, n, expect + 2 * NR_HIKEY_CPUS);
+	EXPECT_GE(t, n + 2 * NR_HIKEY_CPUS, expect);
+	machine_ok(t);
+}
+
 KTEST_SUITE(sched_balance, KTEST_CASE(lb_interval_backoff_when_balanced),
+	    KTEST_CASE(lb_calls_per_second),
 	    KTEST_CASE(should_we_balance_one_cpu_per_group),
 	    KTEST_CASE(nohz_kick_rate_limited), KTEST_CASE(nohz_idle_cpu_takes_no_tick),
 	    KTEST_CASE(nohz_blocked_load_decays), KTEST_CASE(mc_balance_by_task_count),
