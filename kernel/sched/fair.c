@@ -744,6 +744,7 @@ static void migrate_task_rq_fair(struct task_struct *p, int new_cpu)
 		spin_unlock(&cfs_rq->removed.lock);
 	}
 	se->avg.last_update_time = 0;	/* attach on the next enqueue */
+	se->exec_start = 0;	/* migrated: no longer cache hot (balance.c task_hot) */
 	p->placed_tick = 0;
 }
 
