@@ -178,7 +178,10 @@ RUNS = [
                 ("permission", r"permission fault at address 0x[0-9a-f]+ \(read or fetch\)")]},
     # The debug build's checks on the real locks and run queues (kernel/crashtest.c):
     # each prints its report and the kernel goes on (then the debug suite runs).
-    {"name": "sched-debug-checks", "kind": "qemu", "append": "crashtest=sched-checks selftest=debug",
+    # nohz=off: the corrupted CPU idles, and only a ticking idle CPU balances itself
+    # (with NO_HZ idle its tick stops and no busy CPU has a reason to kick it).
+    {"name": "sched-debug-checks", "kind": "qemu",
+     "append": "crashtest=sched-checks selftest=debug nohz=off",
      "allow_reports": True,
      "qemu": QEMU_BL44,
      "expect": [("lock-order", r"^BUG: lockdep: lock order violation: taking pi_lock .* at "

@@ -98,8 +98,11 @@ void sched_domains_init(void)
 
 				if (!(left & g))
 					continue;
-				if (rq->nr_sd)
-					g = (t->cpu[c].sd[rq->sd[rq->nr_sd - 1].level].span & left) | g;
+				if (rq->nr_sd) {
+					int child = rq->sd[rq->nr_sd - 1].level;
+
+					g = (t->cpu[c].sd[child].span & left) | g;
+				}
 				sd->groups[sd->nr_groups++] = g;
 				left &= ~g;
 			}
@@ -214,7 +217,8 @@ static bool pick_busiest(struct lb_env *env, const struct sg_lb_stats *s,
 	case group_has_spare:
 		if (s->idle_cpus > busiest->idle_cpus)
 			return false;
-		if (s->idle_cpus == busiest->idle_cpus && s->sum_nr_running <= busiest->sum_nr_running)
+		if (s->idle_cpus == busiest->idle_cpus &&
+		    s->sum_nr_running <= busiest->sum_nr_running)
 			return false;
 		break;
 	}
@@ -402,7 +406,8 @@ static struct rq *find_busiest_queue(struct lb_env *env, cpumask_t group)
 			if (nr == 1 && load > (unsigned long)env->imbalance &&
 			    !check_cpu_capacity(rq, env->sd))
 				break;
-			if (load * busiest_cap > busiest_load * cap) {	/* max load / capacity */
+			/* The highest load / capacity. */
+			if (load * busiest_cap > busiest_load * cap) {
 				busiest_load = load;
 				busiest_cap = cap;
 				busiest = rq;
@@ -728,6 +733,37 @@ static void balance_failed(struct lb_env *env, bool this_locked)
 		sd->balance_interval = sd->min_interval;
 }
 
+static void lb_debug_check(struct rq *this_rq, bool this_locked)
+{
+	if (!this_locked)
+		spin_lock(&this_rq->lock);
+	sched_debug_check_rqs(this_rq, this_rq);
+	if (!this_locked)
+		spin_unlock(&this_rq->lock);
+}
+
+/* Linux: load_balance()'s more_balance loop over busiest, a breather every
+ * SCHED_NR_MIGRATE_BREAK tasks. Returns the tasks moved, -1 when newidle could
+ * not lock busiest. */
+static int balance_busiest(struct lb_env *env, bool this_locked)
+{
+	struct rq *busiest = env->src_rq;
+	int moved = 0, n;
+
+	env->flags = LBF_ALL_PINNED;
+	env->loop = 0;
+	env->loop_break = SCHED_NR_MIGRATE_BREAK;
+	if (busiest->nr_running <= 1)
+		return 0;
+	env->loop_max = MIN(sysctl_sched_nr_migrate, busiest->nr_running);
+	do {
+		env->flags &= ~LBF_NEED_BREAK;
+		n = move_tasks(env, this_locked);
+		moved += MAX(n, 0);
+	} while (n >= 0 && (env->flags & LBF_NEED_BREAK) && env->loop < busiest->nr_running);
+	return n < 0 ? -1 : moved;
+}
+
 /* Linux: load_balance(). IRQs off; called without rq locks, or (newidle)
  * with this_cpu's rq locked, which then stays locked throughout: dropping it
  * in the middle of __schedule() would expose a half-switched prev. Returns
@@ -745,13 +781,8 @@ int load_balance(int this_cpu, struct sched_domain *sd, enum cpu_idle_type idle,
 	lockdep_assert_irqs_disabled();
 	if (this_locked)
 		lockdep_assert_held(&this_rq->lock);
-	if (DEBUG_SCHED_ENABLED) {	/* the invariant checker at every balance */
-		if (!this_locked)
-			spin_lock(&this_rq->lock);
-		sched_debug_check_rqs(this_rq, this_rq);
-		if (!this_locked)
-			spin_unlock(&this_rq->lock);
-	}
+	if (DEBUG_SCHED_ENABLED)	/* the invariant checker at every balance */
+		lb_debug_check(this_rq, this_locked);
 	this_rq->lb.lb_count[idle]++;
 	sd->lb_count[idle]++;
 	for (int i = 0; i < sd->nr_groups; i++)
@@ -770,28 +801,15 @@ redo:
 		goto out_balanced;
 	env.src_rq = busiest;
 	env.src_cpu = (int)busiest->cpu;
-	env.flags = LBF_ALL_PINNED;
-	env.loop = 0;
-	env.loop_break = SCHED_NR_MIGRATE_BREAK;
-	moved = 0;
-	if (busiest->nr_running > 1) {
-		int n;
-
-		env.loop_max = MIN(sysctl_sched_nr_migrate, busiest->nr_running);
-		do {	/* more_balance: a breather every SCHED_NR_MIGRATE_BREAK tasks */
-			env.flags &= ~LBF_NEED_BREAK;
-			n = move_tasks(&env, this_locked);
-			moved += MAX(n, 0);
-		} while (n >= 0 && (env.flags & LBF_NEED_BREAK) && env.loop < busiest->nr_running);
-		if (n < 0)
-			goto out_one_pinned;	/* newidle could not lock busiest: give up */
-		if (!moved && (env.flags & LBF_ALL_PINNED)) {
-			/* Every task there is pinned: try the other CPUs. */
-			env.cpus &= ~cpumask_of(busiest->cpu);
-			if (env.cpus & ~local_group)
-				goto redo;
-			goto out_all_pinned;
-		}
+	moved = balance_busiest(&env, this_locked);
+	if (moved < 0)
+		goto out_one_pinned;	/* newidle could not lock busiest: give up */
+	if (!moved && (env.flags & LBF_ALL_PINNED) && busiest->nr_running > 1) {
+		/* Every task there is pinned: try the other CPUs. */
+		env.cpus &= ~cpumask_of(busiest->cpu);
+		if (env.cpus & ~local_group)
+			goto redo;
+		goto out_all_pinned;
 	}
 	if (moved) {
 		this_rq->lb.lb_gained[idle] += (u64)moved;

@@ -368,7 +368,8 @@ int newidle_balance(struct rq *this_rq)
 	this_rq->idle_stamp = this_rq->clock;
 	if (!cpu_active(this_rq->cpu) || !this_rq->nr_sd)
 		return 0;
-	if (!READ_ONCE(sched_rd_overload) || this_rq->avg_idle < this_rq->sd[0].max_newidle_lb_cost) {
+	if (!READ_ONCE(sched_rd_overload) ||
+	    this_rq->avg_idle < this_rq->sd[0].max_newidle_lb_cost) {
 		update_next_balance(&this_rq->sd[0], &next_balance);
 		goto out;
 	}

@@ -93,9 +93,9 @@ struct sched_domain {
 	unsigned int nr_balance_failed;
 	unsigned long last_balance;	/* jiffies (balance.c) */
 	unsigned int min_interval, max_interval;	/* ms */
-	bool prefer_sibling;	/* the child level has SD_PREFER_SIBLING (Linux: sds->prefer_sibling) */
+	bool prefer_sibling;	/* child has SD_PREFER_SIBLING (Linux: sds->prefer_sibling) */
 	u64 max_newidle_lb_cost;	/* ns */
-	u64 lb_count[CPU_MAX_IDLE_TYPES];	/* schedstats, Linux's names: load_balance() calls */
+	u64 lb_count[CPU_MAX_IDLE_TYPES];	/* schedstat: load_balance() calls */
 	u64 lb_nobusyg[CPU_MAX_IDLE_TYPES];	/* ... that looked and found no busier group */
 	unsigned long last_decay_max_lb_cost;	/* jiffies */
 	int nr_groups;
@@ -133,7 +133,7 @@ struct rq {
 	int nr_sd;
 	struct sched_domain sd[SD_NR_LEVELS];
 	struct sched_domain *sd_asym_cpucapacity;
-	struct list_head cfs_tasks;	/* queued CFS tasks, the last picked first (Linux: MRU) */
+	struct list_head cfs_tasks;	/* queued CFS tasks, the last picked first (MRU) */
 	unsigned long next_balance;	/* jiffies (balance.c) */
 	unsigned int nohz_flags;	/* NOHZ_*_KICK asked of this CPU (atomic) */
 	unsigned int nohz_idle_balance;	/* the kick's flags, to run from its idle loop */

@@ -145,7 +145,8 @@ static int check_rq(struct rq *rq, bool verbose)
 	}
 	CHECK(rt_n == rq->rt.rt_nr_running, "cpu%u: rt_nr_running %u, found %u queued", rq->cpu,
 	      rq->rt.rt_nr_running, rt_n);
-	n = 0;	/* balance.c walks cfs_tasks: exactly the queued CFS tasks, running one included */
+	/* balance.c walks cfs_tasks: exactly the queued CFS tasks, the running one too. */
+	n = 0;
 	for (struct list_head *pos = rq->cfs_tasks.next; pos != &rq->cfs_tasks && n <= 100000;
 	     pos = pos->next) {
 		struct task_struct *p = container_of(pos, struct task_struct, se.group_node);
