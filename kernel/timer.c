@@ -17,15 +17,22 @@ struct timer_base {
 	u64 ticks;
 	bool running;
 	bool tick_stopped;	/* NO_HZ idle: no tick until tick_nohz_idle_exit() */
+	u64 nohz_wake;		/* while stopped: the latest next interrupt */
 	struct timer *running_timer;	/* callback in progress, for timer_cancel */
 } __attribute__((aligned(64)));
 
 static struct timer_base bases[NR_CPUS];
 static bool tick_nohz_enabled = true;
 
+/* The longest a CPU with a stopped tick waits without any interrupt. Linux's
+ * idle CPUs keep waking for the soft-lockup watchdog's hrtimer (every
+ * 2 x watchdog_thresh / 5); QEMU's -icount sleep=off, with no deadline on any
+ * vCPU, stops delivering device interrupts (the console's input). */
+#define NOHZ_IDLE_MAX_NS (800 * NSEC_PER_MSEC)
+
 static void reprogram(struct timer_base *b)
 {
-	u64 next = b->tick_stopped ? ~0ull : b->next_tick;	/* ~0: no deadline */
+	u64 next = b->tick_stopped ? b->nohz_wake : b->next_tick;
 
 	if (!list_empty(&b->pending))
 		next = MIN(next, list_first_entry(&b->pending, struct timer, node)->expires);
@@ -118,6 +125,8 @@ void timer_interrupt(void)
 	bool tick = false;
 
 	spin_lock(&b->lock);
+	if (b->tick_stopped && now >= b->nohz_wake)
+		b->nohz_wake = now + NOHZ_IDLE_MAX_NS;	/* no tick: only a wakeup */
 	if (!b->tick_stopped && now >= b->next_tick) {
 		/* Skip missed ticks rather than replaying them. */
 		while (b->next_tick <= now)
@@ -209,6 +218,7 @@ void tick_nohz_idle_stop_tick(void)
 	    (list_empty(&b->pending) ||
 	     list_first_entry(&b->pending, struct timer, node)->expires > now + TICK_NSEC)) {
 		b->tick_stopped = stopped = true;
+		b->nohz_wake = now + NOHZ_IDLE_MAX_NS;
 		watchdog_tick_stopped(cpu, true);
 		reprogram(b);
 	}
@@ -227,8 +237,10 @@ void tick_nohz_idle_exit(void)
 
 	spin_lock(&b->lock);
 	if (b->tick_stopped) {
-		while (b->next_tick <= now)
-			b->next_tick += TICK_NSEC;
+		/* The same phase, the first period boundary after now: O(1), however
+		 * long it idled (under -icount sleep=off, idle time races ahead). */
+		if (b->next_tick <= now)
+			b->next_tick += ((now - b->next_tick) / TICK_NSEC + 1) * TICK_NSEC;
 		watchdog_tick_stopped(arch_cpu_id(), false);
 		b->tick_stopped = false;
 		reprogram(b);
