@@ -672,35 +672,37 @@ static int move_tasks(struct lb_env *env, bool this_locked)
 	return n;
 }
 
-/* Ask busiest's stopper to push its running task to this CPU. Newidle holds
- * this rq's lock inside __schedule(), where waking the stopper would take
- * pi_lock after an rq lock: it leaves the request to its idle loop. */
-static bool start_active_balance(struct lb_env *env, bool this_locked)
+/* Ask busiest's stopper to push its running task to this CPU: 1 asked, 0 not
+ * (one is pending already), -1 the running task may not run here. Newidle
+ * holds this rq's lock inside __schedule(), where waking the stopper would
+ * take pi_lock after an rq lock: it leaves the request to its idle loop. */
+static int start_active_balance(struct lb_env *env, bool this_locked)
 {
 	struct rq *busiest = env->src_rq;
-	bool active = false;
+	bool active = false, pinned;
 
 	if (!this_locked)
 		spin_lock(&busiest->lock);
 	else if (busiest->cpu < env->dst_rq->cpu && !spin_trylock(&busiest->lock))
-		return false;
+		return 0;
 	else if (busiest->cpu > env->dst_rq->cpu)
 		spin_lock(&busiest->lock);
-	if ((busiest->curr->cpus_allowed & cpumask_of(env->dst_cpu)) && !busiest->active_balance) {
+	pinned = !(busiest->curr->cpus_allowed & cpumask_of(env->dst_cpu));
+	if (!pinned && !busiest->active_balance) {
 		busiest->active_balance = 1;
 		busiest->push_cpu = env->dst_cpu;
 		active = true;
 	}
 	spin_unlock(&busiest->lock);
 	if (!active)
-		return false;
+		return pinned ? -1 : 0;
 	if (env->migration_type == migrate_misfit)
 		env->dst_rq->lb.misfit_pulls++;
 	if (this_locked)
 		WRITE_ONCE(env->dst_rq->active_balance_deferred, (int)busiest->cpu + 1);
-	else
-		stop_one_cpu_nowait(busiest->cpu, active_load_balance_cpu_stop, busiest);
-	return true;
+	else if (stop_one_cpu_nowait(busiest->cpu, active_load_balance_cpu_stop, busiest))
+		WRITE_ONCE(busiest->active_balance, 0);	/* its stop queue is full */
+	return 1;
 }
 
 /* From this CPU's idle loop: the stopper request newidle had to leave. */
@@ -715,22 +717,25 @@ void run_deferred_active_balance(struct rq *rq)
 		WRITE_ONCE(cpu_rq(cpu)->active_balance, 0);
 }
 
-/* Linux: the tail of load_balance() after a pass that found an imbalance. */
-static void balance_failed(struct lb_env *env, bool this_locked)
+/* Linux: the tail of load_balance() after a pass that found an imbalance
+ * and moved nothing. False: busiest's running task is pinned away from us
+ * (Linux: goto out_one_pinned). */
+static bool balance_failed(struct lb_env *env, bool this_locked)
 {
 	struct sched_domain *sd = env->sd;
-	bool active = false;
+	int active = 0;
 
 	env->dst_rq->lb.lb_failed[env->idle]++;
 	/* Only periodic balance counts failures: newidle is too frequent. */
 	if (env->idle != CPU_NEWLY_IDLE)
 		sd->nr_balance_failed++;
-	if (need_active_balance(env))
-		active = start_active_balance(env, this_locked);
+	if (need_active_balance(env) && (active = start_active_balance(env, this_locked)) < 0)
+		return false;
 	/* We were unbalanced: reset the interval (Linux: unless an active
 	 * balance started for a reason need_active_balance() no longer sees). */
 	if (!active || need_active_balance(env))
 		sd->balance_interval = sd->min_interval;
+	return true;
 }
 
 static void lb_debug_check(struct rq *this_rq, bool this_locked)
@@ -817,8 +822,9 @@ redo:
 		sd->balance_interval = sd->min_interval;
 		return moved;
 	}
-	balance_failed(&env, this_locked);
-	return 0;
+	if (balance_failed(&env, this_locked))
+		return 0;
+	goto out_one_pinned;
 out_balanced:
 out_all_pinned:
 	this_rq->lb.lb_balanced[idle]++;
