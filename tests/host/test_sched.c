@@ -555,9 +555,10 @@ static void misfit_cleared_by_no_misfit(struct ktest *t)
 }
 
 /* As the kernel sees it: an always-running task forked on CPU 0 (A53) is flagged at the
- * first tick where its util_avg is >= 370 and never before; at that tick the biggest idle
- * CPU is kicked, its balance finds the misfit and asks CPU 0's stopper to push the running
- * task over (active balance), all at that instant. */
+ * first tick where its util_avg is >= 370 and never before; from that tick CPU 0 kicks the
+ * idle balancer (check_misfit_status), which balances for an A73 whose next_balance has
+ * come (at most one tick later: Linux 6.1's nohz.next_balance), finds the misfit and asks
+ * CPU 0's stopper to push the running task over (active balance). */
 static void misfit_up_migration(struct ktest *t)
 {
 	struct task_struct *p;
