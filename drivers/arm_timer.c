@@ -32,7 +32,14 @@ u64 arm_timer_read_ns(void)
 /* The deadline is rounded up to a whole count, so it never fires early. */
 void arm_timer_set_deadline_ns(u64 ns)
 {
-	u64 cnt = (u64)(((unsigned __int128)ns * cnt_mult) >> 32) + 1;
+	u64 cnt;
+
+	if (ns == ~0ull) {	/* no deadline (NO_HZ idle, nothing pending): masked */
+		write_sysreg(cntv_ctl_el0, CNTV_CTL_ENABLE | CNTV_CTL_IMASK);
+		isb();
+		return;
+	}
+	cnt = (u64)(((unsigned __int128)ns * cnt_mult) >> 32) + 1;
 
 	write_sysreg(cntv_cval_el0, cnt);
 	write_sysreg(cntv_ctl_el0, CNTV_CTL_ENABLE);

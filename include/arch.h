@@ -29,7 +29,7 @@ bool arch_irqs_disabled(void);
 /* Monotonic time in ns since the counter started (emulated time under -icount). */
 u64 arch_clock_ns(void);
 /* Program this CPU's one-shot timer for absolute time `ns` (replaces the
- * previous deadline). Called with IRQs off. */
+ * previous deadline); ~0: none. Called with IRQs off. */
 void arch_timer_set_deadline(u64 ns);
 
 /* Inter-processor interrupts. */

@@ -15,6 +15,7 @@ const char *ksym_lookup(u64 off, u64 *symoff, u64 *size);
 /* Soft/hard lockup checks, from every CPU's tick (kernel/watchdog.c). */
 void watchdog_tick(void);
 void watchdog_cpu_dead(unsigned int cpu);	/* its CPU goes offline */
+void watchdog_tick_stopped(unsigned int cpu, bool stopped);	/* NO_HZ idle, on cpu */
 void warn_slowpath(const char *file, int line, const char *cond);
 
 #define BUG_ON(cond)                                                                       \

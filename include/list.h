@@ -46,8 +46,16 @@ static inline bool list_empty(const struct list_head *h)
 	return h->next == h;
 }
 
+/* Take e off its list and put it first on head's (Linux: list_move). */
+static inline void list_move(struct list_head *e, struct list_head *head)
+{
+	list_del_init(e);
+	list_add(e, head);
+}
+
 #define list_entry(ptr, type, member) container_of(ptr, type, member)
 #define list_first_entry(head, type, member) list_entry((head)->next, type, member)
+#define list_last_entry(head, type, member) list_entry((head)->prev, type, member)
 #define list_for_each(pos, head) for (pos = (head)->next; pos != (head); pos = pos->next)
 #define list_for_each_safe(pos, n, head)                                                   \
 	for (pos = (head)->next, n = pos->next; pos != (head); pos = n, n = pos->next)

@@ -43,6 +43,7 @@ struct load_weight {
 struct sched_entity {
 	struct load_weight load;
 	struct rb_node run_node;
+	struct list_head group_node;	/* on rq->cfs_tasks while queued */
 	int on_rq;
 	u64 exec_start;
 	u64 sum_exec_runtime;
@@ -168,6 +169,8 @@ int wake_up_process_flags(struct task_struct *t, int wake_flags);
 void wake_up_new_task(struct task_struct *t);
 void yield(void);
 void scheduler_tick(void);
+/* NO_HZ idle: this CPU's tick was just stopped in its idle loop (timer.c). */
+void nohz_balance_enter_idle(unsigned int cpu);
 void irq_exit_preempt(void);	/* from the IRQ return path */
 void cpu_idle_loop(void) __attribute__((noreturn));
 void cpu_idle_once(void);	/* one pass of it, for hosted arches (tests/host/fake_arch.c) */

@@ -36,6 +36,12 @@ static inline void msleep(u64 ms)
 void timer_cpu_init(unsigned int cpu, unsigned int nr_cpus);	/* starts the tick */
 void timer_interrupt(void);	/* from the arch timer IRQ */
 u64 tick_count(unsigned int cpu);
+/* NO_HZ idle, from the idle loop (IRQs off): stop this CPU's tick while it
+ * idles; restart it when it leaves idle. Off with the boot option nohz=off. */
+void tick_nohz_idle_stop_tick(void);
+void tick_nohz_idle_exit(void);
+bool tick_nohz_tick_stopped_cpu(unsigned int cpu);
+bool tick_nohz_active(void);	/* not turned off by nohz=off */
 /* CPU hotplug: move the pending timers of offline CPU `dead` to the calling
  * CPU (Linux: timers_dead_cpu()); returns how many moved. */
 unsigned int timers_dead_cpu(unsigned int dead);

@@ -116,7 +116,7 @@ static void crash_sched_checks(void)
 	rq->nr_running++;
 	spin_unlock(&rq->lock);
 	arch_irq_restore(flags);
-	msleep(100);	/* this CPU idles: its periodic balance runs the checker */
+	msleep(100);	/* this CPU idles: its periodic balance (nohz=off) runs the checker */
 	flags = arch_irq_save();
 	spin_lock(&rq->lock);
 	rq->nr_running--;

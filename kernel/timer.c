@@ -2,7 +2,10 @@
  * CPU. Each CPU keeps its pending timers sorted by expiry and programs the
  * earlier of its next tick and its first timer. Ticks are phase-shifted by
  * cpu x TICK_NSEC / nr_cpus: QEMU handles same-instant deadlines one vCPU
- * after another (DESIGN.md). State per CPU under its timer_base lock. */
+ * after another (DESIGN.md). NO_HZ idle (Linux: CONFIG_NO_HZ_IDLE, tick-sched.c):
+ * an idle CPU stops its tick and restarts it when it leaves idle; `nohz=off`
+ * keeps it. State per CPU under its timer_base lock. */
+#include "bootargs.h"
 #include "kernel.h"
 #include "sched.h"
 #include "timer.h"
@@ -13,14 +16,23 @@ struct timer_base {
 	u64 next_tick;
 	u64 ticks;
 	bool running;
+	bool tick_stopped;	/* NO_HZ idle: no tick until tick_nohz_idle_exit() */
+	u64 nohz_wake;		/* while stopped: the latest next interrupt */
 	struct timer *running_timer;	/* callback in progress, for timer_cancel */
 } __attribute__((aligned(64)));
 
 static struct timer_base bases[NR_CPUS];
+static bool tick_nohz_enabled = true;
+
+/* The longest a CPU with a stopped tick waits without any interrupt. Linux's
+ * idle CPUs keep waking for the soft-lockup watchdog's hrtimer (every
+ * 2 x watchdog_thresh / 5); QEMU's -icount sleep=off, with no deadline on any
+ * vCPU, stops delivering device interrupts (the console's input). */
+#define NOHZ_IDLE_MAX_NS (800 * NSEC_PER_MSEC)
 
 static void reprogram(struct timer_base *b)
 {
-	u64 next = b->next_tick;
+	u64 next = b->tick_stopped ? b->nohz_wake : b->next_tick;
 
 	if (!list_empty(&b->pending))
 		next = MIN(next, list_first_entry(&b->pending, struct timer, node)->expires);
@@ -93,7 +105,12 @@ void timer_cpu_init(unsigned int cpu, unsigned int nr_cpus)
 
 	spin_lock_init(&b->lock);
 	INIT_LIST_HEAD(&b->pending);
+	char v[8];
+
+	/* Linux's boot option: nohz=off keeps every tick (all CPUs read the same). */
+	tick_nohz_enabled = !(bootarg_get("nohz", v, sizeof(v)) && !strcmp(v, "off"));
 	b->next_tick = arch_clock_ns() + TICK_NSEC + cpu * TICK_NSEC / (nr_cpus ? nr_cpus : 1);
+	b->tick_stopped = false;
 	b->running = true;
 	reprogram(b);
 	arch_irq_restore(flags);
@@ -108,7 +125,9 @@ void timer_interrupt(void)
 	bool tick = false;
 
 	spin_lock(&b->lock);
-	if (now >= b->next_tick) {
+	if (b->tick_stopped && now >= b->nohz_wake)
+		b->nohz_wake = now + NOHZ_IDLE_MAX_NS;	/* no tick: only a wakeup */
+	if (!b->tick_stopped && now >= b->next_tick) {
 		/* Skip missed ticks rather than replaying them. */
 		while (b->next_tick <= now)
 			b->next_tick += TICK_NSEC;
@@ -179,6 +198,65 @@ unsigned int timers_dead_cpu(unsigned int dead)
 	spin_unlock(&old->lock);
 	arch_irq_restore(flags);
 	return moved;
+}
+
+/* Linux: tick_nohz_idle_stop_tick(). From the idle loop, IRQs off, nothing
+ * to run: stop the tick unless a timer is due within one tick period (then
+ * the tick costs nothing more). The first stop tells the balancer. */
+void tick_nohz_idle_stop_tick(void)
+{
+	unsigned int cpu = arch_cpu_id();
+	struct timer_base *b = &bases[cpu];
+	u64 now = arch_clock_ns();
+	bool stopped = false;
+
+	lockdep_assert_irqs_disabled();
+	if (!tick_nohz_enabled || !cpu_online(cpu) || need_resched())
+		return;
+	spin_lock(&b->lock);
+	if (!b->tick_stopped && b->running &&
+	    (list_empty(&b->pending) ||
+	     list_first_entry(&b->pending, struct timer, node)->expires > now + TICK_NSEC)) {
+		b->tick_stopped = stopped = true;
+		b->nohz_wake = now + NOHZ_IDLE_MAX_NS;
+		watchdog_tick_stopped(cpu, true);
+		reprogram(b);
+	}
+	spin_unlock(&b->lock);
+	if (stopped)
+		nohz_balance_enter_idle(cpu);
+}
+
+/* Linux: tick_nohz_idle_exit(): leaving idle, the tick resumes at its next
+ * period boundary (missed ticks are not replayed). IRQs on or off. */
+void tick_nohz_idle_exit(void)
+{
+	unsigned long flags = arch_irq_save();
+	struct timer_base *b = &bases[arch_cpu_id()];
+	u64 now = arch_clock_ns();
+
+	spin_lock(&b->lock);
+	if (b->tick_stopped) {
+		/* The same phase, the first period boundary after now: O(1), however
+		 * long it idled (under -icount sleep=off, idle time races ahead). */
+		if (b->next_tick <= now)
+			b->next_tick += ((now - b->next_tick) / TICK_NSEC + 1) * TICK_NSEC;
+		watchdog_tick_stopped(arch_cpu_id(), false);
+		b->tick_stopped = false;
+		reprogram(b);
+	}
+	spin_unlock(&b->lock);
+	arch_irq_restore(flags);
+}
+
+bool tick_nohz_active(void)
+{
+	return tick_nohz_enabled;
+}
+
+bool tick_nohz_tick_stopped_cpu(unsigned int cpu)
+{
+	return READ_ONCE(bases[cpu].tick_stopped);
 }
 
 u64 tick_count(unsigned int cpu)

@@ -7,6 +7,9 @@
  * Hard lockup: a CPU whose own tick has not run for watchdog_thresh, seen by
  * any other CPU's tick (Linux uses a perf NMI; we have no NMI, so the stuck
  * CPU's backtrace is not available, only what ran there at its last tick).
+ * A CPU whose tick is stopped in NO_HZ idle is not watched (Linux's hard
+ * detector counts cycles, which idle does not spend); it is watched again from
+ * the instant its tick restarts.
  * Both report and panic (Linux's softlockup_panic / hardlockup_panic = 1):
  * a lockup is a bug, and an unattended run must end. Per-CPU state written
  * only by its own CPU's tick; `reported` is the one shared word. */
@@ -93,6 +96,19 @@ static void check_hard(unsigned int self, u64 now, u64 thresh)
 void watchdog_cpu_dead(unsigned int cpu)
 {
 	WRITE_ONCE(wd[cpu].last_tick_ns, 0);
+}
+
+/* NO_HZ idle (kernel/timer.c), on cpu itself, IRQs off: stopped, the CPU
+ * drops out of the hard-lockup check; restarted, its last tick is now. */
+void watchdog_tick_stopped(unsigned int cpu, bool stopped)
+{
+	u64 now = arch_clock_ns();
+
+	if (!stopped) {
+		wd[cpu].last_sched_ns = now;
+		wd[cpu].switches = cpu_nr_switches(cpu);
+	}
+	WRITE_ONCE(wd[cpu].last_tick_ns, stopped ? 0 : now);
 }
 
 /* From the tick, IRQ context, on every CPU. */

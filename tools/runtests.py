@@ -112,6 +112,10 @@ RUNS = [
                 # QEMU's own tree carries /chosen rng-seed (32 bytes) and kaslr-seed (8).
                 ("canary-seeded", r"canary from the boot counter and firmware entropy "
                                   r"\(40 seed bytes")]},
+    # NO_HZ idle off (Linux's boot option): the idle CPUs tick HZ a second again.
+    {"name": "nohz-off-bl44", "kind": "qemu", "append": "selftest=boot,timer,sched nohz=off",
+     "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8",
+              "-dtb", "{build}/dts/qemu-bl44.dtb"]},
     # A CPU in the tree that QEMU does not have: reported, left out, boot goes on;
     # hotplug cycles the six that came up and refuses to start the other two.
     {"name": "missing-cpus", "kind": "qemu", "append": "selftest=boot,timer,threads,hotplug",
@@ -181,7 +185,10 @@ RUNS = [
                 ("permission", r"permission fault at address 0x[0-9a-f]+ \(read or fetch\)")]},
     # The debug build's checks on the real locks and run queues (kernel/crashtest.c):
     # each prints its report and the kernel goes on (then the debug suite runs).
-    {"name": "sched-debug-checks", "kind": "qemu", "append": "crashtest=sched-checks selftest=debug",
+    # nohz=off: the corrupted CPU idles, and only a ticking idle CPU balances itself
+    # (with NO_HZ idle its tick stops and no busy CPU has a reason to kick it).
+    {"name": "sched-debug-checks", "kind": "qemu",
+     "append": "crashtest=sched-checks selftest=debug nohz=off",
      "allow_reports": True,
      "qemu": QEMU_BL44,
      "expect": [("lock-order", r"^BUG: lockdep: lock order violation: taking pi_lock .* at "

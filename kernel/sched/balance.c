@@ -1,10 +1,10 @@
 /* balance.c - CFS load balancing (Linux keeps it in fair.c; here it has its
- * own file to stay readable): sched domains built from the topology,
- * periodic balancing with Linux's interval growth, newidle balancing, a
- * NOHZ-style kick of an idle CPU by a busy one, group classification and
- * calculate_imbalance by migration type (load, util, task, misfit), and
- * active balancing through the stop class for running misfit tasks.
- * Locks: two rq locks, lowest CPU first (double_rq_lock). Linux v6.1. */
+ * own file to stay readable): sched domains from the topology, load_balance()
+ * with group classification and calculate_imbalance by migration type (load,
+ * util, task, misfit), detaching from the tail of rq->cfs_tasks, and active
+ * balancing through the stop class. Its callers (the tick, newidle, NO_HZ
+ * idle balancing) are in nohz.c. Locks: two rq locks, lowest CPU first
+ * (double_rq_lock). Linux v6.1. */
 #include "sched.h"
 
 enum group_type {	/* worst last: a busier type always wins */
@@ -17,25 +17,54 @@ enum group_type {	/* worst last: a busier type always wins */
 
 enum migration_type { migrate_load, migrate_util, migrate_task, migrate_misfit };
 
+#define SG_OVERLOAD 0x1	/* some CPU has 2+ tasks or a misfit */
+#define LBF_ALL_PINNED 0x01	/* no task seen could run on dst_cpu */
+#define LBF_NEED_BREAK 0x02
+#define LBF_ACTIVE_LB 0x10	/* the stop class moves it: cache hotness does not count */
+#define MAX_PINNED_INTERVAL 512	/* ms */
+#define SCHED_NR_MIGRATE_BREAK 32u	/* Linux: sched_nr_migrate_break */
+const unsigned int sysctl_sched_nr_migrate = 32;	/* Linux 6.1, !PREEMPT_RT */
+
 struct sg_lb_stats {
 	unsigned long avg_load, group_load, group_capacity, group_util, group_runnable;
 	unsigned int sum_nr_running, sum_h_nr_running, idle_cpus, group_weight;
 	enum group_type group_type;
 	unsigned long group_misfit_task_load;
-	unsigned long max_capacity;
+	unsigned long max_capacity, min_capacity;
 };
 
 struct lb_env {
 	struct sched_domain *sd;
 	struct rq *src_rq, *dst_rq;
 	int src_cpu, dst_cpu;
+	cpumask_t cpus;	/* the domain's active CPUs */
 	enum cpu_idle_type idle;
 	long imbalance;
 	enum migration_type migration_type;
-	unsigned int loop_max;
+	unsigned int flags, loop, loop_max, loop_break;
 };
 
+int sched_rd_overload;
+
 /* ---- domains ------------------------------------------------------------------------ */
+
+/* Linux: sd_init()'s numbers for one level of one CPU. */
+static void sd_init(struct sched_domain *sd, const struct topology_sd *tsd, int level)
+{
+	memset(sd, 0, sizeof(*sd));
+	sd->level = level;
+	sd->span = tsd->span;
+	sd->flags = tsd->flags;
+	sd->span_weight = cpumask_weight(sd->span);
+	sd->min_interval = sd->span_weight;
+	sd->max_interval = 2 * sd->span_weight;
+	sd->balance_interval = sd->min_interval;
+	sd->busy_factor = 16;
+	sd->imbalance_pct = 117;
+	sd->cache_nice_tries = 1;	/* MC (SD_SHARE_PKG_RESOURCES) and DIE alike */
+	sd->last_balance = sched_jiffies();
+	sd->last_decay_max_lb_cost = sd->last_balance;
+}
 
 /* Each active CPU's MC and DIE levels, the topology's spans recomputed over
  * cpu_active_mask (at boot, and by CPU hotplug inside stop_machine); the
@@ -58,16 +87,10 @@ void sched_domains_init(void)
 
 			if (!tsd->span || tsd->span == prev_span)
 				continue;
-			memset(sd, 0, sizeof(*sd));
-			sd->level = l;
-			sd->span = tsd->span;
-			sd->flags = tsd->flags;
-			sd->span_weight = cpumask_weight(sd->span);
-			sd->min_interval = sd->span_weight;
-			sd->max_interval = 2 * sd->span_weight;
-			sd->balance_interval = sd->min_interval;
-			sd->busy_factor = 16;
-			sd->imbalance_pct = 117;
+			sd_init(sd, tsd, l);
+			/* Every level has SD_PREFER_SIBLING but the child of an
+			 * asymmetric one: "don't spread across capacities". */
+			sd->prefer_sibling = rq->nr_sd && !(sd->flags & SD_ASYM_CPUCAPACITY);
 			/* Groups: the child level's spans (one CPU each at the lowest). */
 			left = sd->span;
 			for (int c = 0; c < NR_CPUS && left; c++) {
@@ -75,8 +98,11 @@ void sched_domains_init(void)
 
 				if (!(left & g))
 					continue;
-				if (rq->nr_sd)
-					g = (t->cpu[c].sd[rq->sd[rq->nr_sd - 1].level].span & left) | g;
+				if (rq->nr_sd) {
+					int child = rq->sd[rq->nr_sd - 1].level;
+
+					g = (t->cpu[c].sd[child].span & left) | g;
+				}
 				sd->groups[sd->nr_groups++] = g;
 				left &= ~g;
 			}
@@ -90,14 +116,19 @@ void sched_domains_init(void)
 
 /* ---- statistics of groups ---------------------------------------------------------- */
 
+/* Linux: capacity_greater(): more than ~5 % apart. */
+static bool capacity_greater(unsigned long a, unsigned long b)
+{
+	return a * 1024 > b * 1078;
+}
+
 static bool group_has_capacity(unsigned int pct, const struct sg_lb_stats *s)
 {
 	if (s->sum_nr_running < s->group_weight)
 		return true;
-	if (s->group_capacity * 100 > s->group_util * pct &&
-	    s->group_capacity * pct > s->group_runnable * 100)
-		return true;
-	return false;
+	if (s->group_capacity * pct < s->group_runnable * 100)
+		return false;
+	return s->group_capacity * 100 > s->group_util * pct;
 }
 
 static bool group_is_overloaded(unsigned int pct, const struct sg_lb_stats *s)
@@ -119,226 +150,331 @@ static enum group_type group_classify(unsigned int pct, const struct sg_lb_stats
 	return group_has_spare;
 }
 
+/* Linux: update_sg_lb_stats(). avg_load only for an overloaded group. */
 static void update_sg_lb_stats(struct lb_env *env, cpumask_t group, struct sg_lb_stats *s,
-			       bool local)
+			       bool local, int *sg_status)
 {
 	memset(s, 0, sizeof(*s));
+	s->min_capacity = ~0ul;
 	for (int c = 0; c < NR_CPUS; c++) {
 		struct rq *rq = cpu_rq(c);
+		unsigned long cap = capacity_of((unsigned int)c);
+		unsigned int nr = rq->nr_running;
 
-		if (!(group & cpumask_of(c)) || !cpu_active((unsigned int)c))
+		if (!(group & env->cpus & cpumask_of(c)))
 			continue;
 		s->group_weight++;
 		s->group_load += cpu_load(rq);
 		s->group_util += cpu_util(c);
 		s->group_runnable += rq->cfs.avg.runnable_avg;
 		s->sum_h_nr_running += rq->cfs.h_nr_running;
-		s->sum_nr_running += rq->nr_running;
-		s->group_capacity += capacity_of((unsigned int)c);
-		s->max_capacity = MAX(s->max_capacity, capacity_of((unsigned int)c));
-		if (idle_cpu(c))
+		s->sum_nr_running += nr;
+		s->group_capacity += cap;	/* Linux: sgc->capacity */
+		s->max_capacity = MAX(s->max_capacity, cap);
+		s->min_capacity = MIN(s->min_capacity, cap);
+		if (nr > 1)
+			*sg_status |= SG_OVERLOAD;
+		if (!nr && idle_cpu(c)) {
 			s->idle_cpus++;
-		/* A misfit only counts where the destination is bigger. */
-		if (!local && (env->sd->flags & SD_ASYM_CPUCAPACITY) && rq->misfit_task_load &&
-		    capacity_of((unsigned int)env->dst_cpu) * 1024 > capacity_of((unsigned int)c) * 1078)
-			s->group_misfit_task_load = MAX(s->group_misfit_task_load,
-							rq->misfit_task_load);
+			continue;	/* an idle CPU has no misfit */
+		}
+		if (!local && (env->sd->flags & SD_ASYM_CPUCAPACITY) &&
+		    s->group_misfit_task_load < rq->misfit_task_load) {
+			s->group_misfit_task_load = rq->misfit_task_load;
+			*sg_status |= SG_OVERLOAD;
+		}
 	}
-	if (s->group_capacity)
-		s->avg_load = s->group_load * SCHED_CAPACITY_SCALE / s->group_capacity;
 	s->group_type = group_classify(env->sd->imbalance_pct, s);
+	if (s->group_type == group_overloaded)
+		s->avg_load = s->group_load * SCHED_CAPACITY_SCALE / s->group_capacity;
 }
 
 /* Linux: update_sd_pick_busiest(). */
-static bool pick_busiest(const struct sg_lb_stats *s, const struct sg_lb_stats *busiest,
-			 const struct sg_lb_stats *local)
+static bool pick_busiest(struct lb_env *env, const struct sg_lb_stats *s,
+			 const struct sg_lb_stats *busiest, const struct sg_lb_stats *local)
 {
-	if (!s->sum_h_nr_running && s->group_type != group_misfit_task)
+	if (!s->sum_h_nr_running)
 		return false;
-	if (s->group_type == group_misfit_task && local->group_type != group_has_spare)
+	/* Don't try to pull misfit tasks we can't help. */
+	if (s->group_type == group_misfit_task &&
+	    (!capacity_greater(capacity_of((unsigned int)env->dst_cpu), s->max_capacity) ||
+	     local->group_type != group_has_spare))
 		return false;
-	if (!busiest)
-		return true;
 	if (s->group_type != busiest->group_type)
 		return s->group_type > busiest->group_type;
 	switch (s->group_type) {
 	case group_overloaded:
-	case group_fully_busy:
-		return s->avg_load > busiest->avg_load;
-	case group_misfit_task:
-		return s->group_misfit_task_load > busiest->group_misfit_task_load;
+	case group_fully_busy:	/* avg_load 0 when fully busy: the first one wins */
+		if (s->avg_load <= busiest->avg_load)
+			return false;
+		break;
 	case group_imbalanced:
 		return false;
+	case group_misfit_task:
+		if (s->group_misfit_task_load < busiest->group_misfit_task_load)
+			return false;
+		break;
 	case group_has_spare:
-		if (s->idle_cpus != busiest->idle_cpus)
-			return s->idle_cpus < busiest->idle_cpus;
-		return s->sum_nr_running > busiest->sum_nr_running;
+		if (s->idle_cpus > busiest->idle_cpus)
+			return false;
+		if (s->idle_cpus == busiest->idle_cpus &&
+		    s->sum_nr_running <= busiest->sum_nr_running)
+			return false;
+		break;
 	}
-	return false;
+	/* No more than one task per CPU on bigger CPUs: moving them down hurts. */
+	if ((env->sd->flags & SD_ASYM_CPUCAPACITY) && s->group_type <= group_fully_busy &&
+	    capacity_greater(s->min_capacity, capacity_of((unsigned int)env->dst_cpu)))
+		return false;
+	return true;
+}
+
+struct sd_lb_stats {
+	struct sg_lb_stats local, busiest;
+	int busiest_idx;
+	unsigned long total_load, total_capacity, avg_load;
+};
+
+/* Linux: update_sd_lb_stats(): the local group first, as Linux's sd->groups
+ * starts with it; the root level publishes rd->overload. */
+static void update_sd_lb_stats(struct lb_env *env, struct sd_lb_stats *sds)
+{
+	struct sched_domain *sd = env->sd;
+	int local_idx = 0, sg_status = 0;
+	struct sg_lb_stats cur;
+
+	memset(sds, 0, sizeof(*sds));
+	sds->busiest_idx = -1;
+	sds->busiest.idle_cpus = ~0u;
+	for (int i = 0; i < sd->nr_groups; i++)
+		if (sd->groups[i] & cpumask_of(env->dst_cpu))
+			local_idx = i;
+	update_sg_lb_stats(env, sd->groups[local_idx], &sds->local, true, &sg_status);
+	sds->total_load = sds->local.group_load;
+	sds->total_capacity = sds->local.group_capacity;
+	for (int i = 0; i < sd->nr_groups; i++) {
+		if (i == local_idx)
+			continue;
+		update_sg_lb_stats(env, sd->groups[i], &cur, false, &sg_status);
+		if (pick_busiest(env, &cur, &sds->busiest, &sds->local)) {
+			sds->busiest = cur;
+			sds->busiest_idx = i;
+		}
+		sds->total_load += cur.group_load;
+		sds->total_capacity += cur.group_capacity;
+	}
+	if (sd == &env->dst_rq->sd[env->dst_rq->nr_sd - 1])	/* !sd->parent */
+		WRITE_ONCE(sched_rd_overload, sg_status & SG_OVERLOAD);
 }
 
 /* ---- deciding what to move ------------------------------------------------------------ */
 
-/* Linux: calculate_imbalance(). */
-static void calculate_imbalance(struct lb_env *env, const struct sg_lb_stats *local,
-				const struct sg_lb_stats *busiest, unsigned long sd_avg_load)
+/* Linux: calculate_imbalance(), the has-spare local group. */
+static void imbalance_has_spare(struct lb_env *env, struct sd_lb_stats *sds)
 {
+	const struct sg_lb_stats *local = &sds->local, *busiest = &sds->busiest;
+
+	if (busiest->group_type > group_fully_busy &&
+	    !(env->sd->flags & SD_SHARE_PKG_RESOURCES)) {
+		/* Fill the spare capacity of the local group. */
+		env->migration_type = migrate_util;
+		env->imbalance = (long)(MAX(local->group_capacity, local->group_util) -
+					local->group_util);
+		if (env->idle != CPU_NOT_IDLE && env->imbalance == 0) {
+			env->migration_type = migrate_task;
+			env->imbalance = 1;
+		}
+		return;
+	}
+	/* Within an LLC (or one CPU per group, or prefer_sibling): by count. */
+	env->migration_type = migrate_task;
+	if (busiest->group_weight == 1 || env->sd->prefer_sibling)
+		env->imbalance = (long)busiest->sum_nr_running > (long)local->sum_nr_running ?
+				 (long)busiest->sum_nr_running - (long)local->sum_nr_running : 0;
+	else	/* even out the idle CPUs */
+		env->imbalance = MAX(0l, (long)local->idle_cpus - (long)busiest->idle_cpus);
+	env->imbalance >>= 1;
+}
+
+/* Linux: calculate_imbalance(). */
+static void calculate_imbalance(struct lb_env *env, struct sd_lb_stats *sds)
+{
+	struct sg_lb_stats *local = &sds->local, *busiest = &sds->busiest;
+
 	if (busiest->group_type == group_misfit_task) {
-		env->migration_type = migrate_misfit;
+		if (env->sd->flags & SD_ASYM_CPUCAPACITY) {
+			env->migration_type = migrate_misfit;
+			env->imbalance = 1;
+		} else {	/* a CPU with reduced capacity: move its load */
+			env->migration_type = migrate_load;
+			env->imbalance = (long)busiest->group_misfit_task_load;
+		}
+		return;
+	}
+	if (busiest->group_type == group_imbalanced) {
+		env->migration_type = migrate_task;
 		env->imbalance = 1;
 		return;
 	}
 	if (local->group_type == group_has_spare) {
-		if (busiest->group_type > group_fully_busy) {
-			/* Fill the spare capacity of the local group. */
-			env->migration_type = migrate_util;
-			env->imbalance = (long)MAX(local->group_capacity, local->group_util) -
-					 (long)local->group_util;
-			if (env->idle != CPU_NOT_IDLE && env->imbalance <= 0) {
-				env->migration_type = migrate_task;
-				env->imbalance = 1;
-			}
+		imbalance_has_spare(env, sds);
+		return;
+	}
+	if (local->group_type < group_overloaded) {
+		/* Local will become overloaded: avg_load is finally needed. */
+		local->avg_load = local->group_load * SCHED_CAPACITY_SCALE / local->group_capacity;
+		sds->avg_load = sds->total_load * SCHED_CAPACITY_SCALE / sds->total_capacity;
+		if (local->avg_load >= busiest->avg_load || local->avg_load >= sds->avg_load) {
+			env->imbalance = 0;
 			return;
 		}
-		env->migration_type = migrate_task;
-		if (busiest->group_weight == 1)
-			env->imbalance = (long)busiest->sum_nr_running - (long)local->sum_nr_running;
-		else
-			env->imbalance = (long)local->idle_cpus - (long)busiest->idle_cpus;
-		env->imbalance = MAX(env->imbalance, 0l) >> 1;
-		if (!env->imbalance && busiest->sum_nr_running > local->sum_nr_running + 1)
-			env->imbalance = 1;
-		return;
-	}
-	if (local->avg_load >= busiest->avg_load || local->avg_load >= sd_avg_load) {
-		env->imbalance = 0;
-		return;
 	}
 	env->migration_type = migrate_load;
-	env->imbalance = (long)MIN((busiest->avg_load - sd_avg_load) * busiest->group_capacity,
-				   (sd_avg_load - local->avg_load) * local->group_capacity) /
-			 SCHED_CAPACITY_SCALE;
+	env->imbalance = (long)(MIN((busiest->avg_load - sds->avg_load) * busiest->group_capacity,
+				    (sds->avg_load - local->avg_load) * local->group_capacity) /
+				SCHED_CAPACITY_SCALE);
 }
 
-/* Linux: find_busiest_group(): the busiest group of the domain, or -1 when
- * the domain is balanced (env->imbalance then 0). */
+/* Linux: find_busiest_group(): the index of the busiest group of the domain,
+ * or -1 when the domain is balanced (env->imbalance then 0). */
 static int find_busiest_group(struct lb_env *env)
 {
-	struct sched_domain *sd = env->sd;
-	struct sg_lb_stats local = { 0 }, cur, busiest = { 0 };
-	unsigned long total_load = 0, total_cap = 0;
-	int busiest_idx = -1;
+	struct sd_lb_stats sds;
+	struct sg_lb_stats *local = &sds.local, *busiest = &sds.busiest;
 
-	for (int i = 0; i < sd->nr_groups; i++) {
-		bool is_local = sd->groups[i] & cpumask_of(env->dst_cpu);
-
-		update_sg_lb_stats(env, sd->groups[i], is_local ? &local : &cur, is_local);
-		if (is_local)
-			continue;
-		total_load += cur.group_load;
-		total_cap += cur.group_capacity;
-		if (pick_busiest(&cur, busiest_idx < 0 ? NULL : &busiest, &local)) {
-			busiest = cur;
-			busiest_idx = i;
-		}
-	}
-	total_load += local.group_load;
-	total_cap += local.group_capacity;
+	update_sd_lb_stats(env, &sds);
 	env->imbalance = 0;
-	if (busiest_idx < 0 || (!busiest.sum_h_nr_running && busiest.group_type != group_misfit_task))
+	if (sds.busiest_idx < 0)
 		return -1;
-	if (busiest.group_type == group_misfit_task)
-		goto calc;
-	if (local.group_type > busiest.group_type)
+	if (busiest->group_type == group_misfit_task || busiest->group_type == group_imbalanced)
+		goto force_balance;
+	if (local->group_type > busiest->group_type)
 		return -1;
-	if (local.group_type == group_overloaded || busiest.group_type == group_overloaded ||
-	    busiest.group_type == group_fully_busy) {
-		if (local.group_type != group_has_spare) {
-			if (local.avg_load >= busiest.avg_load)
-				return -1;
-			if (100 * busiest.avg_load <= sd->imbalance_pct * local.avg_load)
-				return -1;
-		}
-	}
-	if (local.group_type == group_has_spare && busiest.group_type != group_overloaded) {
-		if (local.group_weight > 1 && local.idle_cpus <= busiest.idle_cpus + 1 &&
-		    busiest.sum_h_nr_running <= busiest.group_weight)
+	if (local->group_type == group_overloaded) {	/* fairness between tasks */
+		if (local->avg_load >= busiest->avg_load)
 			return -1;
-		if (busiest.sum_h_nr_running == 1)
-			return -1;	/* a single task: nothing to spread */
+		sds.avg_load = sds.total_load * SCHED_CAPACITY_SCALE / sds.total_capacity;
+		if (local->avg_load >= sds.avg_load)
+			return -1;
+		if (100 * busiest->avg_load <= env->sd->imbalance_pct * local->avg_load)
+			return -1;
 	}
-calc:
-	calculate_imbalance(env, &local, &busiest,
-			    total_cap ? total_load * SCHED_CAPACITY_SCALE / total_cap : 0);
-	return env->imbalance > 0 ? busiest_idx : -1;
+	if (env->sd->prefer_sibling && local->group_type == group_has_spare &&
+	    busiest->sum_nr_running > local->sum_nr_running + 1)
+		goto force_balance;
+	if (busiest->group_type != group_overloaded) {
+		if (env->idle == CPU_NOT_IDLE)
+			return -1;	/* let an idle CPU pull */
+		if (busiest->group_weight > 1 && local->idle_cpus <= busiest->idle_cpus + 1)
+			return -1;
+		if (busiest->sum_h_nr_running == 1)
+			return -1;	/* nothing waiting to run */
+	}
+force_balance:
+	calculate_imbalance(env, &sds);
+	return env->imbalance ? sds.busiest_idx : -1;
 }
 
-/* Linux: find_busiest_queue(). A lone task is never pulled to a smaller CPU. */
+/* Linux: check_cpu_capacity(): RT, IRQ (or thermal) pressure took more than
+ * imbalance_pct of the CPU's capacity. */
+bool check_cpu_capacity(const struct rq *rq, const struct sched_domain *sd)
+{
+	return rq->cpu_capacity * sd->imbalance_pct < rq->cpu_capacity_orig * 100;
+}
+
+/* Linux: find_busiest_queue(). */
 static struct rq *find_busiest_queue(struct lb_env *env, cpumask_t group)
 {
+	unsigned long busiest_load = 0, busiest_cap = 1, busiest_util = 0;
+	unsigned int busiest_nr = 0;
 	struct rq *busiest = NULL;
-	unsigned long best = 0;
 
 	for (int c = 0; c < NR_CPUS; c++) {
 		struct rq *rq = cpu_rq(c);
-		unsigned long cap = capacity_of((unsigned int)c), v;
+		unsigned long cap = capacity_of((unsigned int)c), load, util;
+		unsigned int nr = rq->cfs.h_nr_running;
 
-		if (!(group & cpumask_of(c)) || !cpu_active((unsigned int)c) || c == env->dst_cpu)
+		if (!(group & env->cpus & cpumask_of(c)) || !nr)
 			continue;
-		if ((env->sd->flags & SD_ASYM_CPUCAPACITY) && rq->cfs.h_nr_running == 1 &&
-		    capacity_of((unsigned int)env->dst_cpu) * 1024 < cap * 1078 &&
-		    env->migration_type != migrate_misfit)
+		/* Never a lone task to a CPU that is not bigger: no high->low active balance. */
+		if ((env->sd->flags & SD_ASYM_CPUCAPACITY) &&
+		    !capacity_greater(capacity_of((unsigned int)env->dst_cpu), cap) && nr == 1)
 			continue;
 		switch (env->migration_type) {
 		case migrate_load:
-			v = cpu_load(rq) * SCHED_CAPACITY_SCALE / cap;
-			if (rq->cfs.h_nr_running < 2 && cpu_load(rq) > (unsigned long)env->imbalance)
-				continue;
+			load = cpu_load(rq);
+			if (nr == 1 && load > (unsigned long)env->imbalance &&
+			    !check_cpu_capacity(rq, env->sd))
+				break;
+			/* The highest load / capacity. */
+			if (load * busiest_cap > busiest_load * cap) {
+				busiest_load = load;
+				busiest_cap = cap;
+				busiest = rq;
+			}
 			break;
 		case migrate_util:
-			v = cpu_util(c);
-			if (rq->cfs.h_nr_running < 2)
-				continue;
+			util = cpu_util(c);
+			if (nr > 1 && busiest_util < util) {
+				busiest_util = util;
+				busiest = rq;
+			}
 			break;
 		case migrate_task:
-			v = rq->cfs.h_nr_running;
+			if (busiest_nr < nr) {
+				busiest_nr = nr;
+				busiest = rq;
+			}
 			break;
-		default:	/* migrate_misfit */
-			v = rq->misfit_task_load;
+		case migrate_misfit:
+			if (rq->misfit_task_load > busiest_load) {
+				busiest_load = rq->misfit_task_load;
+				busiest = rq;
+			}
 			break;
-		}
-		if (v > best) {
-			best = v;
-			busiest = rq;
 		}
 	}
 	return busiest;
 }
 
-/* Linux: can_migrate_task(). *hot says it failed only for being cache hot. */
-int can_migrate_task(struct task_struct *p, struct rq *src, int dst_cpu, enum cpu_idle_type idle,
-		     bool *hot)
+/* ---- moving queued tasks -------------------------------------------------------------- */
+
+/* Linux: task_hot(): ran within the migration cost, or is a buddy. */
+static int task_hot(struct task_struct *p, struct lb_env *env)
 {
-	*hot = false;
-	if (!(p->cpus_allowed & cpumask_of(dst_cpu)) || task_running(src, p) || p == src->stop)
+	struct cfs_rq *cfs_rq = &env->src_rq->cfs;
+
+	if (p->sched_class != &fair_sched_class || p->policy == SCHED_IDLE)
 		return 0;
+	if (sched_feat(CACHE_HOT_BUDDY) && env->dst_rq->nr_running &&
+	    (&p->se == cfs_rq->next || &p->se == cfs_rq->last))
+		return 1;
+	if (sysctl_sched_migration_cost == 0)
+		return 0;
+	/* exec_start is 0 once the task migrated (migrate_task_rq_fair): cold. */
+	return (s64)(env->src_rq->clock_task - p->se.exec_start) <
+	       (s64)sysctl_sched_migration_cost;
+}
+
+/* Linux: can_migrate_task(). */
+static int can_migrate_task(struct task_struct *p, struct lb_env *env)
+{
+	if (p->per_cpu_kthread || !(p->cpus_allowed & cpumask_of(env->dst_cpu)))
+		return 0;
+	env->flags &= ~LBF_ALL_PINNED;
+	if (task_running(env->src_rq, p))
+		return 0;
+	if (env->flags & LBF_ACTIVE_LB)
+		return 1;
 	if (sched_feat(SIS_DEBOUNCE) && p->placed_tick &&
-	    p->placed_tick == tick_count(src->cpu) + 1) {
-		*hot = true;	/* placed in this very tick: cache hot there (E2) */
-		return 0;
-	}
-	if (p->policy != SCHED_IDLE && src->clock_task - p->se.exec_start <
-					       sysctl_sched_migration_cost) {
-		*hot = true;
-		return 0;
-	}
-	return 1;
+	    p->placed_tick == tick_count(env->src_rq->cpu) + 1)
+		return 0;	/* placed in this very tick: cache hot there (E2) */
+	return !task_hot(p, env) || env->sd->nr_balance_failed > env->sd->cache_nice_tries;
 }
 
 static void detach_task(struct lb_env *env, struct task_struct *p)
 {
 	lockdep_assert_held(&env->src_rq->lock);
-	lockdep_assert_held(&env->dst_rq->lock);
 	deactivate_task(env->src_rq, p, 0);
 	set_task_cpu(p, (unsigned int)env->dst_cpu);
 }
@@ -351,83 +487,115 @@ static void attach_task(struct rq *rq, struct task_struct *p)
 	check_preempt_curr(rq, p, 0);
 }
 
-/* Move queued (not running) CFS tasks from src to dst until the imbalance
- * is gone. Both rq locks held. Returns how many moved. */
-static int detach_attach_tasks(struct lb_env *env)
+/* Linux: detach_tasks()'s choice for one task: false to skip it. */
+static bool detach_fits(struct lb_env *env, struct task_struct *p)
 {
-	struct task_struct *moved[8];
-	int n = 0, tries = 0;
-	struct rb_node *node;
+	unsigned long load, util;
 
-	node = rb_first_cached(&env->src_rq->cfs.tasks_timeline);
-	while (node && env->imbalance > 0 && n < (int)ARRAY_SIZE(moved) && tries++ < 32) {
-		struct task_struct *p = container_of(rb_entry(node, struct sched_entity, run_node),
-						     struct task_struct, se);
-		unsigned long util = task_util(p), load = p->se.avg.load_avg;
-		bool hot;
+	switch (env->migration_type) {
+	case migrate_load:
+		load = MAX(p->se.avg.load_avg, 1ul);	/* Linux: task_h_load() */
+		/* Not too much load, less strict after each failure. */
+		if ((env->sd->nr_balance_failed >= 64 ? 0 : load >> env->sd->nr_balance_failed) >
+		    (unsigned long)env->imbalance)
+			return false;
+		env->imbalance -= (long)load;
+		return true;
+	case migrate_util:
+		util = task_util_est_of(p);
+		if (util > (unsigned long)env->imbalance)
+			return false;
+		env->imbalance -= (long)util;
+		return true;
+	case migrate_task:
+		env->imbalance--;
+		return true;
+	case migrate_misfit:
+		if (task_fits_cpu(p, env->src_cpu))
+			return false;
+		env->imbalance = 0;
+		return true;
+	}
+	return false;
+}
 
-		node = rb_next(node);
+/* Linux: detach_tasks(): from the tail of cfs_tasks (the least recently
+ * picked), skipped tasks rotate to the head. Both rq locks held. */
+static int detach_tasks(struct lb_env *env, struct task_struct **moved, int max)
+{
+	struct list_head *tasks = &env->src_rq->cfs_tasks;
+	int n = 0;
+
+	if (env->src_rq->nr_running <= 1) {
+		env->flags &= ~LBF_ALL_PINNED;
+		return 0;
+	}
+	while (!list_empty(tasks) && env->imbalance > 0 && n < max) {
+		struct task_struct *p;
+
 		if (env->idle != CPU_NOT_IDLE && env->src_rq->nr_running <= 1)
 			break;	/* never empty the source while pulling for idle */
-		if (!can_migrate_task(p, env->src_rq, env->dst_cpu, env->idle, &hot) &&
-		    !(hot && env->sd->nr_balance_failed > 1))
+		env->loop++;
+		if (env->loop > env->loop_max && !(env->flags & LBF_ALL_PINNED))
+			break;
+		if (env->loop > env->loop_break) {
+			env->loop_break += SCHED_NR_MIGRATE_BREAK;
+			env->flags |= LBF_NEED_BREAK;
+			break;
+		}
+		p = list_last_entry(tasks, struct task_struct, se.group_node);
+		if (!can_migrate_task(p, env) || !detach_fits(env, p)) {
+			list_move(&p->se.group_node, tasks);
 			continue;
-		switch (env->migration_type) {
-		case migrate_load:
-			if (load / 2 > (unsigned long)env->imbalance && env->sd->nr_balance_failed < 3)
-				continue;
-			env->imbalance -= (long)load;
-			break;
-		case migrate_util:
-			env->imbalance -= (long)util;
-			break;
-		case migrate_task:
-			env->imbalance--;
-			break;
-		case migrate_misfit:
-			if (task_fits_cpu(p, env->src_cpu))
-				continue;
-			env->imbalance = 0;
-			break;
 		}
 		detach_task(env, p);
 		moved[n++] = p;
+		if (env->idle == CPU_NEWLY_IDLE)
+			break;	/* CONFIG_PREEMPTION: newidle moves one task */
 	}
-	for (int i = 0; i < n; i++)
-		attach_task(env->dst_rq, moved[i]);
 	return n;
 }
 
 /* ---- active balance: move a running task with the stop class ------------------------ */
 
-/* Runs on the busiest CPU as its stop task: the task we want is no longer
- * running there (we are), so it can be moved like a queued one. */
+/* Linux: active_load_balance_cpu_stop(). Runs on the busiest CPU as its
+ * stop task: the task we want is no longer running there (we are), so it
+ * can be moved like a queued one: the last of cfs_tasks that may go. */
 static int active_load_balance_cpu_stop(void *data)
 {
 	struct rq *busiest = data, *target;
-	struct rb_node *node;
+	struct task_struct *p = NULL;
 	unsigned long flags = arch_irq_save();
+	struct lb_env env = { .idle = CPU_IDLE, .flags = LBF_ACTIVE_LB };
 
 	target = cpu_rq(busiest->push_cpu);
 	double_rq_lock(busiest, target);
 	busiest->lb.alb_count++;
-	if (busiest->active_balance && cpu_active(target->cpu)) {
+	for (int i = 0; i < target->nr_sd && !env.sd; i++)	/* a domain spanning both */
+		if (target->sd[i].span & cpumask_of(busiest->cpu))
+			env.sd = &target->sd[i];
+	if (busiest->active_balance && cpu_active(target->cpu) && cpu_active(busiest->cpu) &&
+	    busiest->nr_running > 1 && env.sd) {
+		struct task_struct *q;
+
+		env.src_rq = busiest;
+		env.dst_rq = target;
+		env.src_cpu = (int)busiest->cpu;
+		env.dst_cpu = (int)target->cpu;
 		update_rq_clock(busiest);
 		update_rq_clock(target);
-		for (node = rb_first_cached(&busiest->cfs.tasks_timeline); node; node = rb_next(node)) {
-			struct task_struct *p = container_of(
-				rb_entry(node, struct sched_entity, run_node), struct task_struct, se);
-
-			if (!(p->cpus_allowed & cpumask_of(target->cpu)))
-				continue;
-			if (busiest->misfit_task_load && task_fits_cpu(p, (int)busiest->cpu))
-				continue;
-			deactivate_task(busiest, p, 0);
-			set_task_cpu(p, target->cpu);
+		for (struct list_head *n = busiest->cfs_tasks.prev; n != &busiest->cfs_tasks && !p;
+		     n = n->prev) {
+			q = list_entry(n, struct task_struct, se.group_node);
+			if (can_migrate_task(q, &env))
+				p = q;
+		}
+		if (p) {
+			detach_task(&env, p);
 			attach_task(target, p);
 			busiest->lb.alb_pushed++;
 			p->stats.nr_forced_migrations++;
-			break;
+			env.sd->nr_balance_failed = 0;
 		}
 	}
 	busiest->active_balance = 0;
@@ -436,197 +604,240 @@ static int active_load_balance_cpu_stop(void *data)
 	return 0;
 }
 
-/* Linux: need_active_balance(): a misfit, a task stuck on a CPU much
- * smaller than an idle destination, or repeated failures. */
+/* Linux: need_active_balance(). */
 static bool need_active_balance(struct lb_env *env)
 {
-	if (env->migration_type == migrate_misfit)
+	struct sched_domain *sd = env->sd;
+
+	/* Pinned tasks or an uneven spread that failed too often. */
+	if (env->migration_type == migrate_task && sd->nr_balance_failed > sd->cache_nice_tries + 2)
 		return true;
-	if (env->idle != CPU_NOT_IDLE && (env->sd->flags & SD_ASYM_CPUCAPACITY) &&
-	    env->src_rq->cfs.h_nr_running == 1 &&
-	    capacity_of((unsigned int)env->src_cpu) * env->sd->imbalance_pct <
-		    capacity_of((unsigned int)env->dst_cpu) * 100 &&
-	    !task_fits_cpu(env->src_rq->curr, env->src_cpu))
+	/* One CFS task on a CPU that RT/IRQ squeeze, and more room on dst. */
+	if (env->idle != CPU_NOT_IDLE && env->src_rq->cfs.h_nr_running == 1 &&
+	    check_cpu_capacity(env->src_rq, sd) &&
+	    capacity_of((unsigned int)env->src_cpu) * sd->imbalance_pct <
+		    capacity_of((unsigned int)env->dst_cpu) * 100)
 		return true;
-	return env->sd->nr_balance_failed > 3;
+	return env->migration_type == migrate_misfit;
+}
+
+/* Linux: should_we_balance(): newidle always; otherwise only the first idle
+ * CPU of the local group, or its first CPU if none is idle, balances this
+ * level for the group. */
+static bool should_we_balance(struct lb_env *env)
+{
+	cpumask_t group = 0;
+
+	if (!(env->cpus & cpumask_of(env->dst_cpu)))
+		return false;
+	if (env->idle == CPU_NEWLY_IDLE)
+		return !env->dst_rq->nr_running;
+	for (int i = 0; i < env->sd->nr_groups; i++)
+		if (env->sd->groups[i] & cpumask_of(env->dst_cpu))
+			group = env->sd->groups[i] & env->cpus;
+	for (int c = 0; c < NR_CPUS; c++)
+		if ((group & cpumask_of(c)) && idle_cpu(c))
+			return c == env->dst_cpu;
+	return group && __builtin_ctzll(group) == env->dst_cpu;
 }
 
 /* ---- load_balance ----------------------------------------------------------------- */
 
-/* Linux: load_balance(). IRQs off; called without rq locks, or (newidle)
- * with this_cpu's rq locked, which then stays locked throughout: the busiest
- * rq is taken in lock order or by trylock, and an idle pull that cannot get
- * it simply fails (newidle is opportunistic; Linux: double_lock_balance).
- * Dropping this rq's lock in the middle of __schedule() would expose a
- * half-switched prev to the rest of the system. Returns the tasks pulled. */
-static int load_balance(int this_cpu, struct sched_domain *sd, enum cpu_idle_type idle,
-			bool this_locked)
+/* Lock busiest (this rq too unless newidle holds it), move, unlock. A
+ * newidle pass that cannot take busiest's lock in order simply fails
+ * (Linux: double_lock_balance). Returns the tasks moved, -1 if not locked. */
+static int move_tasks(struct lb_env *env, bool this_locked)
 {
-	struct lb_env env = { .sd = sd, .dst_cpu = this_cpu, .dst_rq = cpu_rq(this_cpu),
-			      .idle = idle };
+	struct task_struct *moved[SCHED_NR_MIGRATE_BREAK];
+	struct rq *busiest = env->src_rq, *this_rq = env->dst_rq;
+	int n;
+
+	if (!this_locked)
+		double_rq_lock(this_rq, busiest);
+	else if (busiest->cpu > this_rq->cpu)
+		spin_lock(&busiest->lock);
+	else if (!spin_trylock(&busiest->lock))
+		return -1;
+	update_rq_clock(this_rq);
+	update_rq_clock(busiest);
+	n = detach_tasks(env, moved, (int)ARRAY_SIZE(moved));
+	for (int i = 0; i < n; i++)
+		attach_task(this_rq, moved[i]);
+	if (DEBUG_SCHED_ENABLED)
+		sched_debug_check_rqs(this_rq, busiest);
+	if (this_locked)
+		spin_unlock(&busiest->lock);
+	else
+		double_rq_unlock(this_rq, busiest);
+	return n;
+}
+
+/* Ask busiest's stopper to push its running task to this CPU: 1 asked, 0 not
+ * (one is pending already), -1 the running task may not run here. Newidle
+ * holds this rq's lock inside __schedule(), where waking the stopper would
+ * take pi_lock after an rq lock: it leaves the request to its idle loop. */
+static int start_active_balance(struct lb_env *env, bool this_locked)
+{
+	struct rq *busiest = env->src_rq;
+	bool active = false, pinned;
+
+	if (!this_locked)
+		spin_lock(&busiest->lock);
+	else if (busiest->cpu < env->dst_rq->cpu && !spin_trylock(&busiest->lock))
+		return 0;
+	else if (busiest->cpu > env->dst_rq->cpu)
+		spin_lock(&busiest->lock);
+	pinned = !(busiest->curr->cpus_allowed & cpumask_of(env->dst_cpu));
+	if (!pinned && !busiest->active_balance) {
+		busiest->active_balance = 1;
+		busiest->push_cpu = env->dst_cpu;
+		active = true;
+	}
+	spin_unlock(&busiest->lock);
+	if (!active)
+		return pinned ? -1 : 0;
+	if (env->migration_type == migrate_misfit)
+		env->dst_rq->lb.misfit_pulls++;
+	if (this_locked)
+		WRITE_ONCE(env->dst_rq->active_balance_deferred, (int)busiest->cpu + 1);
+	else if (stop_one_cpu_nowait(busiest->cpu, active_load_balance_cpu_stop, busiest))
+		WRITE_ONCE(busiest->active_balance, 0);	/* its stop queue is full */
+	return 1;
+}
+
+/* From this CPU's idle loop: the stopper request newidle had to leave. */
+void run_deferred_active_balance(struct rq *rq)
+{
+	int cpu = READ_ONCE(rq->active_balance_deferred) - 1;
+
+	if (cpu < 0)
+		return;
+	WRITE_ONCE(rq->active_balance_deferred, 0);
+	if (stop_one_cpu_nowait((unsigned int)cpu, active_load_balance_cpu_stop, cpu_rq(cpu)))
+		WRITE_ONCE(cpu_rq(cpu)->active_balance, 0);
+}
+
+/* Linux: the tail of load_balance() after a pass that found an imbalance
+ * and moved nothing. False: busiest's running task is pinned away from us
+ * (Linux: goto out_one_pinned). */
+static bool balance_failed(struct lb_env *env, bool this_locked)
+{
+	struct sched_domain *sd = env->sd;
+	int active = 0;
+
+	env->dst_rq->lb.lb_failed[env->idle]++;
+	/* Only periodic balance counts failures: newidle is too frequent. */
+	if (env->idle != CPU_NEWLY_IDLE)
+		sd->nr_balance_failed++;
+	if (need_active_balance(env) && (active = start_active_balance(env, this_locked)) < 0)
+		return false;
+	/* We were unbalanced: reset the interval (Linux: unless an active
+	 * balance started for a reason need_active_balance() no longer sees). */
+	if (!active || need_active_balance(env))
+		sd->balance_interval = sd->min_interval;
+	return true;
+}
+
+static void lb_debug_check(struct rq *this_rq, bool this_locked)
+{
+	if (!this_locked)
+		spin_lock(&this_rq->lock);
+	sched_debug_check_rqs(this_rq, this_rq);
+	if (!this_locked)
+		spin_unlock(&this_rq->lock);
+}
+
+/* Linux: load_balance()'s more_balance loop over busiest, a breather every
+ * SCHED_NR_MIGRATE_BREAK tasks. Returns the tasks moved, -1 when newidle could
+ * not lock busiest. */
+static int balance_busiest(struct lb_env *env, bool this_locked)
+{
+	struct rq *busiest = env->src_rq;
+	int moved = 0, n;
+
+	env->flags = LBF_ALL_PINNED;
+	env->loop = 0;
+	env->loop_break = SCHED_NR_MIGRATE_BREAK;
+	if (busiest->nr_running <= 1)
+		return 0;
+	env->loop_max = MIN(sysctl_sched_nr_migrate, busiest->nr_running);
+	do {
+		env->flags &= ~LBF_NEED_BREAK;
+		n = move_tasks(env, this_locked);
+		moved += MAX(n, 0);
+	} while (n >= 0 && (env->flags & LBF_NEED_BREAK) && env->loop < busiest->nr_running);
+	return n < 0 ? -1 : moved;
+}
+
+/* Linux: load_balance(). IRQs off; called without rq locks, or (newidle)
+ * with this_cpu's rq locked, which then stays locked throughout: dropping it
+ * in the middle of __schedule() would expose a half-switched prev. Returns
+ * the tasks pulled; *continue_balancing = 0 when another CPU of the local
+ * group balances this level (should_we_balance). */
+int load_balance(int this_cpu, struct sched_domain *sd, enum cpu_idle_type idle,
+		 bool this_locked, int *continue_balancing)
+{
 	struct rq *this_rq = cpu_rq(this_cpu), *busiest;
-	int gi, moved = 0;
-	bool active = false;
+	struct lb_env env = { .sd = sd, .dst_cpu = this_cpu, .dst_rq = this_rq, .idle = idle,
+			      .cpus = sd->span & cpu_active_mask };
+	cpumask_t local_group = 0;
+	int gi, moved;
 
 	lockdep_assert_irqs_disabled();
 	if (this_locked)
 		lockdep_assert_held(&this_rq->lock);
-	if (DEBUG_SCHED_ENABLED) {	/* the invariant checker at every balance */
-		if (!this_locked)
-			spin_lock(&this_rq->lock);
-		sched_debug_check_rqs(this_rq, this_rq);
-		if (!this_locked)
-			spin_unlock(&this_rq->lock);
-	}
+	if (DEBUG_SCHED_ENABLED)	/* the invariant checker at every balance */
+		lb_debug_check(this_rq, this_locked);
 	this_rq->lb.lb_count[idle]++;
+	sd->lb_count[idle]++;
+	for (int i = 0; i < sd->nr_groups; i++)
+		if (sd->groups[i] & cpumask_of(this_cpu))
+			local_group = sd->groups[i];
+redo:
+	if (!should_we_balance(&env)) {
+		*continue_balancing = 0;
+		goto out_balanced;
+	}
 	/* Linux: update_sd_lb_stats() -> update_group_capacity() -> update_cpu_capacity()
 	 * for the local group at the lowest level (newidle: at most once an interval). */
 	if (sd == &this_rq->sd[0] && idle != CPU_NEWLY_IDLE)
 		update_cpu_capacity(this_rq);
 	gi = find_busiest_group(&env);
 	if (gi < 0)
-		goto balanced;
-	busiest = find_busiest_queue(&env, sd->groups[gi]);
+		sd->lb_nobusyg[idle]++;
+	busiest = gi < 0 ? NULL : find_busiest_queue(&env, sd->groups[gi]);
 	if (!busiest)
-		goto balanced;
+		goto out_balanced;
 	env.src_rq = busiest;
 	env.src_cpu = (int)busiest->cpu;
-	if (!this_locked)
-		double_rq_lock(this_rq, busiest);
-	else if (busiest->cpu > this_rq->cpu)
-		spin_lock(&busiest->lock);
-	else if (!spin_trylock(&busiest->lock))
-		goto balanced;
-	update_rq_clock(this_rq);
-	update_rq_clock(busiest);
-	if (busiest->nr_running > 1 || env.migration_type == migrate_misfit)
-		moved = detach_attach_tasks(&env);
-	if (DEBUG_SCHED_ENABLED)
-		sched_debug_check_rqs(this_rq, busiest);
-	if (!moved && !this_locked && need_active_balance(&env) && !busiest->active_balance &&
-	    busiest->curr->sched_class == &fair_sched_class &&
-	    (busiest->curr->cpus_allowed & cpumask_of(this_cpu))) {
-		busiest->active_balance = 1;
-		busiest->push_cpu = this_cpu;
-		active = true;
-	}
-	if (this_locked)
-		spin_unlock(&busiest->lock);
-	else
-		double_rq_unlock(this_rq, busiest);
-	if (active) {
-		if (env.migration_type == migrate_misfit)
-			this_rq->lb.misfit_pulls++;
-		stop_one_cpu_nowait(busiest->cpu, active_load_balance_cpu_stop, busiest);
+	moved = balance_busiest(&env, this_locked);
+	if (moved < 0)
+		goto out_one_pinned;	/* newidle could not lock busiest: give up */
+	if (!moved && (env.flags & LBF_ALL_PINNED) && busiest->nr_running > 1) {
+		/* Every task there is pinned: try the other CPUs. */
+		env.cpus &= ~cpumask_of(busiest->cpu);
+		if (env.cpus & ~local_group)
+			goto redo;
+		goto out_all_pinned;
 	}
 	if (moved) {
 		this_rq->lb.lb_gained[idle] += (u64)moved;
 		sd->nr_balance_failed = 0;
 		sd->balance_interval = sd->min_interval;
-	} else {
-		this_rq->lb.lb_failed[idle]++;
-		if (idle != CPU_NEWLY_IDLE)
-			sd->nr_balance_failed++;
-		if (!active && sd->balance_interval < sd->max_interval)
-			sd->balance_interval *= 2;
+		return moved;
 	}
-	return moved;
-balanced:
+	if (balance_failed(&env, this_locked))
+		return 0;
+	goto out_one_pinned;
+out_balanced:
+out_all_pinned:
 	this_rq->lb.lb_balanced[idle]++;
 	sd->nr_balance_failed = 0;
-	sd->balance_interval = sd->min_interval;
+out_one_pinned:
+	/* Newidle disregards intervals: it must not make them grow. */
+	if (idle != CPU_NEWLY_IDLE &&
+	    ((env.flags & LBF_ALL_PINNED && sd->balance_interval < MAX_PINNED_INTERVAL) ||
+	     sd->balance_interval < sd->max_interval))
+		sd->balance_interval *= 2;
 	return 0;
-}
-
-/* Newly idle: pull from the lowest domain up, stop at the first success.
- * Called from pick_next_task with this rq locked, and keeps it locked. */
-int newidle_balance(struct rq *this_rq)
-{
-	int pulled = 0;
-
-	update_misfit_status(NULL, this_rq);	/* going idle: no misfit here any more */
-	if (!cpu_active(this_rq->cpu) || !this_rq->nr_sd)
-		return 0;
-	for (int i = 0; i < this_rq->nr_sd && !pulled; i++)
-		pulled = load_balance((int)this_rq->cpu, &this_rq->sd[i], CPU_NEWLY_IDLE, true);
-	return pulled || this_rq->nr_running;
-}
-
-/* Linux: rebalance_domains(): each level at its own interval; busy CPUs
- * balance busy_factor times less often. force: ignore the intervals. */
-static void rebalance_domains(struct rq *rq, enum cpu_idle_type idle, bool force)
-{
-	u64 now = arch_clock_ns(), next = now + 100 * NSEC_PER_MSEC;
-
-	for (int i = 0; i < rq->nr_sd; i++) {
-		struct sched_domain *sd = &rq->sd[i];
-		u64 interval = (u64)sd->balance_interval * NSEC_PER_MSEC;
-
-		if (idle == CPU_NOT_IDLE)
-			interval *= sd->busy_factor;
-		if (force || now - sd->last_balance >= interval) {
-			if (load_balance((int)rq->cpu, sd, idle, false))
-				idle = CPU_NOT_IDLE;	/* we have work now */
-			sd->last_balance = now;
-		}
-		next = MIN(next, sd->last_balance + interval);
-	}
-	rq->next_balance = next;
-}
-
-/* The kicked idle CPU, from its idle loop (IRQs off). */
-void run_idle_balance(struct rq *rq)
-{
-	lockdep_assert_irqs_disabled();
-	WRITE_ONCE(rq->idle_balance_kick, false);
-	if (idle_cpu((int)rq->cpu))
-		rebalance_domains(rq, CPU_IDLE, true);
-}
-
-/* A busy CPU with something to give asks an idle CPU to balance now
- * (Linux: nohz_balancer_kick; our idle CPUs keep their tick, so this only
- * shortens the wait). A misfit prefers the biggest idle CPU. */
-static void kick_idle_balance(struct rq *rq)
-{
-	int best = -1;
-	unsigned long best_cap = 0;
-
-	if (rq->nr_running < 2 && !rq->misfit_task_load)
-		return;
-	for (int c = 0; c < NR_CPUS; c++) {
-		if (!cpu_active((unsigned int)c) || c == (int)rq->cpu || !idle_cpu(c) ||
-		    READ_ONCE(cpu_rq(c)->idle_balance_kick))
-			continue;
-		if (capacity_of((unsigned int)c) > best_cap) {
-			best_cap = capacity_of((unsigned int)c);
-			best = c;
-		}
-		if (!rq->misfit_task_load)
-			break;
-	}
-	if (best < 0 || (rq->misfit_task_load && best_cap <= capacity_of(rq->cpu)))
-		return;
-	WRITE_ONCE(cpu_rq(best)->idle_balance_kick, true);
-	resched_cpu((unsigned int)best);
-}
-
-/* From the tick (IRQ context, no rq lock held). */
-void trigger_load_balance(struct rq *rq)
-{
-	u64 now = arch_clock_ns();
-
-	lockdep_assert_not_held(&rq->lock);
-	if (!rq->nr_sd || !cpu_active(rq->cpu))
-		return;
-	if (now >= rq->next_balance) {
-		/* Linux: run_rebalance_domains() decays this CPU's blocked load first. */
-		spin_lock(&rq->lock);
-		update_blocked_averages(rq);
-		spin_unlock(&rq->lock);
-		rebalance_domains(rq, idle_cpu((int)rq->cpu) ? CPU_IDLE : CPU_NOT_IDLE, false);
-	}
-	if (now >= rq->balance_tick) {
-		rq->balance_tick = now + TICK_NSEC;
-		kick_idle_balance(rq);
-	}
 }

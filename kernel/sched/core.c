@@ -136,7 +136,8 @@ void activate_task(struct rq *rq, struct task_struct *p, int flags)
 	sched_oracle_event(SCHED_EV_ENQUEUE, rq, p, flags);
 	p->sched_class->enqueue_task(rq, p, flags);
 	p->on_rq = TASK_ON_RQ_QUEUED;
-	rq->nr_running++;
+	if (++rq->nr_running == 2 && !READ_ONCE(sched_rd_overload))
+		WRITE_ONCE(sched_rd_overload, 1);	/* Linux: add_nr_running() */
 }
 
 void deactivate_task(struct rq *rq, struct task_struct *p, int flags)
@@ -322,6 +323,7 @@ int wake_up_process_flags(struct task_struct *p, int wake_flags)
 	update_rq_clock(rq);
 	p->state = TASK_RUNNING;
 	activate_task(rq, p, ENQUEUE_WAKEUP | (wake_flags & WF_MIGRATED ? ENQUEUE_MIGRATED : 0));
+	sched_ttwu_idle_stamp(rq);
 	trace_sched_wakeup(p);
 	check_preempt_curr(rq, p, wake_flags);
 	spin_unlock(&rq->lock);
@@ -598,8 +600,9 @@ void scheduler_tick(void)
 	curr = rq->curr;
 	sched_oracle_event(SCHED_EV_TICK, rq, curr, 0);
 	curr->sched_class->task_tick(rq, curr);
+	rq->idle_balance = idle_cpu((int)rq->cpu);
 	spin_unlock(&rq->lock);
-	trigger_load_balance(rq);
+	trigger_load_balance(rq);	/* idle: its blocked load decays there */
 }
 
 /* One pass of each CPU's idle task. IRQs are masked around the check and the
@@ -612,15 +615,19 @@ void cpu_idle_once(void)
 
 	arch_irq_disable();
 	rq = this_rq();
-	if (READ_ONCE(rq->idle_balance_kick))
-		run_idle_balance(rq);
-	trace_cpu_idle(0, rq->cpu);
-	if (!READ_ONCE(rq->need_resched))
+	nohz_run_idle_balance(rq);	/* a kick, or newidle's stats pass */
+	if (!READ_ONCE(rq->need_resched)) {
+		tick_nohz_idle_stop_tick();	/* NO_HZ idle: no tick while idle */
+		trace_cpu_idle(0, rq->cpu);
 		arch_idle();
-	trace_cpu_idle(PWR_EVENT_EXIT, rq->cpu);
+		trace_cpu_idle(PWR_EVENT_EXIT, rq->cpu);
+		nohz_run_idle_balance(rq);	/* the kick that woke us */
+	}
 	arch_irq_enable();
-	if (READ_ONCE(this_rq()->need_resched))
+	if (READ_ONCE(this_rq()->need_resched)) {
+		tick_nohz_idle_exit();
 		schedule();
+	}
 }
 
 /* A CPU taken offline (kernel/cpu.c) leaves here, from its idle task, once
@@ -912,6 +919,7 @@ unsigned int sched_migrate_tasks(unsigned int dead_cpu)
 		moved++;
 	}
 	BUG_ON(rq->nr_running != 1);	/* us; Linux: "Dying CPU not properly vacated!" */
+	nohz_balance_exit_idle(rq);	/* no ilb kick may pick it any more */
 	return moved;
 }
 
@@ -924,12 +932,11 @@ void sched_cpu_starting(unsigned int cpu)
 
 	BUG_ON(rq->nr_running != 0 || rq->curr != rq->idle);
 	rq->need_resched = false;
-	rq->idle_balance_kick = false;
 	rq->active_balance = 0;
 	rq->misfit_task_load = 0;
 	update_rq_clock(rq);	/* PELT decays the offline time as idle */
 	rq->idle_start = rq->clock;	/* but it is not counted as idle time */
-	rq->next_balance = rq->balance_tick = rq->clock;
+	sched_balance_rq_init(rq);
 	spin_unlock_irqrestore(&rq->lock, flags);
 }
 
@@ -970,6 +977,8 @@ void sched_init_cpu(unsigned int cpu, struct task_struct *idle)
 	rq->cpu = cpu;
 	init_cfs_rq(&rq->cfs);
 	init_rt_rq(&rq->rt);
+	INIT_LIST_HEAD(&rq->cfs_tasks);
+	sched_balance_rq_init(rq);
 	rq->cpu_capacity_orig = rq->cpu_capacity = arch_scale_cpu_capacity((int)cpu);
 	rq->clock = arch_clock_ns();
 	rq->curr = rq->idle = idle;

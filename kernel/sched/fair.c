@@ -104,7 +104,7 @@ unsigned long task_util(const struct task_struct *p)
 	return READ_ONCE(p->se.avg.util_avg);
 }
 
-static unsigned long task_util_est_of(const struct task_struct *p)
+unsigned long task_util_est_of(const struct task_struct *p)
 {
 	if (!sched_feat(UTIL_EST))
 		return task_util(p);
@@ -346,6 +346,7 @@ static void account_entity_enqueue(struct cfs_rq *cfs_rq, struct sched_entity *s
 	cfs_rq->h_nr_running++;
 	if (task_of(se)->policy == SCHED_IDLE)
 		cfs_rq->idle_h_nr_running++;
+	list_add(&se->group_node, &rq_of(cfs_rq)->cfs_tasks);	/* balance.c's LRU */
 }
 
 static void account_entity_dequeue(struct cfs_rq *cfs_rq, struct sched_entity *se)
@@ -355,6 +356,7 @@ static void account_entity_dequeue(struct cfs_rq *cfs_rq, struct sched_entity *s
 	cfs_rq->h_nr_running--;
 	if (task_of(se)->policy == SCHED_IDLE)
 		cfs_rq->idle_h_nr_running--;
+	list_del_init(&se->group_node);
 }
 
 /* vruntime is kept relative to min_vruntime while a task is between run
@@ -512,6 +514,7 @@ static struct task_struct *pick_next_task_fair(struct rq *rq)
 	clear_buddies(cfs_rq, se);
 	set_next_entity(cfs_rq, se);
 	p = task_of(se);
+	list_move(&se->group_node, &rq->cfs_tasks);	/* most recently picked first */
 	update_misfit_status(p, rq);
 	return p;
 }
@@ -533,6 +536,8 @@ static void put_prev_task_fair(struct rq *rq, struct task_struct *p)
 static void set_next_task_fair(struct rq *rq, struct task_struct *p, bool first)
 {
 	lockdep_assert_held(&rq->lock);
+	if (task_on_rq_queued(p))
+		list_move(&p->se.group_node, &rq->cfs_tasks);
 	set_next_entity(&rq->cfs, &p->se);
 	update_misfit_status(p, rq);
 }
@@ -706,8 +711,8 @@ static void migrate_task_rq_fair(struct task_struct *p, int new_cpu)
 		remove_entity_load_avg(&rq->cfs, se);
 		migrate_se_pelt_lag(rq, se);
 	}
-	se->avg.last_update_time = 0;
-	se->exec_start = 0;	/* no longer cache hot anywhere */
+	se->avg.last_update_time = 0;	/* attach on the next enqueue */
+	se->exec_start = 0;	/* migrated: no longer cache hot (balance.c task_hot) */
 	p->placed_tick = 0;
 }
 

@@ -45,6 +45,7 @@ enum cpu_idle_type { CPU_IDLE, CPU_NOT_IDLE, CPU_NEWLY_IDLE, CPU_MAX_IDLE_TYPES 
 	F(SELECT_IDLE_CAPACITY, true)                                                      \
 	F(SIS_DEBOUNCE, false)                                                             \
 	F(MISFIT, true)                                                                    \
+	F(CACHE_HOT_BUDDY, true)                                                           \
 	F(RT_UTIL_TRACKING, true)                                                          \
 	F(WA_IDLE, true)                                                                   \
 	F(WA_WEIGHT, true)                                                                 \
@@ -91,9 +92,15 @@ struct sched_domain {
 	unsigned long balance_interval;	/* ms */
 	unsigned int busy_factor;
 	unsigned int imbalance_pct;
+	unsigned int cache_nice_tries;
 	unsigned int nr_balance_failed;
-	u64 last_balance;	/* ns */
+	unsigned long last_balance;	/* jiffies (balance.c) */
 	unsigned int min_interval, max_interval;	/* ms */
+	bool prefer_sibling;	/* child has SD_PREFER_SIBLING (Linux: sds->prefer_sibling) */
+	u64 max_newidle_lb_cost;	/* ns */
+	u64 lb_count[CPU_MAX_IDLE_TYPES];	/* schedstat: load_balance() calls */
+	u64 lb_nobusyg[CPU_MAX_IDLE_TYPES];	/* ... that looked and found no busier group */
+	unsigned long last_decay_max_lb_cost;	/* jiffies */
 	int nr_groups;
 	cpumask_t groups[NR_CPUS];
 };
@@ -105,6 +112,8 @@ struct rq_lb_stats {
 	u64 lb_gained[CPU_MAX_IDLE_TYPES];
 	u64 alb_count, alb_pushed;
 	u64 misfit_pulls;
+	u64 nohz_kicks[2];	/* sent by this CPU: [0] stats only, [1] with balance */
+	u64 nohz_passes;	/* _nohz_idle_balance() runs here */
 };
 
 struct rq {
@@ -128,11 +137,18 @@ struct rq {
 	int nr_sd;
 	struct sched_domain sd[SD_NR_LEVELS];
 	struct sched_domain *sd_asym_cpucapacity;
-	u64 next_balance;	/* ns */
-	bool idle_balance_kick;
+	struct list_head cfs_tasks;	/* queued CFS tasks, the last picked first (MRU) */
+	unsigned long next_balance;	/* jiffies (balance.c) */
+	unsigned int nohz_flags;	/* NOHZ_*_KICK asked of this CPU (atomic) */
+	unsigned int nohz_idle_balance;	/* the kick's flags, to run from its idle loop */
+	bool idle_balance;	/* idle at its last tick (Linux: rq->idle_balance) */
+	bool nohz_tick_stopped;	/* in nohz.idle_cpus_mask */
+	bool has_blocked_load;
+	unsigned long last_blocked_load_update_tick;	/* jiffies */
+	u64 idle_stamp, avg_idle, max_idle_balance_cost;	/* ns: newidle's gates */
 	int active_balance;
 	int push_cpu;
-	u64 balance_tick;
+	int active_balance_deferred;	/* newidle's stopper request: busiest CPU + 1 */
 	/* statistics */
 	u64 nr_switches;
 	u64 idle_time, idle_start;
@@ -249,6 +265,7 @@ void update_load_avg_task(struct rq *rq, struct task_struct *p);
 bool update_blocked_averages(struct rq *rq);	/* true: blocked load left to decay */
 void reweight_task(struct task_struct *p, unsigned long weight);
 unsigned long cpu_util(int cpu);	/* CFS util incl. util_est, clamped */
+unsigned long task_util_est_of(const struct task_struct *p);	/* Linux: task_util_est() */
 unsigned long uclamp_task_util(const struct task_struct *p);
 int util_fits_cpu(unsigned long util, unsigned long umin, unsigned long umax, int cpu);
 static inline bool fits_capacity(unsigned long util, unsigned long cap)
@@ -263,13 +280,35 @@ void update_cpu_capacity(struct rq *rq);
 void post_init_entity_util_avg(struct task_struct *p);	/* a new task, on its first rq */
 int select_idle_capacity(struct task_struct *p, cpumask_t span, int target);
 
-/* balance.c */
+/* balance.c: load_balance() and what it needs */
+extern int sched_rd_overload;	/* Linux: rq->rd->overload (one root domain) */
 void sched_domains_init(void);
+int load_balance(int this_cpu, struct sched_domain *sd, enum cpu_idle_type idle,
+		 bool this_locked, int *continue_balancing);
+bool check_cpu_capacity(const struct rq *rq, const struct sched_domain *sd);
+void run_deferred_active_balance(struct rq *rq);
+/* Linux's jiffies, for the balancer's intervals: the tick period of the
+ * global clock (our per-CPU ticks are phase-shifted, Linux's are not). */
+static inline unsigned long sched_jiffies(void)
+{
+	return (unsigned long)(arch_clock_ns() / TICK_NSEC);
+}
+static inline bool time_after(unsigned long a, unsigned long b)
+{
+	return (long)(b - a) < 0;
+}
+static inline bool time_after_eq(unsigned long a, unsigned long b)
+{
+	return (long)(a - b) >= 0;
+}
+
+/* nohz.c: who balances when: the tick, newidle, NO_HZ idle balancing */
 void trigger_load_balance(struct rq *rq);
 int newidle_balance(struct rq *this_rq);
-void run_idle_balance(struct rq *rq);
-int can_migrate_task(struct task_struct *p, struct rq *src, int dst_cpu, enum cpu_idle_type idle,
-		     bool *hot);
+void nohz_run_idle_balance(struct rq *rq);
+void nohz_balance_exit_idle(struct rq *rq);
+void sched_balance_rq_init(struct rq *rq);
+void sched_ttwu_idle_stamp(struct rq *rq);
 
 /* cpufreq: the governor's one hook (Linux: cpufreq_update_util()). Called
  * under rq->lock with IRQs off where Linux 6.1 calls it: when the root

@@ -145,6 +145,19 @@ static int check_rq(struct rq *rq, bool verbose)
 	}
 	CHECK(rt_n == rq->rt.rt_nr_running, "cpu%u: rt_nr_running %u, found %u queued", rq->cpu,
 	      rq->rt.rt_nr_running, rt_n);
+	/* balance.c walks cfs_tasks: exactly the queued CFS tasks, the running one too. */
+	n = 0;
+	for (struct list_head *pos = rq->cfs_tasks.next; pos != &rq->cfs_tasks && n <= 100000;
+	     pos = pos->next) {
+		struct task_struct *p = container_of(pos, struct task_struct, se.group_node);
+
+		CHECK(p->cpu == (int)rq->cpu && p->se.on_rq,
+		      "cpu%u: cfs_tasks holds %s (pid %d, cpu %d, se.on_rq %d)", rq->cpu, p->comm,
+		      p->pid, p->cpu, p->se.on_rq);
+		n++;
+	}
+	CHECK(n == rq->cfs.h_nr_running, "cpu%u: cfs h_nr_running %u, cfs_tasks holds %u", rq->cpu,
+	      rq->cfs.h_nr_running, n);
 	n = rq->cfs.h_nr_running + rq->rt.rt_nr_running +
 	    (rq->stop && task_on_rq_queued(rq->stop) ? 1 : 0);
 	CHECK(n == rq->nr_running, "cpu%u: nr_running %u, the classes say %u", rq->cpu,

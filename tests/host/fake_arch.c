@@ -304,6 +304,10 @@ void watchdog_tick(void)
 {
 }
 
+void watchdog_tick_stopped(unsigned int cpu, bool stopped)
+{
+}
+
 /* Tasks belong to the test that made them; the scheduler only drops its reference. */
 /* kernel/ktest.c's hook: unittests is built with CONFIG_DEBUG_SCHED, and a
  * report of its checks (include/lockdep.h) during a case fails the case. */

@@ -115,6 +115,8 @@ static void task_free(struct task_struct *p)
  * started and asleep), default features, empty bootargs, the clock at 1 ms: at 0, a
  * task attached to a run queue whose PELT clock is still below one 1024-ns unit would
  * keep last_update_time 0, PELT's "not attached" mark. */
+static const char *machine_bootargs;	/* the next machine's command line (NULL: none) */
+
 bool machine_up(struct ktest *t)
 {
 	static u32 default_features;
@@ -135,7 +137,7 @@ bool machine_up(struct ktest *t)
 	cpu_online_mask = cpu_active_mask = ALL_CPUS;
 	nr_cpu_ids = NR_HIKEY_CPUS;
 	memset(runqueues, 0, sizeof(runqueues));
-	bootargs_init(NULL);
+	bootargs_init(machine_bootargs);
 	sched_init();
 	for (unsigned int cpu = 0; cpu < NR_HIKEY_CPUS; cpu++) {
 		char name[TASK_COMM_LEN];
@@ -549,9 +551,10 @@ static void misfit_cleared_by_no_misfit(struct ktest *t)
 }
 
 /* As the kernel sees it: an always-running task forked on CPU 0 (A53) is flagged at the
- * first tick where its util_avg is >= 370 and never before; at that tick the biggest idle
- * CPU is kicked, its balance finds the misfit and asks CPU 0's stopper to push the running
- * task over (active balance), all at that instant. */
+ * first tick where its util_avg is >= 370 and never before; from that tick CPU 0 kicks the
+ * idle balancer (check_misfit_status), which balances for an A73 whose next_balance has
+ * come (at most one tick later: Linux 6.1's nohz.next_balance), finds the misfit and asks
+ * CPU 0's stopper to push the running task over (active balance). */
 static void misfit_up_migration(struct ktest *t)
 {
 	struct task_struct *p;
@@ -1130,6 +1133,288 @@ static void features_from_bootargs(struct ktest *t)
 	machine_ok(t);
 }
 
+
+/* ---- load-balance cadence and NO_HZ idle (Linux 6.1) ---------------------------------- */
+
+/* Linux 6.1's msecs_to_jiffies() at HZ, computed here. */
+static unsigned long ms_to_jiffies(unsigned long ms)
+{
+	return (ms * HZ + 999) / 1000;
+}
+
+/* An idle machine with every tick on (nohz=off): each balance finds the domain balanced,
+ * and load_balance()'s out_balanced doubles balance_interval up to max_interval (Linux
+ * 6.1: "tune up the balancing interval"); so after one second every level of every CPU
+ * is at max_interval = 2 x span weight, and a CPU balances each level once per
+ * msecs_to_jiffies(max_interval) jiffies: 1000 / (4 x 2) + 1000 / (4 x 4) = 187.5 calls a
+ * second on the HiKey960 (MC span 4, DIE span 8). Before: reset to min_interval when
+ * balanced, 375 calls a second. */
+static void lb_interval_backoff_when_balanced(struct ktest *t)
+{
+	u64 before[NR_HIKEY_CPUS];
+
+	machine_bootargs = "nohz=off";
+	if (!machine_up(t))
+		goto out;
+	run_for(200 * MS);
+	for (unsigned int cpu = 0; cpu < NR_HIKEY_CPUS; cpu++) {
+		struct rq *rq = cpu_rq(cpu);
+
+		before[cpu] = rq->lb.lb_count[CPU_IDLE];
+		for (int l = 0; l < rq->nr_sd; l++)
+			EXPECT_EQ(t, rq->sd[l].balance_interval, 2ul * rq->sd[l].span_weight);
+	}
+	run_for(1000 * MS);
+	for (unsigned int cpu = 0; cpu < NR_HIKEY_CPUS; cpu++) {
+		struct rq *rq = cpu_rq(cpu);
+		u64 expect = 0, n = rq->lb.lb_count[CPU_IDLE] - before[cpu];
+
+		for (int l = 0; l < rq->nr_sd; l++)
+			expect += 1000 / (ms_to_jiffies(2 * rq->sd[l].span_weight) * (1000 / HZ));
+		EXPECT_LE(t, n, expect + 2);
+		EXPECT_GE(t, n, expect - 2);
+	}
+	machine_ok(t);
+out:
+	machine_bootargs = NULL;
+}
+
+/* Busy CPUs (two always-running tasks pinned to CPU 0, two to CPU 4) kick an idle
+ * balancer only once nohz.next_balance has come (Linux 6.1 nohz_balancer_kick), and that
+ * is the earliest next_balance of the idle CPUs. Their MC passes find only pinned tasks
+ * (out_all_pinned: the interval doubles up to MAX_PINNED_INTERVAL, 512 ms), their DIE
+ * passes a balanced machine (max_interval 16 ms = msecs_to_jiffies 4 jiffies), and one
+ * pass balances every CPU that is due, so kicks with NOHZ_BALANCE_KICK come about every
+ * 4 jiffies: at most HZ / 3 a second here. Before: every tick of each busy CPU, 2 x HZ. */
+static void nohz_kick_rate_limited(struct ktest *t)
+{
+	u64 ipis = 0, kicks = 0;
+
+	if (!machine_up(t))
+		return;
+	hog(0);
+	hog(0);
+	hog(4);
+	hog(4);
+	run_for(1000 * MS);
+	for (unsigned int cpu = 0; cpu < NR_HIKEY_CPUS; cpu++) {
+		ipis -= fake_cpus[cpu].nr_ipis[IPI_RESCHEDULE];
+		kicks -= cpu_rq(cpu)->lb.nohz_kicks[1];
+	}
+	run_for(1000 * MS);
+	for (unsigned int cpu = 0; cpu < NR_HIKEY_CPUS; cpu++) {
+		ipis += fake_cpus[cpu].nr_ipis[IPI_RESCHEDULE];
+		kicks += cpu_rq(cpu)->lb.nohz_kicks[1];
+	}
+	ktest_diag(t, "balance kicks in 1 s: %llu, reschedule IPIs: %llu", kicks, ipis);
+	EXPECT_LE(t, ipis, HZ / 3);
+	EXPECT_LE(t, kicks, HZ / 3);
+	machine_ok(t);
+}
+
+/* NO_HZ idle: an idle CPU takes no tick in steady idle; with nohz=off it takes HZ a
+ * second. Its blocked load still decays, on the idle balancer's passes. */
+static void nohz_idle_cpu_takes_no_tick(struct ktest *t)
+{
+	u64 ticks;
+
+	if (!machine_up(t))
+		return;
+	run_for(100 * MS);
+	ticks = tick_count(7);
+	run_for(1000 * MS);
+	EXPECT_EQ(t, tick_count(7) - ticks, 0);
+	EXPECT_TRUE(t, tick_nohz_tick_stopped_cpu(7));
+	machine_ok(t);
+	machine_bootargs = "nohz=off";
+	if (!machine_up(t))
+		goto out;
+	run_for(100 * MS);
+	ticks = tick_count(7);
+	run_for(1000 * MS);
+	EXPECT_EQ(t, tick_count(7) - ticks, HZ);
+	machine_ok(t);
+out:
+	machine_bootargs = NULL;
+}
+
+/* A task that ran on CPU 5 and sleeps leaves blocked load; CPU 5's tick is stopped, and
+ * the idle balancer's NOHZ_STATS_KICK passes decay it (Linux 6.1 update_nohz_stats):
+ * after 1 s, util_avg is what 1 s of idle decay leaves (y^1000/1.0 ~ 0), and
+ * has_blocked_load is cleared once nothing is left. A busy CPU 0 sends the kicks. */
+static void nohz_blocked_load_decays(struct ktest *t)
+{
+	struct task_struct *p;
+
+	if (!machine_up(t))
+		return;
+	p = task_new("blocked", cpumask_of(5), 0);
+	task_start(p, 5);
+	run_for(100 * MS);
+	ASSERT_TRUE(t, task_sleep(t, p));
+	ASSERT_GT(t, cpu_rq(5)->cfs.avg.util_avg, 100);
+	hog(0);
+	hog(0);
+	run_for(1000 * MS);
+	EXPECT_TRUE(t, tick_nohz_tick_stopped_cpu(5));
+	EXPECT_EQ(t, cpu_rq(5)->cfs.avg.util_avg, 0);
+	EXPECT_FALSE(t, cpu_rq(5)->has_blocked_load);
+	machine_ok(t);
+}
+
+/* Four always-running tasks queued on CPU 1, then allowed CPUs 0-1. Within a cluster
+ * (MC, SD_SHARE_PKG_RESOURCES) Linux 6.1's calculate_imbalance() balances an idle local
+ * CPU against an overloaded one by task count, not by spare utilization: one CPU per
+ * group, so imbalance = (4 - 0) >> 1 = 2 tasks, and the first balance that moves
+ * anything (CPU 0's, on the idle balancer's pass) leaves 2 and 2. Before: migrate_util
+ * filled CPU 0's spare capacity, 3 tasks at once. */
+static void mc_balance_by_task_count(struct ktest *t)
+{
+	struct task_struct *p[4];
+
+	if (!machine_up(t))
+		return;
+	for (int i = 0; i < 4; i++)
+		p[i] = hog(1);
+	run_for(40 * MS);
+	for (int i = 0; i < 4; i++)
+		ASSERT_EQ(t, set_cpus_allowed(p[i], 0x3), 0);
+	for (int ms = 0; ms < 200 && !cpu_rq(0)->cfs.h_nr_running; ms++)
+		run_for(MS);
+	EXPECT_EQ(t, cpu_rq(0)->cfs.h_nr_running, 2);
+	EXPECT_EQ(t, cpu_rq(1)->cfs.h_nr_running, 2);
+	machine_ok(t);
+}
+
+/* A newly idle CPU pulls at most one task (Linux 6.1 detach_tasks() with
+ * CONFIG_PREEMPTION: "NEWIDLE balancing is a source of latency ... stop after the first
+ * task is detached"), even where the imbalance is two tasks (4 on CPU 1, 0 here).
+ * Before: up to 8 tasks per newidle pass, here 2 or 3. */
+static void newidle_pulls_one_task(struct ktest *t)
+{
+	struct task_struct *p[4], *r;
+
+	if (!machine_up(t))
+		return;
+	r = hog(0);
+	for (int i = 0; i < 4; i++)
+		p[i] = hog(1);
+	run_for(20 * MS);
+	for (int i = 0; i < 4; i++)
+		ASSERT_EQ(t, set_cpus_allowed(p[i], 0x3), 0);
+	ASSERT_TRUE(t, task_sleep(t, r));	/* CPU 0 goes newly idle */
+	EXPECT_EQ(t, cpu_rq(0)->cfs.h_nr_running, 1);
+	EXPECT_EQ(t, cpu_rq(1)->cfs.h_nr_running, 3);
+	machine_ok(t);
+}
+
+/* Linux 6.1 should_we_balance(): above the lowest level only one CPU of each group
+ * balances the level for its group: the group's first idle CPU, or its first CPU when
+ * none is idle; the others stop there (continue_balancing = 0). An idle HiKey960 with
+ * every tick on: at DIE, only CPU 0 (of 0-3) and CPU 4 (of 4-7) look for a busiest
+ * group (schedstat lb_nobusyg); all eight call load_balance() (lb_count). With a task
+ * running on CPU 4, CPU 5 is the big cluster's first idle CPU. Before: every CPU
+ * balanced DIE. */
+static void should_we_balance_one_cpu_per_group(struct ktest *t)
+{
+	machine_bootargs = "nohz=off";
+	if (!machine_up(t))
+		goto out;
+	run_for(500 * MS);
+	for (unsigned int cpu = 0; cpu < NR_HIKEY_CPUS; cpu++) {
+		struct sched_domain *die = &cpu_rq(cpu)->sd[cpu_rq(cpu)->nr_sd - 1];
+
+		EXPECT_GT(t, die->lb_count[CPU_IDLE], 0);
+		if (cpu == 0 || cpu == 4)
+			EXPECT_GT(t, die->lb_nobusyg[CPU_IDLE], 0);
+		else
+			EXPECT_EQ(t, die->lb_nobusyg[CPU_IDLE], 0);
+	}
+	hog(4);
+	for (unsigned int cpu = 4; cpu < NR_HIKEY_CPUS; cpu++) {
+		struct sched_domain *die = &cpu_rq(cpu)->sd[cpu_rq(cpu)->nr_sd - 1];
+
+		die->lb_nobusyg[CPU_IDLE] = die->lb_nobusyg[CPU_NOT_IDLE] = 0;
+	}
+	run_for(500 * MS);
+	for (unsigned int cpu = 4; cpu < NR_HIKEY_CPUS; cpu++) {
+		struct sched_domain *die = &cpu_rq(cpu)->sd[cpu_rq(cpu)->nr_sd - 1];
+		u64 looked = die->lb_nobusyg[CPU_IDLE] + die->lb_nobusyg[CPU_NOT_IDLE];
+
+		if (cpu == 5)
+			EXPECT_GT(t, looked, 0);
+		else
+			EXPECT_EQ(t, looked, 0);
+	}
+	machine_ok(t);
+out:
+	machine_bootargs = NULL;
+}
+
+/* load_balance() calls a second, by Linux 6.1's cadence computed here: a busy CPU whose
+ * levels stay balanced balances each once per msecs_to_jiffies(max_interval x
+ * busy_factor) - 1 jiffies (get_sd_balance_interval); an idle CPU with its tick stopped
+ * never does unless kicked, and a lone pinned task is no reason to kick. Busy: one
+ * pinned always-running task per CPU (96 calls a second in all, was 188); idle-ish:
+ * only CPU 0 busy (12 a second, was ~2650: every idle CPU balanced every tick). */
+static u64 lb_calls(void)
+{
+	u64 n = 0;
+
+	for (unsigned int cpu = 0; cpu < NR_HIKEY_CPUS; cpu++)
+		for (int i = 0; i < CPU_MAX_IDLE_TYPES; i++)
+			n += cpu_rq(cpu)->lb.lb_count[i];
+	return n;
+}
+
+static u64 busy_lb_rate(unsigned int cpu)
+{
+	u64 n = 0;
+
+	for (int l = 0; l < cpu_rq(cpu)->nr_sd; l++) {
+		u64 j = ms_to_jiffies(2 * cpu_rq(cpu)->sd[l].span_weight * 16) - 1;
+
+		n += (HZ + j / 2) / j;	/* one a j jiffies, rounded */
+	}
+	return n;
+}
+
+static void lb_calls_per_second(struct ktest *t)
+{
+	u64 n, expect = 0;
+
+	if (!machine_up(t))
+		return;
+	hog(0);
+	run_for(2000 * MS);
+	n = lb_calls();
+	run_for(1000 * MS);
+	n = lb_calls() - n;
+	expect = busy_lb_rate(0);
+	ktest_diag(t, "idle-ish (CPU 0 busy): %llu load_balance() calls in 1 s (Linux: %llu)",
+		   n, expect);
+	EXPECT_LE(t, n, expect + 2);
+	EXPECT_GE(t, n + 2, expect);
+	for (unsigned int cpu = 1; cpu < NR_HIKEY_CPUS; cpu++) {
+		hog(cpu);
+		expect += busy_lb_rate(cpu);
+	}
+	run_for(2000 * MS);
+	n = lb_calls();
+	run_for(1000 * MS);
+	n = lb_calls() - n;
+	ktest_diag(t, "busy (8 CPUs): %llu load_balance() calls in 1 s (Linux: %llu)", n, expect);
+	EXPECT_LE(t, n, expect + 2 * NR_HIKEY_CPUS);
+	EXPECT_GE(t, n + 2 * NR_HIKEY_CPUS, expect);
+	machine_ok(t);
+}
+
+KTEST_SUITE(sched_balance, KTEST_CASE(lb_interval_backoff_when_balanced),
+	    KTEST_CASE(lb_calls_per_second),
+	    KTEST_CASE(should_we_balance_one_cpu_per_group),
+	    KTEST_CASE(nohz_kick_rate_limited), KTEST_CASE(nohz_idle_cpu_takes_no_tick),
+	    KTEST_CASE(nohz_blocked_load_decays), KTEST_CASE(mc_balance_by_task_count),
+	    KTEST_CASE(newidle_pulls_one_task));
 KTEST_SUITE(sched_fair, KTEST_CASE(cfs_shares_nice0_nice5), KTEST_CASE(cfs_equal_shares),
 	    KTEST_CASE(cfs_fair_after_migration));
 KTEST_SUITE(sched_placement, KTEST_CASE(place_small_stays_on_idle_little),
