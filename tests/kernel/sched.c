@@ -110,15 +110,20 @@ static bool spread_settled(struct task_struct **th, int nr, unsigned int *per_cp
  * balancer weighs load by capacity, so a big CPU takes at least as many
  * as a LITTLE one (Linux does the same). Fork placement (Linux's
  * find_idlest_group) keeps forks in the parent's cluster once no CPU is
- * idle, so the end state is the balancer's: checked every 50 ms, for up to
- * 600 ms. */
+ * idle, so the end state is the balancer's: checked every 50 ms. How long
+ * it may take depends on the suites before: a CPU that kept finding only
+ * pinned tasks has doubled its balance_interval up to 512 ms, and a busy
+ * CPU waits busy_factor times that, capped at max_load_balance_interval
+ * (HZ x nr_cpus / 10 jiffies: 800 ms on 8 CPUs), as in Linux 6.1; its
+ * first balance that finds the imbalance resets the interval. So the wait
+ * is bounded by twice that cap. */
 static void sched_spread(struct ktest *t)
 {
 	enum { N = 16 };
 	struct hog h[N];
 	struct task_struct *th[N];
 	unsigned int per_cpu[NR_CPUS], cpu, other, n = num_online_cpus();
-	int waited = 0;
+	int waited = 0, limit = 2 * (int)(1000 * n / 10);	/* ms: 2 x max_load_balance_interval */
 
 	memset(h, 0, sizeof(h));
 	for (int i = 0; i < N; i++) {
@@ -128,7 +133,7 @@ static void sched_spread(struct ktest *t)
 	do {
 		msleep(50);
 		waited += 50;
-	} while (!spread_settled(th, N, per_cpu) && waited < 600);
+	} while (!spread_settled(th, N, per_cpu) && waited < limit);
 	for (int i = 0; i < N; i++)
 		h[i].stop = true;
 	for (int i = 0; i < N; i++)
