@@ -72,7 +72,7 @@ QEMU_DTBS = [
       "-smp", "20"]),
 ]
 
-# Every self-test boot: repeatable emulated time (DESIGN.md), serial on stdio.
+# Every self-test boot: repeatable emulated time (docs/design.md), serial on stdio.
 QEMU_SELFTEST = ["-icount", "shift=0,sleep=off", "-nographic", "-no-reboot"]
 
 # The default machine (HiKey960-like 4+4, GICv2, EL1 entry): most runs boot it.
