@@ -99,7 +99,7 @@ $(BUILD)/kernel.elf: $(KOBJ) $(BUILD)/k/gen/ksyms.o linker.ld
 $(BUILD)/Image: $(BUILD)/kernel.elf
 	$(OBJCOPY) -O binary $< $@
 
-# Generated tables say which tool made them (STYLE.md habit 5).
+# Generated tables say which tool made them (docs/style.md habit 5).
 $(BUILD)/gen/pelt_table.h: tools/gen_pelt_table.py | $(DEPS)
 	@mkdir -p $(@D)
 	$(PYTHON) $< > $@

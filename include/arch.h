@@ -1,5 +1,5 @@
 /* arch.h - the one interface through which the portable core (kernel/,
- * kernel/sched/, lib/) reaches the machine (DESIGN.md "One rule").
+ * kernel/sched/, lib/) reaches the machine (docs/design.md, "The arch contract").
  * arm64 implements it in arch/arm64/; host tests provide a fake.
  * Obligations are stated per function: which CPU, which IRQ state. */
 #ifndef ARCH_H
@@ -37,7 +37,7 @@ enum ipi_type { IPI_RESCHEDULE, IPI_CALL_FUNC, IPI_STOP, NR_IPIS };
 void arch_send_ipi(unsigned int cpu, enum ipi_type type);
 
 /* Wait for an interrupt. Called with IRQs disabled; returns with IRQs
- * disabled after an interrupt was taken (mask / wfi / unmask, DESIGN.md). */
+ * disabled after an interrupt was taken (mask / wfi / unmask, docs/design.md). */
 void arch_idle(void);
 /* Inside spin loops: lets other (v)CPUs run. */
 void arch_cpu_relax(void);

@@ -9,7 +9,7 @@
  *   experiment=placement (spin 1/4/8, spin up, pipe: make test compares them with Linux)
  *   experiment=1 .. 5         experiment=1,short (KTAP direction check)
  * Each prints a table and `RESULT <kind> key=value ... features=...` lines
- * (shared/EXPERIMENTS.md, "Output convention"). */
+ * (docs/experiments.md, "Output convention"). */
 #ifndef BENCH_H
 #define BENCH_H
 

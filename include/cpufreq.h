@@ -1,6 +1,6 @@
 /* cpufreq.h - CPU frequency: one policy per frequency domain of the device
- * tree, an emulated driver whose OPP really sets the CPUs' speed (DESIGN.md
- * "Emulated CPU speed"), the governors (schedutil, performance, powersave,
+ * tree, an emulated driver whose OPP really sets the CPUs' speed (docs/design.md,
+ * "The emulated machine"), the governors (schedutil, performance, powersave,
  * userspace) and Linux-style statistics (kernel/sched/cpufreq.c,
  * kernel/sched/cpufreq_schedutil.c). The pure maths at the end
  * (kernel/sched/cpufreq_math.c) takes values and returns values: the host

@@ -1,6 +1,6 @@
 /* kernel.h - what every kernel file needs: printk, panic, BUG_ON/WARN_ON_ONCE,
  * the string functions of lib/string.c. Errors come in three tiers
- * (STYLE.md habit 6): build time, BUG_ON when continuing is unsafe, WARN and
+ * (docs/style.md habit 6): build time, BUG_ON when continuing is unsafe, WARN and
  * recover for anything survivable. External input never reaches BUG_ON. */
 #ifndef KERNEL_H
 #define KERNEL_H

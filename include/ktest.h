@@ -1,5 +1,5 @@
 /* ktest.h - the one test vocabulary of host unit tests and in-kernel
- * self-tests (STYLE.md habit 9). Output is KTAP version 1, as KUnit prints it.
+ * self-tests (docs/style.md habit 9). Output is KTAP version 1, as KUnit prints it.
  * EXPECT_* records a failure and continues; ASSERT_* also ends the case.
  * Suites register themselves in the "ktest_suites" section and are run by
  * kernel/ktest.c, both in the kernel and in build/host/unittests. */

@@ -2,7 +2,7 @@
  * CPU. Each CPU keeps its pending timers sorted by expiry and programs the
  * earlier of its next tick and its first timer. Ticks are phase-shifted by
  * cpu x TICK_NSEC / nr_cpus: QEMU handles same-instant deadlines one vCPU
- * after another (DESIGN.md). NO_HZ idle (Linux: CONFIG_NO_HZ_IDLE, tick-sched.c):
+ * after another (docs/design.md). NO_HZ idle (Linux: CONFIG_NO_HZ_IDLE, tick-sched.c):
  * an idle CPU stops its tick and restarts it when it leaves idle; `nohz=off`
  * keeps it. State per CPU under its timer_base lock. */
 #include "bootargs.h"

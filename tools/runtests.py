@@ -46,6 +46,7 @@ import ktap  # noqa: E402
 #                        (DEBUG=1: lock, lock-order and run-queue invariant checks)
 #              "allow_reports": True -> the kernel's "N unexpected debug report(s)"
 #                        line may be non-zero (runs that provoke reports on purpose)
+#              "mem"     QEMU -m (default "512M")
 #              "append"  kernel command line (default "selftest"; None: no -append)
 #              "needs"   files that must exist (default: the Image and any -dtb)
 #              "optional": True  -> a missing need skips the run instead of failing it
@@ -71,8 +72,8 @@ QEMU_DTBS = [
       "-smp", "20"]),
 ]
 
-# Every self-test boot: repeatable emulated time (DESIGN.md), serial on stdio.
-QEMU_SELFTEST = ["-icount", "shift=0,sleep=off", "-nographic", "-no-reboot", "-m", "512M"]
+# Every self-test boot: repeatable emulated time (docs/design.md), serial on stdio.
+QEMU_SELFTEST = ["-icount", "shift=0,sleep=off", "-nographic", "-no-reboot"]
 
 # The default machine (HiKey960-like 4+4, GICv2, EL1 entry): most runs boot it.
 QEMU_BL44 = ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8", "-dtb", "{build}/dts/qemu-bl44.dtb"]
@@ -125,6 +126,12 @@ RUNS = [
                 ("cpu7-reported", r"smp: CPU7 \(MPIDR 0x7\) failed to come online"),
                 ("six-online", r"smp: 6 of 8 CPUs online"),
                 ("cpu6-not-hotplugged", r"^cpu: CPU6 never came online at boot")]},
+    # Board-sized memory (the HiKey960 has 3 GiB): the allocators take all of it and give
+    # it all back (alloc_exhaustion, stress_oom), and a boot at 1 GiB is no different.
+    {"name": "mem-1g-bl44", "kind": "qemu", "append": "selftest=boot,alloc,threads",
+     "mem": "1G", "qemu": QEMU_BL44},
+    {"name": "mem-3g-bl44", "kind": "qemu", "append": "selftest=boot,alloc,threads,stress",
+     "mem": "3G", "qemu": QEMU_BL44},
     # An unexpected exception is reported in full and stops every other CPU.
     {"name": "fault-report", "kind": "qemu", "append": "crashtest=fault panic=poweroff",
      "expect_panic": True,
@@ -843,7 +850,8 @@ def kind_fuzz(run, opt, out):
 
 def qemu_argv(run, opt):
     boot = run.get("boot", ["-kernel", "{image}"])
-    argv = opt.qemu + [opt.path(a, run) for a in run["qemu"] + QEMU_SELFTEST + boot]
+    mem = ["-m", run.get("mem", "512M")]
+    argv = opt.qemu + [opt.path(a, run) for a in run["qemu"] + QEMU_SELFTEST + mem + boot]
     append = run.get("append", "selftest")
     if append is not None:
         argv += ["-append", append]

@@ -1,4 +1,4 @@
-/* e5.c - E5 of shared/EXPERIMENTS.md: schedutil with RT_UTIL_TRACKING off and
+/* e5.c - E5 of docs/experiments.md: schedutil with RT_UTIL_TRACKING off and
  * on, under the rt-app workload of the 2018 post (built-in e5.json: a CFS hog
  * and a periodic SCHED_FIFO thread on CPU 5), then with the hog replaced by
  * sysbench-cpu pinned to CPU 5 beside e5-sysbench.json's FIFO thread. Counts

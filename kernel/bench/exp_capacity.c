@@ -1,4 +1,4 @@
-/* exp_capacity.c - E4 of shared/EXPERIMENTS.md: capacity-aware wakeup
+/* exp_capacity.c - E4 of docs/experiments.md: capacity-aware wakeup
  * (select_idle_capacity, Linux v5.7), SELECT_IDLE_CAPACITY off and on, with
  * ASYM_PREFER_PREV off in both halves (v5.7 had no prefer-prev step).
  * Runs hackbench and sysbench-threads (hackbench.c, sysbench.c) and a placement probe of

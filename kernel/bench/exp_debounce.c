@@ -1,4 +1,4 @@
-/* exp_debounce.c - E2 of shared/EXPERIMENTS.md: wakeup debounce (the 2017
+/* exp_debounce.c - E2 of docs/experiments.md: wakeup debounce (the 2017
  * RFC), SIS_DEBOUNCE off and on. A 2-client tbench over pipes (tbench.c),
  * alone and beside the "video playing" background, three runs each,
  * counting the client and server threads' migrations and the throughput.

@@ -1,4 +1,4 @@
-/* exp_pelt.c - E3 of shared/EXPERIMENTS.md: the cost of PELT on the
+/* exp_pelt.c - E3 of docs/experiments.md: the cost of PELT on the
  * scheduler's paths. hackbench (messaging --pipe --thread, 40 tasks per
  * group) for G = 1, 2, 4, 8, untimed for the durations, then again with each
  * CFS PELT update timed (sched_pelt_stats(), the arch clock under -icount);

@@ -1,4 +1,4 @@
-/* experiments.c - the published results of shared/EXPERIMENTS.md, each run
+/* experiments.c - the published results (docs/experiments.md), each run
  * with its mechanism off and on in one boot and printed in the layout of the
  * original post. "experiment=N,short" runs a shortened version and prints
  * KTAP checks of the effect's direction (what `make test` judges).

@@ -6,7 +6,7 @@
  *                  allowed everywhere: ms until first seen on a big CPU
  * and experiment=placement, which runs them and the ping-pong one after the
  * other (make test judges their RESULT lines against Linux's figures).
- * Busy is cpu_work() in SPIN_CHUNK pieces (DESIGN.md: work is timer deadlines,
+ * Busy is cpu_work() in SPIN_CHUNK pieces (docs/design.md: work is timer deadlines,
  * not spinning); the CPU is sampled between pieces, as Linux's side samples
  * sched_getcpu() in its loop, and the time between two samples counts for the
  * CPU of the second. */

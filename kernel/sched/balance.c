@@ -122,6 +122,9 @@ static bool capacity_greater(unsigned long a, unsigned long b)
 	return a * 1024 > b * 1078;
 }
 
+/* Linux: group_has_capacity(): room for more work when a CPU of the group has
+ * no task at all, or when both util and runnable stay under the capacity less
+ * the domain's imbalance_pct margin (runnable catches waiting tasks util hides). */
 static bool group_has_capacity(unsigned int pct, const struct sg_lb_stats *s)
 {
 	if (s->sum_nr_running < s->group_weight)
@@ -131,6 +134,9 @@ static bool group_has_capacity(unsigned int pct, const struct sg_lb_stats *s)
 	return s->group_capacity * 100 > s->group_util * pct;
 }
 
+/* Linux: group_is_overloaded(): more tasks than CPUs, and util or runnable past
+ * the capacity with the imbalance_pct margin: only then does load (avg_load)
+ * decide what moves; below it the balancer counts tasks, idle CPUs or util. */
 static bool group_is_overloaded(unsigned int pct, const struct sg_lb_stats *s)
 {
 	if (s->sum_nr_running <= s->group_weight)
@@ -139,6 +145,10 @@ static bool group_is_overloaded(unsigned int pct, const struct sg_lb_stats *s)
 	       s->group_capacity * pct < s->group_runnable * 100;
 }
 
+/* Linux: group_classify(), the most urgent state first: overloaded, then a
+ * misfit task (too big for its CPU), then fully busy, else spare capacity.
+ * Linux's group_imbalanced (pinned tasks split a group) and group_asym_packing
+ * are never set here (docs/deviations.md). */
 static enum group_type group_classify(unsigned int pct, const struct sg_lb_stats *s)
 {
 	if (group_is_overloaded(pct, s))
@@ -189,7 +199,10 @@ static void update_sg_lb_stats(struct lb_env *env, cpumask_t group, struct sg_lb
 		s->avg_load = s->group_load * SCHED_CAPACITY_SCALE / s->group_capacity;
 }
 
-/* Linux: update_sd_pick_busiest(). */
+/* Linux: update_sd_pick_busiest(): the worse group_type is busier; on a tie,
+ * the higher avg_load, the bigger misfit load, or fewer idle CPUs. A misfit
+ * group we cannot help (dst not bigger, or local not spare) and, on an asym
+ * domain, a group of bigger CPUs that is not overloaded are never busiest. */
 static bool pick_busiest(struct lb_env *env, const struct sg_lb_stats *s,
 			 const struct sg_lb_stats *busiest, const struct sg_lb_stats *local)
 {
@@ -269,7 +282,9 @@ static void update_sd_lb_stats(struct lb_env *env, struct sd_lb_stats *sds)
 
 /* ---- deciding what to move ------------------------------------------------------------ */
 
-/* Linux: calculate_imbalance(), the has-spare local group. */
+/* Linux: calculate_imbalance(), the has-spare local group: across LLCs with an
+ * overloaded busiest, fill local's spare capacity (migrate_util); within an LLC,
+ * even out task counts or idle CPUs, halved so that the two sides meet. */
 static void imbalance_has_spare(struct lb_env *env, struct sd_lb_stats *sds)
 {
 	const struct sg_lb_stats *local = &sds->local, *busiest = &sds->busiest;
@@ -296,7 +311,9 @@ static void imbalance_has_spare(struct lb_env *env, struct sd_lb_stats *sds)
 	env->imbalance >>= 1;
 }
 
-/* Linux: calculate_imbalance(). */
+/* Linux: calculate_imbalance(): how much to move and in what unit. A misfit
+ * moves one task; an imbalanced group one task; spare local capacity is
+ * filled by util or count; otherwise load, to bring both sides to the average. */
 static void calculate_imbalance(struct lb_env *env, struct sd_lb_stats *sds)
 {
 	struct sg_lb_stats *local = &sds->local, *busiest = &sds->busiest;
@@ -382,7 +399,9 @@ bool check_cpu_capacity(const struct rq *rq, const struct sched_domain *sd)
 	return rq->cpu_capacity * sd->imbalance_pct < rq->cpu_capacity_orig * 100;
 }
 
-/* Linux: find_busiest_queue(). */
+/* Linux: find_busiest_queue(): within the busiest group, the CPU that has most
+ * of the unit being moved (load per capacity, util, tasks, misfit load). On an
+ * asym domain a CPU whose one task would land on a CPU not bigger is skipped. */
 static struct rq *find_busiest_queue(struct lb_env *env, cpumask_t group)
 {
 	unsigned long busiest_load = 0, busiest_cap = 1, busiest_util = 0;
@@ -456,7 +475,9 @@ static int task_hot(struct task_struct *p, struct lb_env *env)
 	       (s64)sysctl_sched_migration_cost;
 }
 
-/* Linux: can_migrate_task(). */
+/* Linux: can_migrate_task(): allowed on dst and not running; for an active
+ * balance that is all. Otherwise a cache-hot task stays unless the domain has
+ * failed more than cache_nice_tries times. Clears LBF_ALL_PINNED on the way. */
 static int can_migrate_task(struct task_struct *p, struct lb_env *env)
 {
 	if (p->per_cpu_kthread || !(p->cpus_allowed & cpumask_of(env->dst_cpu)))
@@ -472,6 +493,8 @@ static int can_migrate_task(struct task_struct *p, struct lb_env *env)
 	return !task_hot(p, env) || env->sd->nr_balance_failed > env->sd->cache_nice_tries;
 }
 
+/* Linux: detach_task(): off busiest's queue and onto dst's CPU number (its
+ * PELT leaves with it, migrate_task_rq_fair); attach_task() queues it on dst. */
 static void detach_task(struct lb_env *env, struct task_struct *p)
 {
 	lockdep_assert_held(&env->src_rq->lock);
@@ -479,6 +502,8 @@ static void detach_task(struct lb_env *env, struct task_struct *p)
 	set_task_cpu(p, (unsigned int)env->dst_cpu);
 }
 
+/* Linux: attach_task(): queued as a migrated task, then it may preempt dst's
+ * current task (check_preempt_curr), as a wakeup would. */
 static void attach_task(struct rq *rq, struct task_struct *p)
 {
 	lockdep_assert_held(&rq->lock);
@@ -604,7 +629,9 @@ static int active_load_balance_cpu_stop(void *data)
 	return 0;
 }
 
-/* Linux: need_active_balance(). */
+/* Linux: need_active_balance(): push busiest's running task out through its
+ * stopper when nothing queued could move and either the spread keeps failing
+ * (pinned tasks), RT/IRQ squeeze a lone task on a smaller CPU, or it is a misfit. */
 static bool need_active_balance(struct lb_env *env)
 {
 	struct sched_domain *sd = env->sd;
@@ -738,6 +765,8 @@ static bool balance_failed(struct lb_env *env, bool this_locked)
 	return true;
 }
 
+/* The run-queue invariants of this rq at every balance (stats.c): a broken
+ * count or tree is reported where the balancer would act on it. */
 static void lb_debug_check(struct rq *this_rq, bool this_locked)
 {
 	if (!this_locked)

@@ -606,7 +606,7 @@ void scheduler_tick(void)
 }
 
 /* One pass of each CPU's idle task. IRQs are masked around the check and the
- * wait, so a wakeup IPI between them still ends the wait (DESIGN.md:
+ * wait, so a wakeup IPI between them still ends the wait (docs/design.md:
  * mask/wfi/unmask). A hosted arch, whose CPUs cannot sit in a loop, calls
  * it once after each interrupt of an idle CPU (its arch_idle() returns). */
 void cpu_idle_once(void)
@@ -801,7 +801,7 @@ int sched_set_uclamp(struct task_struct *p, unsigned int min, unsigned int max)
 	return 0;
 }
 
-/* ---- emulated work (DESIGN.md "Emulated CPU speed") ------------------------------- */
+/* ---- emulated work (docs/design.md, "The emulated machine") ---------------------- */
 
 /* Running time becomes work at capacity_orig/1024 x f_cur/f_max: the same
  * scaling that invariance applies to PELT time. Called by update_curr. */

@@ -24,6 +24,8 @@ static struct {
 	unsigned long next_blocked;	/* jiffies */
 } nohz;
 
+/* Linux: msecs_to_jiffies(), rounding up: a balance interval is never
+ * shorter than asked. Jiffies here are sched_jiffies() (docs/deviations.md). */
 static unsigned long msecs_to_jiffies(unsigned long ms)
 {
 	return (ms * HZ + 999) / 1000;
@@ -44,6 +46,9 @@ static unsigned long get_sd_balance_interval(const struct sched_domain *sd, bool
 	return MIN(MAX(interval, 1ul), MAX(max, 1ul));
 }
 
+/* Linux: update_next_balance(): pull *next_balance forward to this level's
+ * next due time, counted at the not-busy interval: the caller, newidle
+ * balance, runs on a CPU that is about to idle. */
 static void update_next_balance(const struct sched_domain *sd, unsigned long *next_balance)
 {
 	unsigned long next = sd->last_balance + get_sd_balance_interval(sd, false);
@@ -227,7 +232,10 @@ static bool check_misfit_status(const struct rq *rq, const struct sched_domain *
 }
 
 /* Linux: nohz_balancer_kick(): from a busy CPU's tick, at most once per
- * nohz.next_balance, when there is something an idle CPU could take. */
+ * nohz.next_balance, when there is something an idle CPU could take: two
+ * tasks here, one squeezed by RT/IRQ, a misfit (asymmetric machines look at
+ * nothing else), or more than one busy CPU in the LLC. Blocked load of idle
+ * CPUs alone asks for a stats-only pass (NOHZ_STATS_KICK). */
 static void nohz_balancer_kick(struct rq *rq)
 {
 	unsigned long now = sched_jiffies();
@@ -295,7 +303,8 @@ void nohz_balance_exit_idle(struct rq *rq)
 	__atomic_sub_fetch(&nohz.nr_cpus, 1, __ATOMIC_SEQ_CST);
 }
 
-/* Linux: run_rebalance_domains() (SCHED_SOFTIRQ). */
+/* Linux: run_rebalance_domains() (SCHED_SOFTIRQ), here straight from the
+ * tick: this CPU's own blocked load first, then each level that is due. */
 static void run_rebalance_domains(struct rq *rq)
 {
 	enum cpu_idle_type idle = rq->idle_balance ? CPU_IDLE : CPU_NOT_IDLE;
@@ -306,7 +315,9 @@ static void run_rebalance_domains(struct rq *rq)
 	rebalance_domains(rq, idle);
 }
 
-/* From the tick (IRQ context, no rq lock held); rq->idle_balance set. */
+/* Linux: trigger_load_balance(). From the tick (IRQ context, no rq lock held;
+ * rq->idle_balance set): perhaps kick an idle CPU to balance for the tickless
+ * ones, then this CPU's own periodic balance once rq->next_balance has come. */
 void trigger_load_balance(struct rq *rq)
 {
 	lockdep_assert_not_held(&rq->lock);

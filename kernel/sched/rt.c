@@ -15,6 +15,9 @@ void init_rt_rq(struct rt_rq *rt_rq)
 		INIT_LIST_HEAD(&rt_rq->queue[i]);
 }
 
+/* The best queued priority: the lowest set bit of the 100-bit map (0 is the
+ * highest RT priority, as Linux's prio), MAX_RT_PRIO when none is queued.
+ * Linux: sched_find_first_bit(). */
 static int rt_first_prio(const struct rt_rq *rt_rq)
 {
 	if (rt_rq->bitmap[0])
@@ -33,6 +36,9 @@ bool update_rt_rq_load_avg(struct rq *rq, bool running)
 	return pelt_update_rt(&rq->avg_rt, rq_clock_pelt(rq), running) != 0;
 }
 
+/* Linux: update_curr_rt(): runtime since exec_start is charged to the task
+ * and credited as emulated work (cpu_work()). No RT throttling (Linux's
+ * sched_rt_runtime_us 95 % cap): an RT task may hold its CPU indefinitely. */
 static void update_curr_rt(struct rq *rq)
 {
 	struct task_struct *curr = rq->curr;
@@ -47,6 +53,9 @@ static void update_curr_rt(struct rq *rq)
 	account_cpu_work(rq, curr, delta);
 }
 
+/* At the tail of its priority's list: a woken task waits behind its equals.
+ * (Linux queues a task whose priority was just lowered at the head,
+ * ENQUEUE_HEAD from __sched_setscheduler(); not done here.) */
 static void enqueue_task_rt(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct rt_rq *rt_rq = &rq->rt;
@@ -75,6 +84,8 @@ static void dequeue_task_rt(struct rq *rq, struct task_struct *p, int flags)
 	cpufreq_update_util(rq, 0);
 }
 
+/* To the tail of its priority's list: the next equal-priority task runs
+ * first (a yield, or an RR slice that ran out). */
 static void requeue_task_rt(struct rq *rq, struct task_struct *p)
 {
 	list_del_init(&p->rt.run_list);
@@ -87,6 +98,9 @@ static void yield_task_rt(struct rq *rq)
 	requeue_task_rt(rq, rq->curr);
 }
 
+/* Linux: check_preempt_curr_rt(): only a strictly higher priority preempts;
+ * an equal one waits for a block, a yield or the end of an RR slice. (A CFS
+ * curr is preempted by the core, since the RT class ranks above fair.) */
 static void check_preempt_curr_rt(struct rq *rq, struct task_struct *p, int flags)
 {
 	lockdep_assert_held(&rq->lock);
@@ -112,6 +126,7 @@ static struct task_struct *pick_next_task_rt(struct rq *rq)
 	return p;
 }
 
+/* Leaving the CPU: charge the run, and avg_rt accrues it as running time. */
 static void put_prev_task_rt(struct rq *rq, struct task_struct *p)
 {
 	lockdep_assert_held(&rq->lock);
@@ -127,6 +142,9 @@ static void set_next_task_rt(struct rq *rq, struct task_struct *p, bool first)
 	p->se.exec_start = rq->clock_task;
 }
 
+/* Linux: task_tick_rt(): FIFO runs on; RR loses a tick of its 100 ms slice
+ * and, once it is used up, gets a new one and goes behind its equals (only if
+ * there are any: a lone RR task just carries on). */
 static void task_tick_rt(struct rq *rq, struct task_struct *p)
 {
 	lockdep_assert_held(&rq->lock);
@@ -146,8 +164,10 @@ static void task_tick_rt(struct rq *rq, struct task_struct *p)
 }
 
 /* Its previous CPU unless that one runs RT work of higher or equal
- * priority; then the allowed CPU running the lowest-priority work
- * (idle first, then CFS), preferring the previous CPU's cluster. */
+ * priority; then the allowed active CPU running the lowest-priority work
+ * (idle first, then CFS), the lowest CPU id on a tie. Linux: find_lowest_rq()
+ * with cpupri, which also prefers CPUs of prev's domains and, on asymmetric
+ * machines, CPUs whose capacity fits the task's uclamp (not done here). */
 static int select_task_rq_rt(struct task_struct *p, int cpu, int wake_flags)
 {
 	struct task_struct *curr = READ_ONCE(cpu_rq(cpu)->curr);
@@ -173,6 +193,8 @@ static int select_task_rq_rt(struct task_struct *p, int cpu, int wake_flags)
 	return best;
 }
 
+/* A running task whose priority dropped may no longer be the best here:
+ * reschedule and let pick decide. (Linux also pulls RT work from other CPUs.) */
 static void prio_changed_rt(struct rq *rq, struct task_struct *p, int oldprio)
 {
 	lockdep_assert_held(&rq->lock);

@@ -1,6 +1,7 @@
 /* sched.h - the scheduler's internal header: run queues, scheduling
- * classes, and the helpers shared by core.c, fair.c, balance.c, rt.c,
- * idle.c, features.c and stats.c. Linux names throughout (kernel/sched/sched.h).
+ * classes, and the helpers shared by core.c, fair.c, fair_pelt.c, balance.c,
+ * nohz.c, rt.c, idle.c, features.c, stats.c and cpufreq*.c. Linux names
+ * throughout (kernel/sched/sched.h).
  * Locking: rq->lock guards everything in struct rq and the sched state of
  * the tasks queued on it; task->pi_lock is taken before rq->lock. */
 #ifndef KERNEL_SCHED_SCHED_H

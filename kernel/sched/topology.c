@@ -2,7 +2,8 @@
  * MPIDRs, capacity_orig, clusters (cpu-map), OPP tables, frequency domains,
  * the energy model, and the MC/DIE sched-domain spans with their asymmetry
  * flags. Pure: everything lands in the caller's struct topology; no globals,
- * no locks. Not the scheduler's runtime domains (those live in core.c/fair.c).
+ * no locks. Not the scheduler's runtime domains: balance.c builds those from these spans
+ * (sched_domains_init(), again at each hotplug).
  * Linux: drivers/base/arch_topology.c, drivers/opp/of.c, kernel/power/energy_model.c,
  * kernel/sched/topology.c (asym_cpu_capacity_classify). */
 #include "topology.h"

@@ -5,7 +5,7 @@
  * arch_context_switch() runs as the task switched to, so "running task X on CPU c" means
  * fake_arch_set_cpu(c) while arch_current() is X. Kthreads (kthread_create: the stop
  * class's stoppers) are coroutines that run their own code when switched to. The seed
- * of arch/sim (DESIGN.md "Two arches, one scheduler"). */
+ * of arch/sim (docs/design.md, "The arch contract"). */
 #ifndef FAKE_ARCH_H
 #define FAKE_ARCH_H
 

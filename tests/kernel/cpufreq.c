@@ -82,7 +82,7 @@ static bool set_speed(int policy, u32 khz)
 	       wait_freq(policy, khz, 50 * MS) != ~0ull;
 }
 
-/* DESIGN.md's model: work runs at capacity_orig/1024 x f/f_max. The same
+/* docs/design.md's model: work runs at capacity_orig/1024 x f/f_max. The same
  * 10 ms of work takes 1024/462 as long on a HiKey960 A53 at its top OPP as
  * on an A73 at its top, and f_max/f_min as long again at the lowest OPP. */
 static void cpufreq_speed_model(struct ktest *t)
@@ -198,7 +198,7 @@ static void cpufreq_schedutil_ramp(struct ktest *t)
 	       down / MS);
 }
 
-/* ---- E5 (EXPERIMENTS.md), shortened ------------------------------------------------ */
+/* ---- E5 (docs/experiments.md), shortened-------------------------------------------- */
 
 struct periodic {
 	u64 period, work, until;
@@ -260,7 +260,7 @@ static void print_e5(int policy, bool tracking, const struct cpufreq_stats *s)
 	printk("%s\n", line);
 }
 
-/* 500 ms per mode keeps make test short; EXPERIMENTS.md's run is 15000. */
+/* 500 ms per mode keeps make test short; docs/experiments.md's run is 15000. */
 #ifndef CPUFREQ_E5_MS
 #define CPUFREQ_E5_MS 500
 #endif

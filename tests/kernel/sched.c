@@ -2,7 +2,7 @@
  * shares by nice, spreading, RT preemption, misfit up-migration, small
  * tasks staying on LITTLE CPUs, the E1 ping-pong with ASYM_PREFER_PREV off
  * and on, and random operations with the run-queue invariants checked.
- * CPU-bound work is cpu_work() (timer deadlines, DESIGN.md), never spinning. */
+ * CPU-bound work is cpu_work() (timer deadlines, docs/design.md), never spinning. */
 #include "kernel.h"
 #include "ktest.h"
 #include "sched.h"

@@ -122,27 +122,40 @@ static void alloc_contention(struct ktest *t)
 	EXPECT_EQ(t, kmalloc_in_use(), before);
 }
 
-/* Pages run out cleanly (NULL, no crash) and all come back. */
+/* Pages run out cleanly (NULL, no crash) and all come back, whatever the RAM
+ * size: each 1 MiB chunk holds the address of the one taken before it, so the
+ * chain has no cap (a fixed page of pointers stopped at 512 MiB, and on a
+ * bigger machine the kmalloc() below then succeeded and its 257 pages were
+ * never freed). Then the last single pages go too: no free page is left. */
 static void alloc_exhaustion(struct ktest *t)
 {
 	const unsigned long chunk = 256;	/* 1 MiB */
-	unsigned long before = page_alloc_free_count(), n = 0;
-	void **list = alloc_pages(1);	/* a page of pointers per 1 MiB chunk */
-	void *p;
+	unsigned long before = page_alloc_free_count(), n = 0, singles = 0;
+	void **chain = NULL, **p, *k;
 
-	ASSERT_TRUE(t, list != NULL);
 	while ((p = alloc_pages(chunk)) != NULL) {
-		if (n == PAGE_SIZE / sizeof(void *)) {
-			free_pages(p, chunk);
-			break;
-		}
-		list[n++] = p;
+		*p = chain;
+		chain = p;
+		n++;
 	}
 	EXPECT_GT(t, n, 0);
-	EXPECT_TRUE(t, kmalloc(chunk * PAGE_SIZE) == NULL || n == PAGE_SIZE / sizeof(void *));
-	while (n)
-		free_pages(list[--n], chunk);
-	free_pages(list, 1);
+	k = kmalloc(chunk * PAGE_SIZE);	/* 257 pages in one piece: none is left */
+	EXPECT_TRUE(t, k == NULL);
+	kfree(k);
+	while ((p = alloc_pages(1)) != NULL) {
+		*p = chain;
+		chain = p;
+		singles++;
+	}
+	EXPECT_EQ(t, page_alloc_free_count(), 0);
+	EXPECT_TRUE(t, alloc_pages(1) == NULL);
+	while (chain) {
+		p = *chain;
+		free_pages(chain, singles ? 1 : chunk);
+		if (singles)
+			singles--;
+		chain = p;
+	}
 	EXPECT_EQ(t, page_alloc_free_count(), before);
 	EXPECT_TRUE(t, alloc_pages(1000000000ul) == NULL);
 }

@@ -1,6 +1,6 @@
 /* work.h - what the Linux-side workloads of `make compare` share (pipe.c,
  * hackbench.c, spin.c: static arm64 programs in the initramfs that
- * tools/compare/run.py boots): CLOCK_MONOTONIC in ns, the CPU a thread is on,
+ * tools/compare/compare.py boots): CLOCK_MONOTONIC in ns, the CPU a thread is on,
  * the capacity of each CPU from sysfs, and a thread's migration count. Each
  * program prints `RESULT <kind> key=value ...` as kernel/bench/ does. */
 #ifndef COMPARE_WORK_H
