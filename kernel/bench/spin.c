@@ -136,9 +136,14 @@ static int bench_spin_up(u64 *us_out)
 		printk("bench spin: out of memory\n");
 		return -1;
 	}
-	set_cpus_allowed(th, cpumask_of(0));	/* born on cpu0, as the Linux side */
+	/* Born on cpu0 with the parent there, as the Linux side (the parent pins itself to
+	 * cpu0 before pthread_create): the child's first util is half of what cpu0's
+	 * capacity has spare beside the parent's util (post_init_entity_util_avg). */
+	set_cpus_allowed(current, cpumask_of(0));
+	set_cpus_allowed(th, cpumask_of(0));
 	wake_up_new_task(th);
 	kthread_join(th);
+	set_cpus_allowed(current, cpu_online_mask);
 	if (bench_interrupted())
 		return -1;
 	if (u.cpu < 0) {
