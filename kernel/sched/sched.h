@@ -223,11 +223,6 @@ u64 sched_tick_count(void);	/* this CPU's tick count, for SIS_DEBOUNCE */
 int stop_one_cpu_nowait(unsigned int cpu, int (*fn)(void *), void *arg);
 void account_cpu_work(struct rq *rq, struct task_struct *p, u64 delta_exec);
 
-/* capacity (fair.c): Linux's arch_scale_*_capacity() */
-unsigned long arch_scale_cpu_capacity(int cpu);
-unsigned long arch_scale_freq_capacity(int cpu);
-void arch_set_freq_scale(cpumask_t cpus, unsigned long scale);
-
 static inline u64 rq_clock_pelt(const struct rq *rq)
 {
 	return pelt_clock_now(rq->pelt);

@@ -25,7 +25,6 @@ static u64 now_ns;
 static unsigned int this_cpu;
 
 /* kernel/smp.c's globals (that file starts real CPUs; it is not linked). */
-struct topology cpu_topology;
 cpumask_t cpu_online_mask, cpu_active_mask;
 unsigned int nr_cpu_ids;
 
