@@ -122,23 +122,23 @@ $(BUILD)/tests/dts/%.dtb: tests/dts/%.dts $(wildcard tests/dts/*.h dts/*.h) | $(
 		dtc -q -I dts -O dtb -o $@ -
 
 # ---- firmware boots and the HiKey960 boot image ------------------------------
-# U-Boot's environment for the make test boots (tools/uboot/NAME.env, one
+# U-Boot's environment for the make test boots (tests/fw/uboot/NAME.env, one
 # VAR=value a line) as QEMU virt's second flash bank, where Debian's
 # qemu_arm64 U-Boot reads it: a 256 KiB environment at the start of 64 MiB.
-UBOOT_ENVS := $(patsubst tools/uboot/%.env,$(BUILD)/fw/uboot-%.flash,$(wildcard tools/uboot/*.env))
+UBOOT_ENVS := $(patsubst tests/fw/uboot/%.env,$(BUILD)/fw/uboot-%.flash,$(wildcard tests/fw/uboot/*.env))
 firmware: $(UBOOT_ENVS)
-$(BUILD)/fw/uboot-%.flash: tools/uboot/%.env | $(DEPS)
+$(BUILD)/fw/uboot-%.flash: tests/fw/uboot/%.env | $(DEPS)
 	@mkdir -p $(@D)
 	mkenvimage -s 0x40000 -o $@ $<
 	truncate -s 64M $@
 
-# Pre-boot shims (tools/bootshim/shim.S): QEMU boots one as its -kernel and it
+# Pre-boot shims (tests/fw/bootshim/shim.S): QEMU boots one as its -kernel and it
 # enters build/Image with EL2 registers in a junk state; spin-table.bin also
 # parks the other CPUs in a spin-table holding pen.
 SHIMS := $(addprefix $(BUILD)/fw/bootshim-,el2-junk.bin spin-table.bin)
 firmware: $(SHIMS)
 $(BUILD)/fw/bootshim-spin-table.elf: SHIM_DEFS := -DSPIN_TABLE
-$(BUILD)/fw/bootshim-%.elf: tools/bootshim/shim.S | $(DEPS)
+$(BUILD)/fw/bootshim-%.elf: tests/fw/bootshim/shim.S | $(DEPS)
 	@mkdir -p $(@D)
 	$(CC) -nostdlib -static -no-pie -Wl,-Ttext=0 -Wl,--build-id=none $(SHIM_DEFS) $< -o $@
 $(BUILD)/fw/bootshim-%.bin: $(BUILD)/fw/bootshim-%.elf

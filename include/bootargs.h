@@ -3,7 +3,7 @@
  *   selftest          run every self-test suite, then power off
  *   selftest=a,b      run the named suites, then power off
  *   panic=poweroff    power off after a panic (unattended runs)
- *   crashtest=WORD    fail on purpose (tests of the reports; kernel/crashtest.c):
+ *   crashtest=WORD    fail on purpose (tests of the reports; tests/kernel/crashtest.c):
  *                     fault, stack, write-text, exec-data, exec-stack, canary,
  *                     softlockup, hardlockup, sched-checks (the debug build's
  *                     reports: lock order, lock held, run-queue invariants)

@@ -143,7 +143,7 @@ RUNS = [
                 ("panic-trace-symbols", r"^  0x[0-9a-f]+ .* handle_sync\+0x"),
                 ("panic", r"Kernel panic on CPU \d+: unhandled exception"),
                 ("others-stopped", r"panic: stopped 7 other CPUs")]},
-    # Issue 9 fault reports (kernel/crashtest.c), each a boot that must panic.
+    # Issue 9 fault reports (tests/kernel/crashtest.c), each a boot that must panic.
     {"name": "stack-overflow-report", "kind": "qemu", "append": "crashtest=stack panic=poweroff",
      "expect_panic": True,
      "qemu": QEMU_BL44,
@@ -183,7 +183,7 @@ RUNS = [
      "qemu": QEMU_BL44,
      "expect": [("fetch-faults", r"Unhandled exception: instruction abort \(same EL\)"),
                 ("permission", r"permission fault at address 0x[0-9a-f]+ \(read or fetch\)")]},
-    # The debug build's checks on the real locks and run queues (kernel/crashtest.c):
+    # The debug build's checks on the real locks and run queues (tests/kernel/crashtest.c):
     # each prints its report and the kernel goes on (then the debug suite runs).
     # nohz=off: the corrupted CPU idles, and only a ticking idle CPU balances itself
     # (with NO_HZ idle its tick stops and no busy CPU has a reason to kick it).
@@ -192,8 +192,8 @@ RUNS = [
      "allow_reports": True,
      "qemu": QEMU_BL44,
      "expect": [("lock-order", r"^BUG: lockdep: lock order violation: taking pi_lock .* at "
-                               r"kernel/crashtest\.c:\d+ while holding rq->lock of cpu\d+"),
-                ("held-lock-list", r"^  held: rq->lock of cpu\d+ .*taken at kernel/crashtest\.c"),
+                               r"tests/kernel/crashtest\.c:\d+ while holding rq->lock of cpu\d+"),
+                ("held-lock-list", r"^  held: rq->lock of cpu\d+ .*taken at tests/kernel/crashtest\.c"),
                 ("assert-held", r"^BUG: lockdep: lock not held: update_rq_clock\(\) expects "
                                 r"&rq->lock held \(kernel/sched/core\.c:\d+\)"),
                 ("assert-backtrace", r"^  0x[0-9a-f]+ .* update_rq_clock\+0x"),
@@ -210,7 +210,7 @@ RUNS = [
 ]
 
 # ---- firmware boot paths: U-Boot booti/bootefi, EDK2 (UEFI), the HiKey960 image ----------
-# U-Boot reads its environment (bootcmd, bootargs; tools/uboot/*.env, built into
+# U-Boot reads its environment (bootcmd, bootargs; tests/fw/uboot/*.env, built into
 # {build}/fw/ by `make firmware`) from the second flash bank; QEMU's loader puts
 # the Image at U-Boot's kernel_addr_r and the tree at 0x48000000. EDK2 gets the
 # Image through fw_cfg (-kernel) and starts it as an EFI application with
@@ -273,7 +273,7 @@ RUNS += [
 ]
 
 # ---- entry robustness: a pre-boot shim between QEMU and the Image ------------------------
-# tools/bootshim/shim.S, built into {build}/fw/ by `make firmware`: QEMU boots it
+# tests/fw/bootshim/shim.S, built into {build}/fw/ by `make firmware`: QEMU boots it
 # as -kernel at EL2 (x0 = the DTB it patched) and it enters the Image, loaded at
 # 0x40400000, with HCR_EL2 (E2H, TGE, RW=0, traps; -cpu cortex-a76 has VHE, so
 # E2H sticks), SCTLR_EL1/EL2, CNTHCTL_EL2, CPTR_EL2, MDCR_EL2 and more in junk
