@@ -192,9 +192,10 @@ $(BUILD)/host/unittests: $(HOST_PORTABLE) $(HOST_SCHED) $(HOST_TESTS) $(GENHDR) 
 	$(HOSTCC) $(HOSTCFLAGS) -DCONFIG_DEBUG_SCHED $(SANITIZE) $(HOST_PORTABLE) $(HOST_SCHED) \
 		$(HOST_TESTS) -lfdt -o $@
 
-$(BUILD)/host/topology: tools/topology.c $(HOST_PORTABLE) $(GENHDR) $(wildcard include/*.h) | $(DEPS)
+$(BUILD)/host/topology: tools/host_topology.c $(HOST_PORTABLE) $(GENHDR) $(wildcard include/*.h) \
+		| $(DEPS)
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOSTCFLAGS) tools/topology.c $(filter-out kernel/ktest.c,$(HOST_PORTABLE)) \
+	$(HOSTCC) $(HOSTCFLAGS) tools/host_topology.c $(filter-out kernel/ktest.c,$(HOST_PORTABLE)) \
 		tests/host/fake_printk.c -o $@
 
 FUZZERS := $(patsubst tests/fuzz/%.c,$(BUILD)/host/%,$(wildcard tests/fuzz/fuzz_*.c))
@@ -275,13 +276,14 @@ fuzz: fuzzers
 # make test. tools/compare/fetch.sh downloads Linux and busybox-static (apt-get download,
 # unpacked under build/compare/, nothing installed); arm64 must be an apt architecture,
 # which it adds only with consent (COMPARE_OK=1 or y at its prompt). The workloads are
-# static arm64 programs (tools/compare/*.c; glibc's libc.a from libc6-dev-arm64-cross).
+# static arm64 programs (tools/compare/linux_*.c; glibc's libc.a from libc6-dev-arm64-cross).
 COMPARE_DIR := $(BUILD)/compare
 COMPARE_PROGS := $(addprefix $(COMPARE_DIR)/bin/,pipe hackbench spin)
 $(COMPARE_DIR)/.deps-ok: tools/deps.sh
 	@bash tools/deps.sh --compare
 	@mkdir -p $(@D) && touch $@
-$(COMPARE_DIR)/bin/%: tools/compare/%.c tools/compare/work.h | $(COMPARE_DIR)/.deps-ok
+# bin/NAME from tools/compare/linux_NAME.c (the Linux side of a workload).
+$(COMPARE_DIR)/bin/%: tools/compare/linux_%.c tools/compare/work.h | $(COMPARE_DIR)/.deps-ok
 	@mkdir -p $(@D)
 	$(CC) -static -O2 -Wall -Wextra -Werror -pthread $< -o $@
 $(COMPARE_DIR)/.fetched: tools/compare/fetch.sh | $(COMPARE_DIR)/.deps-ok

@@ -10,7 +10,7 @@
  *   watchdog_thresh=MS  hard-lockup threshold, soft = 2 x MS (kernel/watchdog.c)
  *   bench=NAME,k=v    run a benchmark (include/bench.h), then power off
  *   experiment=N      run experiment N (,short: its KTAP check), then power off
- *   stress_seed=N     the PRNG seed of the stress suite (tests/kernel/stress.c; default 1)
+ *   stress_seed=N     the PRNG seed of the stress suite (tests/kernel/selftest_stress.c; default 1)
  * Unknown words are reported and ignored. */
 #ifndef BOOTARGS_H
 #define BOOTARGS_H

@@ -462,7 +462,7 @@ RUNS += [
      "expect": [("e4-table", r"^sysbench-threads events +\d+ +\d+ ")]}
     for m in ("qemu-bl44-1c", "qemu-bl44")
 ] + [
-    # Placement beside Linux 6.1 on the same machine (kernel/bench/spin.c, KTAP): spinning
+    # Placement beside Linux 6.1 on the same machine (kernel/bench/bench_spin.c, KTAP): spinning
     # threads' share of time on big CPUs within 0.05 of Linux's, a spinner let go from
     # cpu0 first on a big CPU within 2x of Linux's time, ping-pong migrations <= 10.
     # Linux's figures are issue 13's; `make compare` measures Linux again (docs/compare.md).
@@ -478,7 +478,7 @@ RUNS += [
 
 # E5 shortened (2 s per run) on the symmetric 8-CPU machine: with RT_UTIL_TRACKING the
 # frequency transitions are under a tenth of those without, and sysbench-cpu beside the
-# FIFO thread completes more events (KTAP from kernel/bench/e5.c).
+# FIFO thread completes more events (KTAP from kernel/bench/exp_e5.c).
 RUNS += [
     {"name": "e5-short-qemu-sym8", "kind": "qemu", "append": "experiment=5,short", "release": True,
      "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8", "-dtb", "{build}/dts/qemu-sym8.dtb"],

@@ -4,7 +4,7 @@
  * ASYM_PREFER_PREV, SIS_DEBOUNCE) and fork placement (find_idlest_cpu). Not load
  * balancing (balance.c), nor when and how PELT signals update (fair_pelt.c), nor the
  * PELT maths (pelt.c). State under rq->lock. Linux: kernel/sched/fair.c (v6.1). */
-#include "sched.h"
+#include "sched_internal.h"
 #include "trace.h"
 
 /* Linux's defaults for one CPU, scaled by 1 + ilog2(min(nr_cpus, 8))

@@ -1,6 +1,6 @@
-/* sched.h - the scheduler's internal header: run queues, scheduling
+/* sched_internal.h - the scheduler's internal header: run queues, scheduling
  * classes, and the helpers shared by core.c, fair.c, balance.c, rt.c,
- * idle.c, features.c and stats.c. Linux names throughout (kernel/sched/sched.h).
+ * idle.c, features.c and stats.c. Linux names throughout (kernel/sched/sched_internal.h).
  * Locking: rq->lock guards everything in struct rq and the sched state of
  * the tasks queued on it; task->pi_lock is taken before rq->lock. */
 #ifndef KERNEL_SCHED_SCHED_H
@@ -9,7 +9,7 @@
 #include "kernel.h"
 #include "pelt.h"
 #include "rbtree.h"
-#include "../../include/sched.h"	/* the public one; this file shadows its name */
+#include "sched.h"	/* the public one: tasks and the entry points */
 #include "smp.h"
 #include "timer.h"
 #include "topology.h"
