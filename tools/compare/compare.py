@@ -55,7 +55,7 @@ REFERENCE = {
 SHOWN = {"pingpong": ["usec_per_op", "migrations"], "hackbench": ["seconds"],
          "spin": ["big_share"], "spin_up": ["first_big_ms"]}
 
-# qemu-bl44's line in tools/runtests.py (QEMU_BL44 + QEMU_SELFTEST): both kernels get it.
+# qemu-bl44's line in tests/runs.py (QEMU_BL44 + QEMU_SELFTEST): both kernels get it.
 QEMU_LINE = ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8", "-icount", "shift=0,sleep=off",
              "-nographic", "-no-reboot", "-m", "512M"]
 LINUX_APPEND = "console=ttyAMA0 rdinit=/init loglevel=4"
