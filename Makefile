@@ -2,6 +2,7 @@
 #   make          kernel Image, device trees, host tools
 #   make run      boot the big.LITTLE QEMU machine with the console on this terminal
 #   make test     host unit tests + fuzz smoke + self-tests in every QEMU configuration
+#   V=1           full commands (default: one "  CC  FILE" line per step)
 #   make fuzz     each libFuzzer target for FUZZ_TIME=60 s
 #   make debug    QEMU halted with a gdb stub
 #   make trace E=1  experiment 1 traced, off/on halves side by side (build/trace/)
@@ -28,6 +29,16 @@ FUZZCC  ?= clang
 PYTHON  ?= python3
 QEMU    ?= qemu-system-aarch64
 DEPS    := $(BUILD)/.deps-ok
+
+# Quiet by default, as Kbuild: one "  CC      kernel/sched/fair.c" line per step;
+# V=1 prints the full commands instead.
+ifeq ($(V),1)
+Q :=
+msg =
+else
+Q := @
+msg = @printf '  %-7s %s\n' '$(1)' '$(2)';
+endif
 
 # ---- kernel -----------------------------------------------------------------
 # ARMv8.0 (Cortex-A53 has no LSE atomics), no FP/SIMD in the kernel, no
@@ -62,10 +73,10 @@ $(BUILD)/k/tests/kernel/%: KCFLAGS += -Iarch/arm64/include	# tests of the arch i
 # Objects depend on the Makefile too: a change of flags (KCFLAGS) rebuilds them.
 $(BUILD)/k/%.c.o: %.c $(GENHDR) Makefile | $(DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(KCFLAGS) -c $< -o $@
+	$(call msg,CC,$<)$(CC) $(KCFLAGS) -c $< -o $@
 $(BUILD)/k/%.S.o: %.S Makefile | $(DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(KCFLAGS) -D__ASSEMBLY__ -c $< -o $@
+	$(call msg,AS,$<)$(CC) $(KCFLAGS) -D__ASSEMBLY__ -c $< -o $@
 
 # rt-app's JSON tokenizer is Debian's header-only jsmn (libjsmn-dev): the kernel
 # build sees that one header only, through a directory of its own.
@@ -73,36 +84,36 @@ $(BUILD)/k/kernel/bench/rtapp_parse.c.o: KCFLAGS += -isystem $(BUILD)/jsmn
 $(BUILD)/k/kernel/bench/rtapp_parse.c.o: $(BUILD)/jsmn/jsmn.h
 $(BUILD)/jsmn/jsmn.h: | $(DEPS)
 	@mkdir -p $(@D)
-	ln -sf /usr/include/jsmn.h $@
+	$(Q)ln -sf /usr/include/jsmn.h $@
 
 # Two links for a symbol table (kernel/ksyms.c): the first, with an empty
 # table, gives the addresses; tools/gen_ksyms.py turns its text symbols into
 # .rodata for the second. Data only, so text cannot move: checked after the link.
 $(BUILD)/kernel.pass1.elf: $(KOBJ) $(BUILD)/k/gen/ksyms-empty.o linker.ld
-	$(LD) $(KLDFLAGS) $(KOBJ) $(BUILD)/k/gen/ksyms-empty.o -o $@
+	$(call msg,LD,$@)$(LD) $(KLDFLAGS) $(KOBJ) $(BUILD)/k/gen/ksyms-empty.o -o $@
 $(BUILD)/gen/ksyms.S: $(BUILD)/kernel.pass1.elf tools/gen_ksyms.py
-	$(CROSS)nm -n $< | $(PYTHON) tools/gen_ksyms.py > $@
+	$(call msg,GEN,$@)$(CROSS)nm -n $< | $(PYTHON) tools/gen_ksyms.py > $@
 $(BUILD)/gen/ksyms-empty.S: tools/gen_ksyms.py | $(DEPS)
 	@mkdir -p $(@D)
-	$(PYTHON) tools/gen_ksyms.py < /dev/null > $@
+	$(call msg,GEN,$@)$(PYTHON) tools/gen_ksyms.py < /dev/null > $@
 $(BUILD)/gen/workloads.S: tools/gen_workloads.py $(WORKLOADS) | $(DEPS)
 	@mkdir -p $(@D)
-	$(PYTHON) tools/gen_workloads.py $(WORKLOADS) > $@
+	$(call msg,GEN,$@)$(PYTHON) tools/gen_workloads.py $(WORKLOADS) > $@
 $(BUILD)/k/gen/workloads.o: $(WORKLOADS)	# .incbin: the JSON is an input too
 $(BUILD)/k/gen/%.o: $(BUILD)/gen/%.S
 	@mkdir -p $(@D)
-	$(CC) $(KCFLAGS) -D__ASSEMBLY__ -c $< -o $@
+	$(call msg,AS,$<)$(CC) $(KCFLAGS) -D__ASSEMBLY__ -c $< -o $@
 $(BUILD)/kernel.elf: $(KOBJ) $(BUILD)/k/gen/ksyms.o linker.ld
-	$(LD) $(KLDFLAGS) $(KOBJ) $(BUILD)/k/gen/ksyms.o -o $@
-	$(CROSS)nm -n $@ | $(PYTHON) tools/gen_ksyms.py | cmp -s - $(BUILD)/gen/ksyms.S || \
+	$(call msg,LD,$@)$(LD) $(KLDFLAGS) $(KOBJ) $(BUILD)/k/gen/ksyms.o -o $@
+	$(Q)$(CROSS)nm -n $@ | $(PYTHON) tools/gen_ksyms.py | cmp -s - $(BUILD)/gen/ksyms.S || \
 		{ echo "ksyms: text moved between the two links"; rm -f $@; false; }
 $(BUILD)/Image: $(BUILD)/kernel.elf
-	$(OBJCOPY) -O binary $< $@
+	$(call msg,OBJCOPY,$@)$(OBJCOPY) -O binary $< $@
 
 # Generated tables say which tool made them (docs/style.md habit 5).
 $(BUILD)/gen/pelt_table.h: tools/gen_pelt_table.py | $(DEPS)
 	@mkdir -p $(@D)
-	$(PYTHON) $< > $@
+	$(call msg,GEN,$@)$(PYTHON) $< > $@
 
 # ---- device trees -------------------------------------------------------------
 # dts/*.dts go through cpp (for the macros that generate repeated cpu nodes).
@@ -111,38 +122,38 @@ DTBS := $(patsubst dts/%.dts,$(BUILD)/dts/%.dtb,$(DTS))
 dtbs: $(DTBS)
 $(BUILD)/dts/%.dtb: dts/%.dts $(wildcard dts/*.dtsi dts/*.h) | $(DEPS)
 	@mkdir -p $(@D)
-	cpp -nostdinc -Idts -undef -D__DTS__ -x assembler-with-cpp -P $< | \
+	$(call msg,DTC,$<)cpp -nostdinc -Idts -undef -D__DTS__ -x assembler-with-cpp -P $< | \
 		dtc -q -I dts -O dtb -o $@ -
 # Small broken or unusual trees, inputs of tests/host/test_topology.c.
 TEST_DTBS := $(patsubst tests/dts/%.dts,$(BUILD)/tests/dts/%.dtb,$(wildcard tests/dts/*.dts))
 dtbs: $(TEST_DTBS)
 $(BUILD)/tests/dts/%.dtb: tests/dts/%.dts $(wildcard tests/dts/*.h dts/*.h) | $(DEPS)
 	@mkdir -p $(@D)
-	cpp -nostdinc -Idts -undef -D__DTS__ -x assembler-with-cpp -P $< | \
+	$(call msg,DTC,$<)cpp -nostdinc -Idts -undef -D__DTS__ -x assembler-with-cpp -P $< | \
 		dtc -q -I dts -O dtb -o $@ -
 
 # ---- firmware boots and the HiKey960 boot image ------------------------------
-# U-Boot's environment for the make test boots (tools/uboot/NAME.env, one
+# U-Boot's environment for the make test boots (tests/fw/uboot/NAME.env, one
 # VAR=value a line) as QEMU virt's second flash bank, where Debian's
 # qemu_arm64 U-Boot reads it: a 256 KiB environment at the start of 64 MiB.
-UBOOT_ENVS := $(patsubst tools/uboot/%.env,$(BUILD)/fw/uboot-%.flash,$(wildcard tools/uboot/*.env))
+UBOOT_ENVS := $(patsubst tests/fw/uboot/%.env,$(BUILD)/fw/uboot-%.flash,$(wildcard tests/fw/uboot/*.env))
 firmware: $(UBOOT_ENVS)
-$(BUILD)/fw/uboot-%.flash: tools/uboot/%.env | $(DEPS)
+$(BUILD)/fw/uboot-%.flash: tests/fw/uboot/%.env | $(DEPS)
 	@mkdir -p $(@D)
-	mkenvimage -s 0x40000 -o $@ $<
-	truncate -s 64M $@
+	$(call msg,MKENV,$@)mkenvimage -s 0x40000 -o $@ $<
+	$(Q)truncate -s 64M $@
 
-# Pre-boot shims (tools/bootshim/shim.S): QEMU boots one as its -kernel and it
+# Pre-boot shims (tests/fw/bootshim/shim.S): QEMU boots one as its -kernel and it
 # enters build/Image with EL2 registers in a junk state; spin-table.bin also
 # parks the other CPUs in a spin-table holding pen.
 SHIMS := $(addprefix $(BUILD)/fw/bootshim-,el2-junk.bin spin-table.bin)
 firmware: $(SHIMS)
 $(BUILD)/fw/bootshim-spin-table.elf: SHIM_DEFS := -DSPIN_TABLE
-$(BUILD)/fw/bootshim-%.elf: tools/bootshim/shim.S | $(DEPS)
+$(BUILD)/fw/bootshim-%.elf: tests/fw/bootshim/shim.S | $(DEPS)
 	@mkdir -p $(@D)
-	$(CC) -nostdlib -static -no-pie -Wl,-Ttext=0 -Wl,--build-id=none $(SHIM_DEFS) $< -o $@
+	$(call msg,AS,$<)$(CC) -nostdlib -static -no-pie -Wl,-Ttext=0 -Wl,--build-id=none $(SHIM_DEFS) $< -o $@
 $(BUILD)/fw/bootshim-%.bin: $(BUILD)/fw/bootshim-%.elf
-	$(OBJCOPY) -O binary $< $@
+	$(call msg,OBJCOPY,$@)$(OBJCOPY) -O binary $< $@
 # Kept (gdb wants them), and so that make does not print "rm ..." after the
 # test summary: `make test`'s last line must be "N passed, N failed".
 .SECONDARY: $(SHIMS:.bin=.elf)
@@ -159,14 +170,14 @@ HIKEY960 := $(BUILD)/hikey960
 hikey960: $(HIKEY960)/boot.img $(HIKEY960)/hi3660-hikey960.dtb $(HIKEY960)/Image
 $(HIKEY960)/boot.img: $(BUILD)/Image $(BUILD)/dts/hi3660-hikey960.dtb | $(DEPS)
 	@mkdir -p $(@D)
-	mkbootimg --kernel $(BUILD)/Image --second $(BUILD)/dts/hi3660-hikey960.dtb \
+	$(call msg,MKBOOT,$@)mkbootimg --kernel $(BUILD)/Image --second $(BUILD)/dts/hi3660-hikey960.dtb \
 		$(HIKEY960_BOOTIMG_ARGS) --cmdline "$(HIKEY960_CMDLINE)" -o $@
 $(HIKEY960)/%: $(BUILD)/dts/%
 	@mkdir -p $(@D)
-	cp $< $@
+	$(call msg,CP,$@)cp $< $@
 $(HIKEY960)/Image: $(BUILD)/Image
 	@mkdir -p $(@D)
-	cp $< $@
+	$(call msg,CP,$@)cp $< $@
 
 # ---- host: unit tests, tools, fuzzers -----------------------------------------
 # The portable code that host tests link: pure files only (no arch, no drivers).
@@ -181,26 +192,28 @@ HOST_TESTS := $(wildcard tests/host/*.c)
 # (test_sched.c); only unittests links them: they need an arch. Built with the debug
 # checks (include/lockdep.h): a report fails the case (fake_arch.c).
 HOST_SCHED := $(addprefix kernel/sched/,core.c fair.c fair_pelt.c balance.c nohz.c rt.c idle.c features.c stats.c) \
-	kernel/timer.c kernel/wait.c kernel/mutex.c kernel/bootargs.c kernel/lockdep.c
+	kernel/arch_topology.c kernel/smp.c kernel/timer.c kernel/wait.c kernel/mutex.c \
+	kernel/bootargs.c kernel/lockdep.c
 
 host: $(BUILD)/host/unittests $(BUILD)/host/topology
 
 $(BUILD)/host/unittests: $(HOST_PORTABLE) $(HOST_SCHED) $(HOST_TESTS) $(GENHDR) \
 		$(wildcard include/*.h kernel/sched/*.h tests/host/*.h) | $(DEPS)
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOSTCFLAGS) -DCONFIG_DEBUG_SCHED $(SANITIZE) $(HOST_PORTABLE) $(HOST_SCHED) \
+	$(call msg,HOSTCC,$@)$(HOSTCC) $(HOSTCFLAGS) -DCONFIG_DEBUG_SCHED $(SANITIZE) $(HOST_PORTABLE) $(HOST_SCHED) \
 		$(HOST_TESTS) -lfdt -o $@
 
-$(BUILD)/host/topology: tools/topology.c $(HOST_PORTABLE) $(GENHDR) $(wildcard include/*.h) | $(DEPS)
+$(BUILD)/host/topology: tools/host_topology.c $(HOST_PORTABLE) $(GENHDR) $(wildcard include/*.h) \
+		| $(DEPS)
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOSTCFLAGS) tools/topology.c $(filter-out kernel/ktest.c,$(HOST_PORTABLE)) \
+	$(call msg,HOSTCC,$@)$(HOSTCC) $(HOSTCFLAGS) tools/host_topology.c $(filter-out kernel/ktest.c,$(HOST_PORTABLE)) \
 		tests/host/fake_printk.c -o $@
 
 FUZZERS := $(patsubst tests/fuzz/%.c,$(BUILD)/host/%,$(wildcard tests/fuzz/fuzz_*.c))
 fuzzers: $(FUZZERS)
 $(BUILD)/host/fuzz_%: tests/fuzz/fuzz_%.c $(HOST_PORTABLE) $(GENHDR) $(wildcard include/*.h) | $(DEPS)
 	@mkdir -p $(@D)
-	$(FUZZCC) $(HOSTCFLAGS) -fsanitize=fuzzer,address,undefined $< \
+	$(call msg,FUZZCC,$@)$(FUZZCC) $(HOSTCFLAGS) -fsanitize=fuzzer,address,undefined $< \
 		$(filter-out kernel/ktest.c,$(HOST_PORTABLE)) tests/host/fake_printk.c -o $@
 
 # ---- running ----------------------------------------------------------------
@@ -274,15 +287,16 @@ fuzz: fuzzers
 # make test. tools/compare/fetch.sh downloads Linux and busybox-static (apt-get download,
 # unpacked under build/compare/, nothing installed); arm64 must be an apt architecture,
 # which it adds only with consent (COMPARE_OK=1 or y at its prompt). The workloads are
-# static arm64 programs (tools/compare/*.c; glibc's libc.a from libc6-dev-arm64-cross).
+# static arm64 programs (tools/compare/linux_*.c; glibc's libc.a from libc6-dev-arm64-cross).
 COMPARE_DIR := $(BUILD)/compare
 COMPARE_PROGS := $(addprefix $(COMPARE_DIR)/bin/,pipe hackbench spin)
 $(COMPARE_DIR)/.deps-ok: tools/deps.sh
 	@bash tools/deps.sh --compare
 	@mkdir -p $(@D) && touch $@
-$(COMPARE_DIR)/bin/%: tools/compare/%.c tools/compare/work.h | $(COMPARE_DIR)/.deps-ok
+# bin/NAME from tools/compare/linux_NAME.c (the Linux side of a workload).
+$(COMPARE_DIR)/bin/%: tools/compare/linux_%.c tools/compare/work.h | $(COMPARE_DIR)/.deps-ok
 	@mkdir -p $(@D)
-	$(CC) -static -O2 -Wall -Wextra -Werror -pthread $< -o $@
+	$(call msg,CC,$@)$(CC) -static -O2 -Wall -Wextra -Werror -pthread $< -o $@
 $(COMPARE_DIR)/.fetched: tools/compare/fetch.sh | $(COMPARE_DIR)/.deps-ok
 	bash tools/compare/fetch.sh $(COMPARE_DIR)
 	@touch $@
@@ -291,9 +305,13 @@ compare: $(BUILD)/Image dtbs $(COMPARE_PROGS) $(COMPARE_DIR)/.fetched
 
 # The debug Image, for the self-test boots (tools/runtests.py).
 debug-image:
-	$(MAKE) --no-print-directory DEBUG=1 build/debug/Image
+	$(Q)$(MAKE) --no-print-directory DEBUG=1 build/debug/Image
 
-test: all fuzzers firmware hikey960 debug-image
+# make test builds on every core of the machine (a -jN of your own is overridden),
+# then runs the table (tests/runs.py).
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+test:
+	@$(MAKE) --no-print-directory -j$(NPROC) all fuzzers firmware hikey960 debug-image
 	@$(PYTHON) tools/runtests.py
 
 clean:

@@ -1,12 +1,12 @@
 /* gic.c - what GICv2 and GICv3 share: choosing the driver by compatible,
  * the IRQ handler table, decoding "interrupts" specifiers, and the IRQ
- * entry path (acknowledge, dispatch, end of interrupt, then preemption).
+ * dispatch loop (acknowledge, dispatch, end of interrupt; the entry that
+ * calls it and then the scheduler is arch/arm64/irq.c).
  * SGIs 0..NR_IPIS-1 are the kernel's IPIs. Handlers are registered at
  * init, before IRQs are on, so the table needs no lock. */
 #include "drivers.h"
 #include "kernel.h"
 #include "ptregs.h"
-#include "sched.h"
 #include "smp.h"
 
 #define NR_IRQS 1020	/* INTIDs 1020-1023 are special (spurious) */
@@ -100,16 +100,6 @@ void gic_handle_irq(void)
 			printk("gic: unexpected interrupt %u\n", intid);
 		gic->eoi(iar);
 	}
-}
-
-/* arch entry for every IRQ exception (entry.S). */
-void handle_irq(struct pt_regs *regs)
-{
-	u64 start = arch_clock_ns();
-
-	gic_handle_irq();
-	account_irq_time(arch_clock_ns() - start);	/* IRQ time for avg_irq (E5) */
-	irq_exit_preempt();
 }
 
 /* The interrupt parent of a node: its own or an ancestor's interrupt-parent. */

@@ -3,14 +3,14 @@
  *   selftest          run every self-test suite, then power off
  *   selftest=a,b      run the named suites, then power off
  *   panic=poweroff    power off after a panic (unattended runs)
- *   crashtest=WORD    fail on purpose (tests of the reports; kernel/crashtest.c):
+ *   crashtest=WORD    fail on purpose (tests of the reports; tests/kernel/crashtest.c):
  *                     fault, stack, write-text, exec-data, exec-stack, canary,
  *                     softlockup, hardlockup, sched-checks (the debug build's
  *                     reports: lock order, lock held, run-queue invariants)
  *   watchdog_thresh=MS  hard-lockup threshold, soft = 2 x MS (kernel/watchdog.c)
  *   bench=NAME,k=v    run a benchmark (include/bench.h), then power off
  *   experiment=N      run experiment N (,short: its KTAP check), then power off
- *   stress_seed=N     the PRNG seed of the stress suite (tests/kernel/stress.c; default 1)
+ *   stress_seed=N     the PRNG seed of the stress suite (tests/kernel/selftest_stress.c; default 1)
  * Unknown words are reported and ignored. */
 #ifndef BOOTARGS_H
 #define BOOTARGS_H

@@ -1,5 +1,5 @@
 /* hrsleep.h - high-resolution sleeps on the per-CPU one-shot timers
- * (kernel/hrsleep.c): relative, absolute (arch_clock_ns time) and periodic,
+ * (kernel/bench/hrsleep.c): relative, absolute (arch_clock_ns time) and periodic,
  * the three kinds rt-app's sleep and timer events need. Relative and absolute
  * sleeps are sleep_ns()/sleep_until_ns() of include/timer.h. */
 #ifndef HRSLEEP_H

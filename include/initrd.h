@@ -1,7 +1,7 @@
 /* initrd.h - the initial RAM disk a boot loader leaves in memory and names in
  * the device tree (/chosen linux,initrd-start and linux,initrd-end, one or two
  * cells each), kernel/initrd.c. The kernel does not unpack it: its bytes are
- * one file (an rt-app workload for kernel/bench/rtapp.c). */
+ * one file (an rt-app workload for kernel/bench/bench_rtapp.c). */
 #ifndef INITRD_H
 #define INITRD_H
 

@@ -9,7 +9,7 @@
 #include "printk.h"
 
 void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
-void crashtest_run(const char *word);	/* bootargs crashtest=WORD (kernel/crashtest.c) */
+void crashtest_run(const char *word);	/* bootargs crashtest=WORD (tests/kernel/crashtest.c) */
 /* Function holding link offset off, with offset in it and size (kernel/ksyms.c). */
 const char *ksym_lookup(u64 off, u64 *symoff, u64 *size);
 /* Soft/hard lockup checks, from every CPU's tick (kernel/watchdog.c). */

@@ -100,7 +100,8 @@ void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt, ..
 	} while (0)
 
 bool ktest_streq(const char *a, const char *b);
-/* Around every case (weak no-ops in kernel/ktest.c; the kernel's in tests/kernel/debug.c). */
+/* Around every case (weak no-ops in kernel/ktest.c; the kernel's in
+ * tests/kernel/selftest_debug.c). */
 unsigned long ktest_case_begin(void);
 void ktest_case_end(struct ktest *t, unsigned long token);
 

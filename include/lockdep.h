@@ -22,7 +22,7 @@ enum lock_class {
 
 /* Reports counted since boot: a self-test case fails if it grows. */
 unsigned long debug_failures(void);
-/* Reports not provoked on purpose by the debug suite (tests/kernel/debug.c). */
+/* Reports not provoked on purpose by the debug suite (tests/kernel/selftest_debug.c). */
 unsigned long debug_unexpected_reports(void);
 /* Print a report "BUG: <what>: <detail>" with CPU, thread and backtrace, count it. */
 void debug_report(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

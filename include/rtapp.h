@@ -1,6 +1,6 @@
 /* rtapp.h - rt-app's JSON workload format as a description (kernel/bench/rtapp_parse.c,
  * pure: no allocation, no globals, host-tested and fuzzed) and the engine that runs one
- * (kernel/bench/rtapp.c: a thread per task instance, per-task statistics).
+ * (kernel/bench/bench_rtapp.c: a thread per task instance, per-task statistics).
  * Units are rt-app's: microseconds for run/runtime/sleep/delay/period, seconds for
  * duration. Limits are fixed so that a description is one flat allocation. */
 #ifndef RTAPP_H
@@ -102,7 +102,7 @@ int rtapp_parse(const char *json, size_t len, struct rtapp_workload *w);
 const char *rtapp_policy_name(int policy);
 const char *rtapp_event_name(int type);
 
-/* kernel/bench/rtapp.c: the built-in workload files (kernel/bench/workloads/) */
+/* kernel/bench/bench_rtapp.c: the built-in workload files (kernel/bench/workloads/) */
 struct rtapp_file {
 	const char *name;
 	const char *text;

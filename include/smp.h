@@ -13,8 +13,7 @@ typedef u64 cpumask_t;
 	for ((cpu) = 0; (cpu) < NR_CPUS; (cpu)++)                                          \
 		if ((mask) & cpumask_of(cpu))
 
-struct topology;
-extern struct topology cpu_topology;	/* the machine, parsed once at boot */
+#include "arch_topology.h"	/* cpu_topology: the machine, parsed once at boot */
 extern cpumask_t cpu_online_mask;
 /* Linux: cpu_active_mask. Online CPUs the scheduler may place tasks on and
  * balance to; a CPU going offline leaves it first (kernel/cpu.c), and only

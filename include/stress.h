@@ -1,5 +1,5 @@
-/* stress.h - the stress workload of kernel/bench/stress.c, run by the
- * self-test suite stress (tests/kernel/stress.c) and by bench=stress. */
+/* stress.h - the stress workload of kernel/bench/bench_stress.c, run by the
+ * self-test suite stress (tests/kernel/selftest_stress.c) and by bench=stress. */
 #ifndef STRESS_H
 #define STRESS_H
 

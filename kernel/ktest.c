@@ -55,7 +55,7 @@ void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt, ..
 }
 
 /* Checks around every case, supplied by the kernel's self-test glue
- * (tests/kernel/debug.c: the run-queue invariants and the debug build's
+ * (tests/kernel/selftest_debug.c: the run-queue invariants and the debug build's
  * reports, which fail the case). Weak no-ops here: the host tests have none. */
 __attribute__((weak)) unsigned long ktest_case_begin(void)
 {

@@ -37,7 +37,7 @@ static void init_thread(void *unused)
 	char filter[BOOTARGS_MAX];
 
 	if (bootarg_get("crashtest", filter, sizeof(filter)))
-		crashtest_run(filter);	/* kernel/crashtest.c: fail on purpose */
+		crashtest_run(filter);	/* tests/kernel/crashtest.c: fail on purpose */
 	if (bootarg_get("selftest", filter, sizeof(filter))) {
 		int failed = ktest_run(filter);
 

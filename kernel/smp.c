@@ -11,7 +11,6 @@
 
 #define CPU_START_TIMEOUT_NS (1000 * NSEC_PER_MSEC)	/* emulated time */
 
-struct topology cpu_topology;
 cpumask_t cpu_online_mask;
 cpumask_t cpu_active_mask;
 unsigned int nr_cpu_ids = 1;

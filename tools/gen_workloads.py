@@ -5,7 +5,7 @@ Given kernel/bench/workloads/*.json on the command line, writes an assembly
 file that .incbin's each one (the JSON text is the only copy: nothing is
 converted) and a table of (name, text, length) as offsets from the table, so
 that it needs no relocation. The name is the file's base name without
-.json. kernel/bench/rtapp.c reads the table (rtapp_builtin()).
+.json. kernel/bench/bench_rtapp.c reads the table (rtapp_builtin()).
 """
 import os
 import re

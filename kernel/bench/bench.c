@@ -2,10 +2,10 @@
  * bench_run("pipe,n=20000") runs one benchmark from the caller's thread
  * ("a;b": several, one after the other)
  * (each benchmark starts its own threads and joins them) and prints its
- * table and RESULT line. Not the benchmarks themselves (pipe.c,
- * hackbench.c, sysbench.c, spin.c) nor the experiments (experiments.c). */
+ * table and RESULT line. Not the benchmarks themselves (bench_pipe.c,
+ * bench_hackbench.c, bench_sysbench.c, bench_spin.c) nor the experiments (experiments.c). */
 #include "bench.h"
-#include "internal.h"
+#include "bench_internal.h"
 #include "kernel.h"
 #include "sched.h"
 

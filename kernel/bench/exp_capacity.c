@@ -1,10 +1,10 @@
 /* exp_capacity.c - E4 of docs/experiments.md: capacity-aware wakeup
  * (select_idle_capacity, Linux v5.7), SELECT_IDLE_CAPACITY off and on, with
  * ASYM_PREFER_PREV off in both halves (v5.7 had no prefer-prev step).
- * Runs hackbench and sysbench-threads (hackbench.c, sysbench.c) and a placement probe of
- * its own; no shared state beyond the feature word, restored at the end. */
+ * Runs hackbench and sysbench-threads (bench_hackbench.c, bench_sysbench.c) and a placement
+ * probe of its own; no shared state beyond the feature word, restored at the end. */
 #include "bench.h"
-#include "internal.h"
+#include "bench_internal.h"
 #include "cpufreq.h"
 #include "kernel.h"
 #include "mm.h"

@@ -1,17 +1,17 @@
 /* exp_debounce.c - E2 of docs/experiments.md: wakeup debounce (the 2017
- * RFC), SIS_DEBOUNCE off and on. A 2-client tbench over pipes (tbench.c),
+ * RFC), SIS_DEBOUNCE off and on. A 2-client tbench over pipes (bench_tbench.c),
  * alone and beside the "video playing" background, three runs each,
  * counting the client and server threads' migrations and the throughput.
  * No state beyond the feature word, restored at the end. */
 #include "bench.h"
-#include "internal.h"
+#include "bench_internal.h"
 #include "kernel.h"
 #include "sched.h"
 #include "smp.h"
 #include "topology.h"
 
 #define E2_RUNS 3
-#define E2_BG 8		/* background tasks of the video case (tbench.c's table) */
+#define E2_BG 8		/* background tasks of the video case (bench_tbench.c's table) */
 
 struct e2_case {
 	u64 mig[E2_RUNS], kbs[E2_RUNS], trips[E2_RUNS];	/* kbs: thousandths of MB/s */

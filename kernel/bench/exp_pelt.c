@@ -6,7 +6,7 @@
  * lesson is shown as its size: ns per update and the share of CPU time.
  * With ",trace" each untimed run is traced, labelled G=N. */
 #include "bench.h"
-#include "internal.h"
+#include "bench_internal.h"
 #include "kernel.h"
 #include "sched.h"
 #include "smp.h"

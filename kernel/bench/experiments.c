@@ -4,7 +4,7 @@
  * KTAP checks of the effect's direction (what `make test` judges).
  * Feature flags are restored afterwards. */
 #include "bench.h"
-#include "internal.h"
+#include "bench_internal.h"
 #include "cpufreq.h"
 #include "kernel.h"
 #include "sched.h"

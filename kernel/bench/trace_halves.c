@@ -4,7 +4,7 @@
  * a half too long for them is cut cleanly, and the dump says so) and dump
  * them between "# littlebig trace begin E1 LABEL" markers for tools/trace.py.
  * State: experiments run one at a time from one thread, so no lock. */
-#include "internal.h"
+#include "bench_internal.h"
 #include "kernel.h"
 #include "trace.h"
 

@@ -5,7 +5,7 @@
  * balancing through the stop class. Its callers (the tick, newidle, NO_HZ
  * idle balancing) are in nohz.c. Locks: two rq locks, lowest CPU first
  * (double_rq_lock). Linux v6.1. */
-#include "sched.h"
+#include "sched_internal.h"
 
 enum group_type {	/* worst last: a busier type always wins */
 	group_has_spare,

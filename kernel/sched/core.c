@@ -15,7 +15,7 @@
  * taken before pi_lock or as leaves, never around a class they order after.
  * The rq lock is held across the context switch and released by the task
  * switched to (finish_task_switch), as in Linux. */
-#include "sched.h"
+#include "sched_internal.h"
 #include "trace.h"
 
 struct rq runqueues[NR_CPUS];

@@ -6,7 +6,7 @@
 #define KERNEL_SCHED_CPUFREQ_POLICY_H
 
 #include "cpufreq.h"
-#include "sched.h"
+#include "sched_internal.h"
 
 struct cpufreq_policy;
 struct sugov_cpu {

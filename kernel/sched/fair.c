@@ -4,7 +4,7 @@
  * ASYM_PREFER_PREV, SIS_DEBOUNCE) and fork placement (find_idlest_cpu). Not load
  * balancing (balance.c), nor when and how PELT signals update (fair_pelt.c), nor the
  * PELT maths (pelt.c). State under rq->lock. Linux: kernel/sched/fair.c (v6.1). */
-#include "sched.h"
+#include "sched_internal.h"
 #include "trace.h"
 
 /* Linux's defaults for one CPU, scaled by 1 + ilog2(min(nr_cpus, 8))
@@ -32,32 +32,7 @@ static inline struct cfs_rq *cfs_rq_of(struct sched_entity *se)
 	return &task_rq(task_of(se))->cfs;
 }
 
-/* ---- capacity (Linux: arch_topology.c + fair.c) -------------------------------------- */
-
-static unsigned long freq_scale[NR_CPUS];
-
-unsigned long arch_scale_cpu_capacity(int cpu)
-{
-	unsigned long c = cpu < cpu_topology.nr_cpus ? cpu_topology.cpu[cpu].capacity_orig : 0;
-
-	return c ? c : SCHED_CAPACITY_SCALE;
-}
-
-/* f_cur x 1024 / f_max of the CPU's policy; 1024 until cpufreq says otherwise. */
-unsigned long arch_scale_freq_capacity(int cpu)
-{
-	unsigned long s = READ_ONCE(freq_scale[cpu]);
-
-	return s ? s : SCHED_CAPACITY_SCALE;
-}
-
-void arch_set_freq_scale(cpumask_t cpus, unsigned long scale)
-{
-	unsigned int cpu;
-
-	for_each_cpu(cpu, cpus)
-		WRITE_ONCE(freq_scale[cpu], scale);
-}
+/* ---- capacity (arch_scale_*: kernel/arch_topology.c) -------------------------------- */
 
 unsigned long capacity_orig_of(unsigned int cpu)
 {

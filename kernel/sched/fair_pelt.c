@@ -4,7 +4,7 @@
  * bookkeeping, and the decay of blocked load (update_blocked_averages). The maths is
  * pelt.c's; the callers are fair.c's enqueue/dequeue/pick/tick and core.c. State under
  * rq->lock (cfs_rq->removed under its own lock). Linux: kernel/sched/fair.c (v6.1). */
-#include "sched.h"
+#include "sched_internal.h"
 #include "trace.h"
 
 /* a -= b, stopping at 0 (Linux: sub_positive()), in a's type. */

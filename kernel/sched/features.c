@@ -4,7 +4,7 @@
  * (sched_features=NO_ASYM_PREFER_PREV,SIS_DEBOUNCE) or at run time.
  * The word is read locklessly; writers are rare (console, experiments). */
 #include "bootargs.h"
-#include "sched.h"
+#include "sched_internal.h"
 
 #define F_NAME(name, def) #name,
 #define F_DEFAULT(name, def) | ((def) ? (1u << __SCHED_FEAT_##name) : 0)

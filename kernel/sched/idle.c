@@ -4,7 +4,7 @@
  * CPU with nothing else running there: active load balancing uses it to
  * move a task that is running, and stop_machine() (CPU hotplug) uses every
  * CPU's. Stop work queue and the parked flag under stop_lock. */
-#include "sched.h"
+#include "sched_internal.h"
 #include "mutex.h"
 
 /* ---- idle ------------------------------------------------------------------------- */

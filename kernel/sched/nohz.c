@@ -6,7 +6,7 @@
  * and decays their blocked load (_nohz_idle_balance). Not load_balance()
  * itself (balance.c) nor stopping the tick (kernel/timer.c). nohz is atomic
  * words; rq fields under rq->lock or written by their own CPU. Linux v6.1. */
-#include "sched.h"
+#include "sched_internal.h"
 
 #define NOHZ_BALANCE_KICK 0x1
 #define NOHZ_STATS_KICK 0x2

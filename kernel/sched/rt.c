@@ -4,7 +4,7 @@
  * of higher or equal priority goes to a CPU running lower-priority work
  * (a simple push, Linux: find_lowest_rq). Also the RT utilization signal
  * (avg_rt) that capacity_of() and schedutil use. State under rq->lock. */
-#include "sched.h"
+#include "sched_internal.h"
 
 #define RR_TIMESLICE (100 * NSEC_PER_MSEC)
 

@@ -1,7 +1,7 @@
 /* stats.c - scheduler statistics in readable form (/proc/<pid>/sched and
  * /proc/schedstat-like) and the run-queue invariant checker that tests and
  * the debug build run. Reads rq state under rq->lock. */
-#include "sched.h"
+#include "sched_internal.h"
 
 void sched_print_task(const struct task_struct *p)
 {
@@ -57,7 +57,7 @@ void sched_print_rq_stats(unsigned int cpu)
 }
 
 /* ---- the run-queue invariant checker ---------------------------------------------
- * Run by the self-tests after every case (tests/kernel/debug.c), by the debug
+ * Run by the self-tests after every case (tests/kernel/selftest_debug.c), by the debug
  * build at every load balance (on the two run queues involved), and by the
  * random-operation tests. Each violation is one debug_report() (lockdep.h):
  * "BUG: sched invariant: <which> ...", CPU, thread, backtrace, counted. */

@@ -2,7 +2,9 @@
  * the test's one host thread, a clock that only the test advances, interrupts delivered
  * the way the arm64 IRQ path delivers them, and kthreads (the stop class's stoppers) as
  * coroutines on stacks of their own. Also the few kernel functions outside the linked
- * files that the scheduler calls (kernel/smp.c's globals, kernel/thread.c, kernel/panic.c).
+ * files that the scheduler calls: kernel/thread.c's (its stacks come from the page
+ * allocator and its task list outlives a test's machine) and kernel/panic.c's (it would
+ * park the CPU; here it aborts). kernel/smp.c and kernel/arch_topology.c are the real ones.
  * Not: simulated CPU speed (arch/sim). No locks: one host thread, so any spin in
  * arch_cpu_relax() is a deadlock and is reported as one. */
 #include <stdio.h>
@@ -24,10 +26,6 @@ unsigned int fake_arch_violations, fake_arch_warnings;
 static u64 now_ns;
 static unsigned int this_cpu;
 
-/* kernel/smp.c's globals (that file starts real CPUs; it is not linked). */
-struct topology cpu_topology;
-cpumask_t cpu_online_mask, cpu_active_mask;
-unsigned int nr_cpu_ids;
 
 static void violation(const char *what)
 {
@@ -412,10 +410,11 @@ void fake_arch_irq(unsigned int cpu)
 	c->nr_irqs++;
 	pending = c->ipi_pending;
 	c->ipi_pending = 0;
-	if (pending & (1u << IPI_RESCHEDULE))
-		resched_cpu(cpu);	/* kernel/smp.c ipi_handler() */
-	if (pending & ~(1u << IPI_RESCHEDULE))
-		violation("an IPI other than IPI_RESCHEDULE: no cross calls on the host");
+	if (pending & (1u << IPI_STOP))	/* kernel/smp.c would park this CPU for ever */
+		violation("IPI_STOP: panic's stop on the host");
+	for (unsigned int type = 0; type < NR_IPIS; type++)
+		if (type != IPI_STOP && (pending & (1u << type)))
+			ipi_handler((enum ipi_type)type);	/* kernel/smp.c, as gic.c calls it */
 	if (c->deadline <= now_ns) {
 		c->deadline = ~0ull;	/* masked until reprogrammed, as arm_timer_irq() */
 		timer_interrupt();
@@ -472,6 +471,20 @@ void fake_arch_run_until(u64 ns)
 	if (ns > now_ns)
 		now_ns = ns;
 	fake_arch_deliver_ipis();
+}
+
+/* kernel/smp.c's smp_init() starts real CPUs; on the host the tests bring their fake CPUs
+ * up themselves (tests/host/sched_harness.h), so it is never called. */
+int arch_cpu_start(unsigned int cpu, struct task_struct *idle)
+{
+	violation("arch_cpu_start(): smp_init() is not for the host");
+	return -1;
+}
+
+struct task_struct *idle_task_create(unsigned int cpu)
+{
+	violation("idle_task_create(): smp_init() is not for the host");
+	return NULL;
 }
 
 /* The fake CPUs never go offline (kernel/cpu.c is not linked here). */

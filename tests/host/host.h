@@ -1,4 +1,4 @@
-/* host.h - what build/host/unittests (tests/host/main.c) shares with the test files: the
+/* host.h - what build/host/unittests (tests/host/unittests.c) shares with the test files: the
  * device trees given with --dtb, and a file reader. Host only: never in kernel code. */
 #ifndef HOST_H
 #define HOST_H

@@ -8,7 +8,7 @@
  * the variable the scenarios only run (and check the machine), as part of unittests. */
 #include <stdio.h>
 #include <stdlib.h>
-#include "../../kernel/sched/sched.h"
+#include "../../kernel/sched/sched_internal.h"
 #include "fake_arch.h"
 #include "sched_harness.h"
 
@@ -39,7 +39,7 @@ static const char *const ev_names[] = {
 	[SCHED_EV_SWITCHED] = "switched", [SCHED_EV_DEAD] = "dead",
 };
 
-/* kernel/sched/sched.h's hook: one line per event, fields by name. */
+/* kernel/sched/sched_internal.h's hook: one line per event, fields by name. */
 void sched_oracle_event(enum sched_oracle_ev ev, struct rq *rq, struct task_struct *p, long arg)
 {
 	if (!tracing)

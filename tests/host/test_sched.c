@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../kernel/sched/sched.h"
+#include "../../kernel/sched/sched_internal.h"
 #include "bootargs.h"
 #include "fake_arch.h"
 #include "host.h"

@@ -3,7 +3,7 @@
  * preemption sets (check_preempt_wakeup), wake_affine_weight's effective loads, a forked
  * child's vruntime (task_fork_fair) and util (post_init_entity_util_avg), and the fork CPU
  * of find_idlest_cpu on the asymmetric HiKey960. The machine is test_sched.c's. */
-#include "../../kernel/sched/sched.h"
+#include "../../kernel/sched/sched_internal.h"
 #include "fake_arch.h"
 #include "sched_harness.h"
 

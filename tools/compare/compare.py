@@ -4,7 +4,7 @@ littlebig, on the same QEMU machine, side by side.
 
 Owns: the list of workloads (WORKLOADS: the kernel/bench/ spec and the Linux
 program line of each), the initramfs Linux boots (a cpio "newc" archive
-written here: busybox-static, the programs of tools/compare/*.c, an /init
+written here: busybox-static, the programs of tools/compare/linux_*.c, an /init
 that runs them and powers off), the device tree Linux gets (qemu-bl44's with
 a fixed /chosen/rng-seed: without one Linux's crng waits for entropy and
 boots ~3x slower under -icount), booting both kernels, parsing their RESULT
@@ -55,7 +55,7 @@ REFERENCE = {
 SHOWN = {"pingpong": ["usec_per_op", "migrations"], "hackbench": ["seconds"],
          "spin": ["big_share"], "spin_up": ["first_big_ms"]}
 
-# qemu-bl44's line in tools/runtests.py (QEMU_BL44 + QEMU_SELFTEST): both kernels get it.
+# qemu-bl44's line in tests/runs.py (QEMU_BL44 + QEMU_SELFTEST): both kernels get it.
 QEMU_LINE = ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8", "-icount", "shift=0,sleep=off",
              "-nographic", "-no-reboot", "-m", "512M"]
 LINUX_APPEND = "console=ttyAMA0 rdinit=/init loglevel=4"

@@ -1,5 +1,5 @@
-/* work.h - what the Linux-side workloads of `make compare` share (pipe.c,
- * hackbench.c, spin.c: static arm64 programs in the initramfs that
+/* work.h - what the Linux-side workloads of `make compare` share (linux_pipe.c,
+ * linux_hackbench.c, linux_spin.c: static arm64 programs in the initramfs that
  * tools/compare/compare.py boots): CLOCK_MONOTONIC in ns, the CPU a thread is on,
  * the capacity of each CPU from sysfs, and a thread's migration count. Each
  * program prints `RESULT <kind> key=value ...` as kernel/bench/ does. */

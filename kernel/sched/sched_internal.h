@@ -1,7 +1,7 @@
-/* sched.h - the scheduler's internal header: run queues, scheduling
+/* sched_internal.h - the scheduler's internal header: run queues, scheduling
  * classes, and the helpers shared by core.c, fair.c, fair_pelt.c, balance.c,
  * nohz.c, rt.c, idle.c, features.c, stats.c and cpufreq*.c. Linux names
- * throughout (kernel/sched/sched.h).
+ * throughout (Linux: kernel/sched/sched.h).
  * Locking: rq->lock guards everything in struct rq and the sched state of
  * the tasks queued on it; task->pi_lock is taken before rq->lock. */
 #ifndef KERNEL_SCHED_SCHED_H
@@ -10,7 +10,7 @@
 #include "kernel.h"
 #include "pelt.h"
 #include "rbtree.h"
-#include "../../include/sched.h"	/* the public one; this file shadows its name */
+#include "sched.h"	/* the public one: tasks and the entry points */
 #include "smp.h"
 #include "timer.h"
 #include "topology.h"
@@ -223,11 +223,6 @@ void set_load_weight(struct task_struct *p, bool update_load);
 u64 sched_tick_count(void);	/* this CPU's tick count, for SIS_DEBOUNCE */
 int stop_one_cpu_nowait(unsigned int cpu, int (*fn)(void *), void *arg);
 void account_cpu_work(struct rq *rq, struct task_struct *p, u64 delta_exec);
-
-/* capacity (fair.c): Linux's arch_scale_*_capacity() */
-unsigned long arch_scale_cpu_capacity(int cpu);
-unsigned long arch_scale_freq_capacity(int cpu);
-void arch_set_freq_scale(cpumask_t cpus, unsigned long scale);
 
 static inline u64 rq_clock_pelt(const struct rq *rq)
 {

@@ -1,4 +1,4 @@
-/* main.c - build/host/unittests: `unittests [--dtb FILE]... [SUITES]` runs the KTEST suites
+/* unittests.c - build/host/unittests: `unittests [--dtb FILE]... [SUITES]` runs the KTEST suites
  * (all, or the comma-separated SUITES) and prints KTAP; exit status 1 if any case failed.
  * The suites live in tests/host/test_*.c and in the portable code they link; the runner
  * (tools/runtests.py) judges the output. */

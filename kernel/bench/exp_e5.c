@@ -1,11 +1,11 @@
-/* e5.c - E5 of docs/experiments.md: schedutil with RT_UTIL_TRACKING off and
+/* exp_e5.c - E5 of docs/experiments.md: schedutil with RT_UTIL_TRACKING off and
  * on, under the rt-app workload of the 2018 post (built-in e5.json: a CFS hog
  * and a periodic SCHED_FIFO thread on CPU 5), then with the hog replaced by
  * sysbench-cpu pinned to CPU 5 beside e5-sysbench.json's FIFO thread. Counts
  * the policy's frequency transitions and sysbench's events and latency.
  * Restores the governor and the feature flag afterwards. */
 #include "cpufreq.h"
-#include "internal.h"
+#include "bench_internal.h"
 #include "kernel.h"
 #include "mm.h"
 #include "rtapp.h"

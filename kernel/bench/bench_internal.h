@@ -1,4 +1,4 @@
-/* bench/internal.h - what the benchmarks share inside kernel/bench/: argument
+/* bench_internal.h - what the benchmarks share inside kernel/bench/: argument
  * parsing from a spec, the feature list of RESULT lines, and each
  * benchmark's entry point with its results, so that experiments can run
  * them with a feature off and on and compare. */
@@ -36,16 +36,16 @@ int bench_sysbench_cpu(u64 threads, u64 work_units, bool real, u64 ms, struct sy
 int bench_sysbench_cpu_on(u64 threads, u64 work_units, bool real, u64 ms, u64 cpus,
 			  struct sysbench_result *r);
 
-/* rtapp.c: "rtapp,file=NAME" or "rtapp,NAME" (no name: list the built-in files). */
+/* bench_rtapp.c: "rtapp,file=NAME" or "rtapp,NAME" (no name: list the built-in files). */
 int bench_rtapp(const char *spec);
-/* spin.c: "spin,t=N,ms=M" (share of time on big CPUs) or "spin,up" (first seen on
+/* bench_spin.c: "spin,t=N,ms=M" (share of time on big CPUs) or "spin,up" (first seen on
  * a big CPU after leaving cpu0); experiment=placement[,skip_up] runs them and the
  * ping-pong and judges them against Linux's figures (KTAP). */
 int bench_spin(const char *spec);
 int experiment_placement(bool skip_up);
-/* stress.c: "stress,n=THREADS,a=ALIVE,s=SEED[,oom]" (include/stress.h). */
+/* bench_stress.c: "stress,n=THREADS,a=ALIVE,s=SEED[,oom]" (include/stress.h). */
 int bench_stress(const char *spec);
-/* e5.c: E5, RT utilization tracking off and on (short: 2 s runs and KTAP checks). */
+/* exp_e5.c: E5, RT utilization tracking off and on (short: 2 s runs and KTAP checks). */
 int experiment_e5(bool shortrun);
 
 /* Tracing an experiment's halves (trace_halves.c). experiment_run calls
@@ -60,7 +60,7 @@ void experiment_trace_setup(const char *spec);
 void experiment_half_begin(const char *label);
 void experiment_half_end(void);
 
-/* tbench.c: c client/server pairs over pipes for ms of emulated time, beside
+/* bench_tbench.c: c client/server pairs over pipes for ms of emulated time, beside
  * bg periodic "video" tasks (0: none). */
 struct tbench_result {
 	u64 clients, bg_tasks, ns, trips, bytes, migrations;

@@ -1,11 +1,11 @@
-/* stress.c - the stress workload (suite stress, bench=stress): thousands of
+/* bench_stress.c - the stress workload (suite stress, bench=stress): thousands of
  * short-lived threads doing random sleeps, yields, nice/affinity/policy
  * changes, mutex and pipe traffic and child threads on every CPU, made and
  * joined by one controller that keeps at most `alive` of them; optionally it
  * takes every free page for a while in the middle (creation must then fail
  * cleanly). Choices from a seeded PRNG. Shared state: atomics, the mutexes
  * and pipes; the controller's slots are its own. include/stress.h. */
-#include "internal.h"
+#include "bench_internal.h"
 #include "kernel.h"
 #include "mm.h"
 #include "mutex.h"

@@ -1,11 +1,11 @@
-/* tbench.c - tbench's request/response shape over pipes (the kernel has no
+/* bench_tbench.c - tbench's request/response shape over pipes (the kernel has no
  * network): C clients, each with its own server; a client writes a request,
  * the server works on it and writes a response, the client reads it and
  * works on it; for D ms of emulated time. Optionally beside a background of
  * periodic tasks (the "video playing" case of E2). Reports round trips, MB/s
  * and the client and server threads' migrations. State: one tb_ctx per run,
  * owned by the caller's thread; the threads only write their own slots. */
-#include "internal.h"
+#include "bench_internal.h"
 #include "hrsleep.h"
 #include "kernel.h"
 #include "mm.h"

@@ -1,4 +1,4 @@
-/* stress.c - suite stress: the stress workload (kernel/bench/stress.c) with
+/* selftest_stress.c - suite stress: the stress workload (kernel/bench/bench_stress.c) with
  * the run-queue invariant checker on. stress_threads: 2000 threads, every
  * one accounted for, nothing left queued, every page back. stress_oom: the
  * same while every free page is held for a while in the middle: thread and
@@ -88,7 +88,7 @@ static void stress_threads(struct ktest *t)
 }
 
 /* A third of the way in, once half the threads are alive, the run takes every
- * free page for 20 ms (kernel/bench/stress.c). */
+ * free page for 20 ms (kernel/bench/bench_stress.c). */
 static void stress_oom(struct ktest *t)
 {
 	struct stress_cfg cfg = { .total = 600, .alive = 100, .seed = seed(), .exhaust = true };

@@ -1,11 +1,11 @@
-/* spin.c - CPU-bound threads for `make compare`, reporting where they ran:
+/* linux_spin.c - CPU-bound threads for `make compare`, reporting where they ran:
  *   spin N MS   N threads spin for MS ms; each samples its CPU (sched_getcpu)
  *               and the clock in a tight loop and counts the time between two
  *               samples on the CPU of the second. Prints the share of all the
  *               threads' time on big CPUs (the largest cpu_capacity in sysfs).
  *   spin up     a thread born on cpu0 (the parent pinned there), spinning 1 ms
  *               pinned, then allowed everywhere: ms until first seen on a big CPU.
- * As kernel/bench/spin.c's RESULT spin and RESULT spin_up lines. */
+ * As kernel/bench/bench_spin.c's RESULT spin and RESULT spin_up lines. */
 #include "work.h"
 
 static int big[MAX_CPUS];
@@ -67,7 +67,7 @@ static void *up_fn(void *arg)
 
 	(void)arg;
 	for (unsigned long long t = now_ns(); now_ns() - t < 1000000ull;)
-		;	/* 1 ms pinned to cpu0, as tests/kernel/sched.c's misfit case */
+		;	/* 1 ms pinned to cpu0, as tests/kernel/selftest_sched.c's misfit case */
 	up_t0 = now_ns();
 	pin_self(-1);
 	limit = up_t0 + 1000000000ull;	/* give up after 1 s */

@@ -1,6 +1,6 @@
 /* shim.S - a pre-boot shim for `make test`: what a careless firmware might do
  * between QEMU and the kernel. Not part of the kernel (nothing of it is
- * linked into the Image); built by the Makefile into build/bootshim/.
+ * linked into the Image); built by the Makefile into build/fw/.
  *
  * QEMU boots the shim as its -kernel (it carries an arm64 Image header, so
  * QEMU enters it at EL2 with -M virt,virtualization=on, x0 = the DTB it

@@ -1,4 +1,4 @@
-/* rtapp.c - runs an rt-app workload (include/rtapp.h) as kernel threads: one
+/* bench_rtapp.c - runs an rt-app workload (include/rtapp.h) as kernel threads: one
  * per task instance, phases and events in file order, until the loops end or
  * the global duration has passed; then per-task activations, slack, wakeup
  * latency and migrations. Where files come from (built in, initrd) is here
@@ -8,7 +8,7 @@
 #include "bench.h"
 #include "cpufreq.h"
 #include "initrd.h"
-#include "internal.h"
+#include "bench_internal.h"
 #include "kernel.h"
 #include "mm.h"
 #include "mutex.h"

@@ -1,4 +1,4 @@
-/* boot.c - self-tests of the boot path and the machine as the kernel found
+/* selftest_boot.c - self-tests of the boot path and the machine as the kernel found
  * it: exception level, device tree, memory map and protections (suite boot),
  * every CPU online with the right MPIDR (suite smp), IPIs reaching every
  * CPU (suite ipi). Arch-aware on purpose: this is where the arch is tested. */

@@ -1,4 +1,4 @@
-/* hotplug.c - self-tests of CPU hotplug (kernel/cpu.c): bad requests refused,
+/* selftest_hotplug.c - self-tests of CPU hotplug (kernel/cpu.c): bad requests refused,
  * tasks leaving a dying CPU (the pinned one by the fallback), a whole
  * cluster off and back (asym flags, cpufreq policy), a pending timer firing
  * on time elsewhere, a half-done cpu_work() finished elsewhere, the last CPU refused, and random CPUs cycling under a

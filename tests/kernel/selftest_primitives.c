@@ -1,4 +1,4 @@
-/* primitives.c - self-tests of the sleeping primitives the workloads use:
+/* selftest_primitives.c - self-tests of the sleeping primitives the workloads use:
  * mutex (ownership, FIFO hand-over, contention), semaphore, completion,
  * barrier, pipes (integrity, atomic small writes, EOF) and absolute /
  * periodic sleeps (suites mutex, pipe, hrsleep). */

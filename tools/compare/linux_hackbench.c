@@ -1,9 +1,9 @@
-/* hackbench.c - `hackbench -T -P` (thread mode, pipes) for `make compare`:
+/* linux_hackbench.c - `hackbench -T -P` (thread mode, pipes) for `make compare`:
  * G groups of 20 senders and 20 receivers; each receiver owns a pipe, each
  * sender writes L messages of 100 bytes to every receiver of its group. All
  * threads are started first and released together (hackbench's ready/wakeup
  * pipes); the time is from the release to the last thread joined. Prints
- * kernel/bench/hackbench.c's RESULT hackbench line.
+ * kernel/bench/bench_hackbench.c's RESULT hackbench line.
  *   hackbench G L */
 #include "work.h"
 

@@ -1,4 +1,4 @@
-/* timer.c - self-tests of time: the tick rate, one-shot timer accuracy and
+/* selftest_timer.c - self-tests of time: the tick rate, one-shot timer accuracy and
  * ordering, and sleeping, all in emulated time (exact under -icount). */
 #include "kernel.h"
 #include "ktest.h"

@@ -1,4 +1,4 @@
-/* sched.c - self-tests of the scheduler's behaviour in emulated time: CFS
+/* selftest_sched.c - self-tests of the scheduler's behaviour in emulated time: CFS
  * shares by nice, spreading, RT preemption, misfit up-migration, small
  * tasks staying on LITTLE CPUs, the E1 ping-pong with ASYM_PREFER_PREV off
  * and on, and random operations with the run-queue invariants checked.

@@ -1,9 +1,9 @@
-/* debug.c - the self-tests' glue to the debug checks, and the suite that
+/* selftest_debug.c - the self-tests' glue to the debug checks, and the suite that
  * proves each check fires (suite debug). After every case of every suite
  * (kernel/ktest.c calls ktest_case_end) the run-queue invariants are checked
  * and any report of the debug build (include/lockdep.h) fails the case.
  * Cases that provoke a report on purpose declare it (expect_reports). */
-#include "../../kernel/sched/sched.h"
+#include "../../kernel/sched/sched_internal.h"
 #include "kernel.h"
 #include "ktest.h"
 #include "lockdep.h"

@@ -1,4 +1,4 @@
-/* threads.c - self-tests of thread lifetime and switching: 1000 threads
+/* selftest_threads.c - self-tests of thread lifetime and switching: 1000 threads
  * created and joined with nothing leaked, a two-thread ping-pong through
  * wait queues, and preemption of a thread that never yields. */
 #include "kernel.h"

@@ -1,4 +1,4 @@
-/* sysbench.c - `sysbench threads` and `sysbench cpu` as kernel threads.
+/* bench_sysbench.c - `sysbench threads` and `sysbench cpu` as kernel threads.
  * threads: T threads; an event = lock mutex (request number % M, as sysbench
  * 0.4 numbers its requests, so threads collide on a lock and sleep), yield Y
  * times, each yield also W units of emulated work (the syscall's cost on a
@@ -7,7 +7,7 @@
  * with `real`, a prime search by instructions (not scaled). Both count
  * events until D ms of emulated time have passed. */
 #include "bench.h"
-#include "internal.h"
+#include "bench_internal.h"
 #include "kernel.h"
 #include "mm.h"
 #include "mutex.h"

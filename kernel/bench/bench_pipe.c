@@ -1,8 +1,8 @@
-/* pipe.c - `perf bench sched pipe -T`: two threads pass a 4-byte token
+/* bench_pipe.c - `perf bench sched pipe -T`: two threads pass a 4-byte token
  * through two pipes, loops round trips; reports usecs/op, ops/sec and each
  * thread's migrations (the E1 workload). Times are emulated ns. */
 #include "bench.h"
-#include "internal.h"
+#include "bench_internal.h"
 #include "kernel.h"
 #include "mm.h"
 #include "mutex.h"

@@ -1,4 +1,4 @@
-/* cpufreq.c - self-tests of cpufreq in emulated time: the speed model (the
+/* selftest_cpufreq.c - self-tests of cpufreq in emulated time: the speed model (the
  * same cpu_work on a LITTLE and a big CPU, at the top and the lowest OPP),
  * schedutil ramping a busy cluster up and letting an idle one fall back,
  * the E5 scenario with RT_UTIL_TRACKING off and on, bad governor names.

@@ -1,7 +1,7 @@
-/* pipe.c - `perf bench sched pipe -T` for `make compare`: two threads pass a
+/* linux_pipe.c - `perf bench sched pipe -T` for `make compare`: two threads pass a
  * 4-byte token through two pipes, N round trips (thread A writes then reads,
  * B reads then writes). Prints usecs/op and each thread's migrations over its
- * loop (se.nr_migrations) as kernel/bench/pipe.c's RESULT pingpong line.
+ * loop (se.nr_migrations) as kernel/bench/bench_pipe.c's RESULT pingpong line.
  *   pipe [N]    (default 10000) */
 #include "work.h"
 

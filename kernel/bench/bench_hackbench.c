@@ -1,4 +1,4 @@
-/* hackbench.c - `perf bench sched messaging --pipe --thread`: G groups of
+/* bench_hackbench.c - `perf bench sched messaging --pipe --thread`: G groups of
  * 20 senders and 20 receivers; each receiver owns a pipe, each sender
  * writes L messages of 100 bytes to every receiver of its group. All
  * threads are created first and released together; the time is from the
@@ -7,7 +7,7 @@
  * syscall and copy on a real CPU, scaled by capacity; QEMU runs our own
  * code at one speed on every CPU). */
 #include "bench.h"
-#include "internal.h"
+#include "bench_internal.h"
 #include "kernel.h"
 #include "mm.h"
 #include "mutex.h"

@@ -1,4 +1,4 @@
-/* sync.c - self-tests of spinlocks and the allocators under contention:
+/* selftest_sync.c - self-tests of spinlocks and the allocators under contention:
  * one thread pinned to each online CPU, all hammering the same lock or the
  * same allocator (suites spinlock, alloc). */
 #include "kernel.h"

@@ -4,7 +4,7 @@
  * ways to fail; the reports themselves come from traps.c, panic.c and
  * watchdog.c. No state, no locks. */
 #include "kernel.h"
-#include "sched/sched.h"
+#include "../../kernel/sched/sched_internal.h"
 #include "timer.h"
 
 /* A `ret` instruction, in .data: fetching it must fault (data is PXN). */

@@ -1,5 +1,5 @@
-/* spin.c - CPU-bound threads and where they ran (the placement workloads of
- * `make compare`, whose Linux side is tools/compare/spin.c):
+/* bench_spin.c - CPU-bound threads and where they ran (the placement workloads of
+ * `make compare`, whose Linux side is tools/compare/linux_spin.c):
  *   spin,t=N,ms=M  N threads busy for M ms of emulated time; the share of
  *                  their time spent on big CPUs (capacity 1024)
  *   spin,up        a thread born on cpu0 (pinned there), busy 1 ms, then
@@ -11,7 +11,7 @@
  * sched_getcpu() in its loop, and the time between two samples counts for the
  * CPU of the second. */
 #include "bench.h"
-#include "internal.h"
+#include "bench_internal.h"
 #include "kernel.h"
 #include "mm.h"
 #include "sched.h"
@@ -20,7 +20,7 @@
 
 #define SPIN_CHUNK 50000ull	/* work units (ns on a big CPU at its top OPP) per sample */
 #define SPIN_MAX_THREADS 64
-#define UP_PINNED_NS 1000000ull	/* as tests/kernel/sched.c's misfit case */
+#define UP_PINNED_NS 1000000ull	/* as tests/kernel/selftest_sched.c's misfit case */
 #define UP_LIMIT_NS 1000000000ull
 
 static bool on_big(void)

@@ -1,4 +1,4 @@
-/* rtapp.c - self-tests of the rt-app engine (kernel/bench/rtapp.c) on small
+/* selftest_rtapp.c - self-tests of the rt-app engine (kernel/bench/bench_rtapp.c) on small
  * workloads whose outcome the file implies: a periodic task's activations
  * and the sign of its slack, a timer shared by two tasks (one grid for
  * both), a lock/unlock pair that serializes two tasks, `runtime` (wall time)

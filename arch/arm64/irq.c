@@ -1,0 +1,17 @@
+/* irq.c - the C side of every IRQ exception (entry.S): the interrupt controller's dispatch
+ * loop (drivers/gic.c), the IRQ time it took (avg_irq), then preemption on the way out.
+ * Kept in the arch so that drivers never call the scheduler. Linux: el1_interrupt() ->
+ * handle_arch_irq() (arch/arm64/kernel/entry-common.c, irq.c). */
+#include "drivers.h"
+#include "kernel.h"
+#include "ptregs.h"
+#include "sched.h"
+
+void handle_irq(struct pt_regs *regs)
+{
+	u64 start = arch_clock_ns();
+
+	gic_handle_irq();
+	account_irq_time(arch_clock_ns() - start);	/* IRQ time for avg_irq (E5) */
+	irq_exit_preempt();
+}
