@@ -370,26 +370,30 @@ static void random_policy(struct task_struct *p, unsigned int r)
 	sched_setscheduler(p, policy, policy == SCHED_FIFO ? 1 + (r >> 4) % 50 : 0);
 }
 
-/* The task running on cpu (one of ts) exits; at most 4 do. No task is forked in its
- * place: a fork onto a CPU with blocked load is deviation 8 of issue 13 (Linux's
- * post_init_entity_util_avg() scales the weight by 1024 and so takes the cap), which the
- * model already follows. */
-static void random_exit(struct task_struct **ts, struct task_struct *curr, int *exits)
+/* The task running on cpu (one of ts) exits; at most 4 do. A new CFS task is forked in
+ * its place from that CPU: its first util is post_init_entity_util_avg()'s (the weight
+ * scaled by 1024 as on 64-bit Linux, so half the spare capacity of a CPU that may
+ * still carry blocked load), and find_idlest_cpu() picks its CPU. */
+static void random_exit(struct task_struct **ts, struct task_struct *curr, unsigned int cpu,
+			int *exits)
 {
-	bool ours = false;
+	int i;
 
-	for (int i = 0; i < 12; i++)
-		ours |= ts[i] == curr;
-	if (!ours || *exits >= 4)
+	for (i = 0; i < 12 && ts[i] != curr; i++)
+		;
+	if (i == 12 || *exits >= 4)
 		return;
 	(*exits)++;
 	curr->state = TASK_DEAD;
 	schedule();
+	settle();
+	ts[i] = task_new("cfs", ALL_CPUS, 0);
+	task_start(ts[i], cpu);
 }
 
 /* Everything at once, 2000 random steps over 10 CFS tasks and 2 FIFO tasks on all CPUs:
  * time, sleeps, wakeups where select_task_rq() decides, affinity, nice, yield, policy
- * changes (CFS <-> FIFO, SCHED_IDLE, BATCH) and exits; the balancer moves what it
+ * changes (CFS <-> FIFO, SCHED_IDLE, BATCH), exits and forks; the balancer moves what it
  * will. A fixed seed: the same steps every run. */
 static void oracle_random_ops(struct ktest *t)
 {
@@ -445,7 +449,7 @@ static void oracle_random_ops(struct ktest *t)
 			random_policy(p, r >> 12);
 			break;
 		case 8:
-			random_exit(ts, curr, &exits);
+			random_exit(ts, curr, cpu, &exits);
 			break;
 		}
 		settle();
