@@ -1,7 +1,9 @@
 # littlebig - top-level Makefile. Everything it builds goes under build/.
 #   make          kernel Image, device trees, host tools
 #   make run      boot the big.LITTLE QEMU machine with the console on this terminal
-#   make test     host unit tests + fuzz smoke + self-tests in every QEMU configuration
+#   make test     make lint + host unit tests + fuzz smoke + self-tests in every QEMU configuration
+#   make lint     clang-format, 100 columns, shellcheck, pyflakes, the arch fence (tools/lint.py)
+#   make format   reformat every C file and header that make lint checks, in place
 #   V=1           full commands (default: one "  CC  FILE" line per step)
 #   make fuzz     each libFuzzer target for FUZZ_TIME=60 s
 #   make debug    QEMU halted with a gdb stub
@@ -303,6 +305,14 @@ $(COMPARE_DIR)/.fetched: tools/compare/fetch.sh | $(COMPARE_DIR)/.deps-ok
 compare: $(BUILD)/Image dtbs $(COMPARE_PROGS) $(COMPARE_DIR)/.fetched
 	$(PYTHON) tools/compare/compare.py --build $(BUILD)
 
+# make lint: the tree's habits, one KTAP case per check (tools/lint.py says which files
+# each covers); make test runs the same as its first run ("lint" in tests/runs.py), so
+# a finding is a failed case there. make format: clang-format -i on what the check covers.
+lint: | $(DEPS)
+	@$(PYTHON) tools/lint.py
+format: | $(DEPS)
+	$(PYTHON) tools/lint.py --format
+
 # The debug Image, for the self-test boots (tools/runtests.py).
 debug-image:
 	$(Q)$(MAKE) --no-print-directory DEBUG=1 build/debug/Image
@@ -318,5 +328,5 @@ clean:
 	rm -rf $(BUILD)
 
 .PHONY: all dtbs host fuzzers fuzz firmware hikey960 run debug debug-image trace bench experiment \
-	experiments compare test clean
+	experiments compare test lint format clean
 -include $(shell find $(BUILD)/k -name '*.d' 2>/dev/null)

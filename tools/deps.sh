@@ -54,6 +54,11 @@ need u-boot-tools have mkenvimage
 need mkbootimg have mkbootimg
 # Trace timelines (make trace, tools/trace.py); Debian's python, not a venv's.
 need python3-matplotlib /usr/bin/python3 -c 'import matplotlib'
+# make lint (tools/lint.py; a run of make test). clang-format's output depends on its
+# version: the tree is formatted with Debian 12's clang-format 14.
+need clang-format have clang-format
+need shellcheck have shellcheck
+need pyflakes3 have pyflakes3
 if have clang >/dev/null; then
 	need libclang-rt-dev libfuzzer_links
 else
