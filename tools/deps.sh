@@ -92,7 +92,8 @@ fi
 log=$(mktemp)
 if [ "$sudo" != "unavailable" ] && command -v apt-get >/dev/null 2>&1 &&
 	$sudo apt-get update >"$log" 2>&1 &&
-	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}" >>"$log" 2>&1; then
+	$sudo env DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y "${missing[@]}" >>"$log" 2>&1; then
 	rm -f "$log"
 	DEPS_SH_RECHECK=1 exec bash "$0" "$@"	# re-check what was installed
 fi

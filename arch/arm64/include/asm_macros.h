@@ -3,6 +3,8 @@
 #ifndef ASM_MACROS_H
 #define ASM_MACROS_H
 
+/* clang-format off: assembler syntax, which clang-format would read as C */
+
 /* adr_l reg, sym: address of sym, +-4 GiB, position independent. */
 .macro adr_l, reg, sym
 	adrp	\reg, \sym
