@@ -26,7 +26,8 @@ struct ktest_suite {
 	size_t nr_cases;
 };
 
-/* clang-format off: clang-format 14 breaks `{ #fn, fn }` and a `return` argument */
+/* clang-format 14 breaks `{ #fn, fn }` and a `return` argument. */
+/* clang-format off */
 #define KTEST_CASE(fn) { #fn, fn }
 
 /* KTEST_SUITE(boot, KTEST_CASE(a), KTEST_CASE(b)) defines and registers suite "boot". */

@@ -14,7 +14,8 @@ int mmu_lookup(u64 va, u64 *attrs);
 /* Where entry.S reports a fault whose stack cannot take the frame. */
 u8 overflow_stack[NR_CPUS][1 << OVERFLOW_STACK_SHIFT] __attribute__((aligned(16)));
 
-/* clang-format off: the two tables below, one value a line */
+/* The two tables below keep one value a line. */
+/* clang-format off */
 /* ESR_ELx.EC values, Arm ARM D17.2.37. */
 static const char *ec_name(unsigned int ec)
 {

@@ -3,7 +3,8 @@
 #ifndef ASM_MACROS_H
 #define ASM_MACROS_H
 
-/* clang-format off: assembler syntax, which clang-format would read as C */
+/* Assembler syntax, which clang-format would read as C. */
+/* clang-format off */
 
 /* adr_l reg, sym: address of sym, +-4 GiB, position independent. */
 .macro adr_l, reg, sym

@@ -25,7 +25,8 @@ typedef struct {
 	u8 data4[8];
 } efi_guid_t;
 
-/* clang-format off: a GUID is one line, as the UEFI spec prints it */
+/* A GUID is one line, as the UEFI spec prints it. */
+/* clang-format off */
 /* 4.6: EFI_CONFIGURATION_TABLE; the DTB's GUID is EFI_DTB_TABLE_GUID. */
 #define EFI_DTB_TABLE_GUID                                                                 \
 	{ 0xb1b621d5, 0xf19c, 0x41a5, { 0x83, 0x0b, 0xd9, 0x15, 0x2c, 0x69, 0xaa, 0xe0 } }
