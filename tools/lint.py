@@ -37,9 +37,19 @@ INCLUDE_RE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')
 
 
 def tracked_files():
-    out = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, check=True,
-                         stdout=subprocess.PIPE).stdout.decode()
-    return sorted(f for f in out.split("\0") if f and os.path.isfile(os.path.join(ROOT, f)))
+    """The files git tracks; outside a git checkout (a tarball), every file but build/."""
+    p = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL)
+    if p.returncode == 0:
+        names = p.stdout.decode().split("\0")
+    else:
+        names = []
+        for d, dirs, files in os.walk(ROOT):
+            dirs[:] = [x for x in dirs if not (d == ROOT and x == "build") and x[0] != "."
+                       and x != "__pycache__"]
+            names += [os.path.relpath(os.path.join(d, f), ROOT) for f in files]
+        names += [".ci/run"] if os.path.exists(os.path.join(ROOT, ".ci/run")) else []
+    return sorted(f for f in names if f and os.path.isfile(os.path.join(ROOT, f)))
 
 
 def shebang(path):
