@@ -12,7 +12,8 @@ One case per check, each over the files git tracks (worktree copies, so edits co
   pyflakes      every Python file (*.py and python shebangs), Debian's pyflakes3
   arch-fence    the portable core (kernel/, lib/, include/) includes no arch or driver
                 header. An `#include "X"` or `<X>` there is refused when X names a
-                directory arch/, drivers/ or asm/ (or climbs ../ into arch/ or drivers/),
+                directory arch/, drivers/ or asm/ (anywhere in its path; or resolves, from
+                the including file's directory, into arch/ or drivers/),
                 or X's file name is that of a header that lives under arch/ or drivers/
                 (arch/arm64/include/: sysreg.h, boot.h, ...) or of an arch-specific one
                 by its hardware (gic*.h, psci*.h, pl011*.h, arm_timer*.h). include/arch.h
@@ -121,8 +122,9 @@ def check_pyflakes(files):
 
 def fence_reason(path, target):
     parts = target.split("/")
-    if parts[0] in ("arch", "drivers", "asm"):
-        return "names %s/" % parts[0]
+    for d in parts[:-1]:
+        if d in ("arch", "drivers", "asm"):
+            return "names a directory %s/" % d
     resolved = os.path.normpath(os.path.join(os.path.dirname(path), target))
     if resolved.split("/")[0] in ("arch", "drivers"):
         return "resolves to %s" % resolved
