@@ -158,6 +158,8 @@ CHECKS = [("clang-format", check_clang_format), ("line-length", check_line_lengt
           ("shellcheck", check_shellcheck), ("pyflakes", check_pyflakes),
           ("arch-fence", check_arch_fence)]
 
+HINTS = {"clang-format": "; `make format` rewrites them (then commit)"}
+
 
 def main(argv):
     files = tracked_files()
@@ -175,6 +177,7 @@ def main(argv):
             print("# " + line)
         if findings:
             failed += 1
+            print("# %s: %d finding(s)%s" % (name, len(findings), HINTS.get(name, "")))
             print("not ok %d %s" % (i, name))
         else:
             print("ok %d %s" % (i, name))
