@@ -1,7 +1,9 @@
 # littlebig - top-level Makefile. Everything it builds goes under build/.
 #   make          kernel Image, device trees, host tools
 #   make run      boot the big.LITTLE QEMU machine with the console on this terminal
-#   make test     host unit tests + fuzz smoke + self-tests in every QEMU configuration
+#   make test     make lint + host unit tests + fuzz smoke + self-tests in every QEMU configuration
+#   make lint     clang-format, 100 columns, shellcheck, pyflakes, the arch fence (tools/lint.py)
+#   make format   reformat every C file and header that make lint checks, in place
 #   V=1           full commands (default: one "  CC  FILE" line per step)
 #   make fuzz     each libFuzzer target for FUZZ_TIME=60 s
 #   make debug    QEMU halted with a gdb stub
@@ -136,7 +138,8 @@ $(BUILD)/tests/dts/%.dtb: tests/dts/%.dts $(wildcard tests/dts/*.h dts/*.h) | $(
 # U-Boot's environment for the make test boots (tests/fw/uboot/NAME.env, one
 # VAR=value a line) as QEMU virt's second flash bank, where Debian's
 # qemu_arm64 U-Boot reads it: a 256 KiB environment at the start of 64 MiB.
-UBOOT_ENVS := $(patsubst tests/fw/uboot/%.env,$(BUILD)/fw/uboot-%.flash,$(wildcard tests/fw/uboot/*.env))
+UBOOT_ENVS := $(patsubst tests/fw/uboot/%.env,$(BUILD)/fw/uboot-%.flash,\
+	$(wildcard tests/fw/uboot/*.env))
 firmware: $(UBOOT_ENVS)
 $(BUILD)/fw/uboot-%.flash: tests/fw/uboot/%.env | $(DEPS)
 	@mkdir -p $(@D)
@@ -151,7 +154,8 @@ firmware: $(SHIMS)
 $(BUILD)/fw/bootshim-spin-table.elf: SHIM_DEFS := -DSPIN_TABLE
 $(BUILD)/fw/bootshim-%.elf: tests/fw/bootshim/shim.S | $(DEPS)
 	@mkdir -p $(@D)
-	$(call msg,AS,$<)$(CC) -nostdlib -static -no-pie -Wl,-Ttext=0 -Wl,--build-id=none $(SHIM_DEFS) $< -o $@
+	$(call msg,AS,$<)$(CC) -nostdlib -static -no-pie -Wl,-Ttext=0 -Wl,--build-id=none \
+		$(SHIM_DEFS) $< -o $@
 $(BUILD)/fw/bootshim-%.bin: $(BUILD)/fw/bootshim-%.elf
 	$(call msg,OBJCOPY,$@)$(OBJCOPY) -O binary $< $@
 # Kept (gdb wants them), and so that make does not print "rm ..." after the
@@ -170,7 +174,8 @@ HIKEY960 := $(BUILD)/hikey960
 hikey960: $(HIKEY960)/boot.img $(HIKEY960)/hi3660-hikey960.dtb $(HIKEY960)/Image
 $(HIKEY960)/boot.img: $(BUILD)/Image $(BUILD)/dts/hi3660-hikey960.dtb | $(DEPS)
 	@mkdir -p $(@D)
-	$(call msg,MKBOOT,$@)mkbootimg --kernel $(BUILD)/Image --second $(BUILD)/dts/hi3660-hikey960.dtb \
+	$(call msg,MKBOOT,$@)mkbootimg --kernel $(BUILD)/Image \
+		--second $(BUILD)/dts/hi3660-hikey960.dtb \
 		$(HIKEY960_BOOTIMG_ARGS) --cmdline "$(HIKEY960_CMDLINE)" -o $@
 $(HIKEY960)/%: $(BUILD)/dts/%
 	@mkdir -p $(@D)
@@ -182,7 +187,8 @@ $(HIKEY960)/Image: $(BUILD)/Image
 # ---- host: unit tests, tools, fuzzers -----------------------------------------
 # The portable code that host tests link: pure files only (no arch, no drivers).
 HOST_PORTABLE := $(wildcard lib/dtb.c lib/printf.c lib/rbtree.c lib/strlcpy.c kernel/ktest.c \
-	kernel/sched/pelt.c kernel/sched/cpufreq_math.c kernel/sched/topology.c kernel/shell_parse.c \
+	kernel/sched/pelt.c kernel/sched/cpufreq_math.c kernel/sched/topology.c \
+	kernel/shell_parse.c \
 	kernel/bench/rtapp_parse.c kernel/initrd.c)
 HOSTCFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-Iinclude -I$(BUILD)/gen -DHOST_BUILD -fno-omit-frame-pointer
@@ -191,7 +197,8 @@ HOST_TESTS := $(wildcard tests/host/*.c)
 # The scheduler itself and the portable kernel files it calls, on tests/host/fake_arch.c
 # (test_sched.c); only unittests links them: they need an arch. Built with the debug
 # checks (include/lockdep.h): a report fails the case (fake_arch.c).
-HOST_SCHED := $(addprefix kernel/sched/,core.c fair.c fair_pelt.c balance.c nohz.c rt.c idle.c features.c stats.c) \
+HOST_SCHED := $(addprefix kernel/sched/,core.c fair.c fair_pelt.c balance.c nohz.c rt.c idle.c \
+	features.c stats.c) \
 	kernel/arch_topology.c kernel/smp.c kernel/timer.c kernel/wait.c kernel/mutex.c \
 	kernel/bootargs.c kernel/lockdep.c
 
@@ -200,18 +207,21 @@ host: $(BUILD)/host/unittests $(BUILD)/host/topology
 $(BUILD)/host/unittests: $(HOST_PORTABLE) $(HOST_SCHED) $(HOST_TESTS) $(GENHDR) \
 		$(wildcard include/*.h kernel/sched/*.h tests/host/*.h) | $(DEPS)
 	@mkdir -p $(@D)
-	$(call msg,HOSTCC,$@)$(HOSTCC) $(HOSTCFLAGS) -DCONFIG_DEBUG_SCHED $(SANITIZE) $(HOST_PORTABLE) $(HOST_SCHED) \
+	$(call msg,HOSTCC,$@)$(HOSTCC) $(HOSTCFLAGS) -DCONFIG_DEBUG_SCHED $(SANITIZE) \
+		$(HOST_PORTABLE) $(HOST_SCHED) \
 		$(HOST_TESTS) -lfdt -o $@
 
 $(BUILD)/host/topology: tools/host_topology.c $(HOST_PORTABLE) $(GENHDR) $(wildcard include/*.h) \
 		| $(DEPS)
 	@mkdir -p $(@D)
-	$(call msg,HOSTCC,$@)$(HOSTCC) $(HOSTCFLAGS) tools/host_topology.c $(filter-out kernel/ktest.c,$(HOST_PORTABLE)) \
+	$(call msg,HOSTCC,$@)$(HOSTCC) $(HOSTCFLAGS) tools/host_topology.c \
+		$(filter-out kernel/ktest.c,$(HOST_PORTABLE)) \
 		tests/host/fake_printk.c -o $@
 
 FUZZERS := $(patsubst tests/fuzz/%.c,$(BUILD)/host/%,$(wildcard tests/fuzz/fuzz_*.c))
 fuzzers: $(FUZZERS)
-$(BUILD)/host/fuzz_%: tests/fuzz/fuzz_%.c $(HOST_PORTABLE) $(GENHDR) $(wildcard include/*.h) | $(DEPS)
+$(BUILD)/host/fuzz_%: tests/fuzz/fuzz_%.c $(HOST_PORTABLE) $(GENHDR) $(wildcard include/*.h) \
+		| $(DEPS)
 	@mkdir -p $(@D)
 	$(call msg,FUZZCC,$@)$(FUZZCC) $(HOSTCFLAGS) -fsanitize=fuzzer,address,undefined $< \
 		$(filter-out kernel/ktest.c,$(HOST_PORTABLE)) tests/host/fake_printk.c -o $@
@@ -224,9 +234,11 @@ run: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb
 	$(QEMU) $(QEMU_BASE) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$(MACHINE).dtb $(QEMU_EXTRA)
 
 debug: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb
-	@echo "In another terminal (QEMU -kernel puts the Image at RAM + 2 MiB = 0x40200000, and the"
+	@echo "In another terminal (QEMU -kernel puts the Image at RAM + 2 MiB = 0x40200000," \
+		"and the"
 	@echo "kernel, linked at 0, runs where it is loaded):"
-	@echo "  gdb-multiarch -ex 'add-symbol-file $(BUILD)/kernel.elf -o 0x40200000' -ex 'target remote :1234'"
+	@echo "  gdb-multiarch -ex 'add-symbol-file $(BUILD)/kernel.elf -o 0x40200000'" \
+		"-ex 'target remote :1234'"
 	$(QEMU) $(QEMU_BASE) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$(MACHINE).dtb -S -s
 
 # make trace E=N: experiment N, shortened, on its first machine under -icount
@@ -241,7 +253,8 @@ trace: $(BUILD)/Image dtbs
 ifeq ($(E),)
 	/usr/bin/python3 tools/trace.py record $(BUILD)/trace --build $(BUILD) --qemu "$(QEMU)"
 else
-	@test -n "$(TRACE_MACHINE)" || { echo "trace: no experiment E$(E) (EXPERIMENTS: $(EXPERIMENTS))"; false; }
+	@test -n "$(TRACE_MACHINE)" || \
+		{ echo "trace: no experiment E$(E) (EXPERIMENTS: $(EXPERIMENTS))"; false; }
 	@mkdir -p $(BUILD)/trace
 	$(QEMU) $(QEMU_ICOUNT) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$(TRACE_MACHINE).dtb \
 		-append "experiment=$(E),short,trace$(TRACE_ARGS)" < /dev/null \
@@ -266,11 +279,14 @@ EXPERIMENT_MACHINES_5 := qemu-sym8
 EXPERIMENTS := 1 2 3 4 5
 QEMU_ICOUNT := $(QEMU_BASE) -icount shift=0,sleep=off
 bench: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb
-	$(QEMU) $(QEMU_ICOUNT) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$(MACHINE).dtb -append "bench=$(B)"
+	$(QEMU) $(QEMU_ICOUNT) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$(MACHINE).dtb \
+		-append "bench=$(B)"
 experiment: $(BUILD)/Image dtbs
-	@for m in $(EXPERIMENT_MACHINES_$(or $(E),1)); do echo "== experiment $(or $(E),1) on $$m"; \
+	@for m in $(EXPERIMENT_MACHINES_$(or $(E),1)); do \
+		echo "== experiment $(or $(E),1) on $$m"; \
 		$(QEMU) $(QEMU_ICOUNT) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$$m.dtb \
-			-append "experiment=$(or $(E),1)" | sed -n '/^E$(or $(E),1):/,$$p' || exit 1; done
+			-append "experiment=$(or $(E),1)" | \
+			sed -n '/^E$(or $(E),1):/,$$p' || exit 1; done
 experiments: $(BUILD)/Image dtbs
 	@for e in $(EXPERIMENTS); do $(MAKE) --no-print-directory experiment E=$$e || exit 1; done
 
@@ -303,6 +319,14 @@ $(COMPARE_DIR)/.fetched: tools/compare/fetch.sh | $(COMPARE_DIR)/.deps-ok
 compare: $(BUILD)/Image dtbs $(COMPARE_PROGS) $(COMPARE_DIR)/.fetched
 	$(PYTHON) tools/compare/compare.py --build $(BUILD)
 
+# make lint: the tree's habits, one KTAP case per check (tools/lint.py says which files
+# each covers); make test runs the same as its first run ("lint" in tests/runs.py), so
+# a finding is a failed case there. make format: clang-format -i on what the check covers.
+lint: | $(DEPS)
+	@$(PYTHON) tools/lint.py
+format: | $(DEPS)
+	$(PYTHON) tools/lint.py --format
+
 # The debug Image, for the self-test boots (tools/runtests.py).
 debug-image:
 	$(Q)$(MAKE) --no-print-directory DEBUG=1 build/debug/Image
@@ -318,5 +342,5 @@ clean:
 	rm -rf $(BUILD)
 
 .PHONY: all dtbs host fuzzers fuzz firmware hikey960 run debug debug-image trace bench experiment \
-	experiments compare test clean
+	experiments compare test lint format clean
 -include $(shell find $(BUILD)/k -name '*.d' 2>/dev/null)

@@ -26,6 +26,8 @@ struct ktest_suite {
 	size_t nr_cases;
 };
 
+/* clang-format 14 breaks `{ #fn, fn }` and a `return` argument. */
+/* clang-format off */
 #define KTEST_CASE(fn) { #fn, fn }
 
 /* KTEST_SUITE(boot, KTEST_CASE(a), KTEST_CASE(b)) defines and registers suite "boot". */
@@ -35,6 +37,7 @@ struct ktest_suite {
 		__attribute__((used, section("ktest_suites"), aligned(8))) = {            \
 			#sname, sname##_ktest_cases, ARRAY_SIZE(sname##_ktest_cases)     \
 		}
+/* clang-format on */
 
 /* Run the suites named in the comma-separated `filter` (NULL or "" = all),
  * printing KTAP. Unknown suite names are reported as a failed test.
@@ -75,6 +78,7 @@ void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt, ..
 #define EXPECT_LE(t, a, b) KTEST__CMP(t, a, <=, b, KTEST__NOP)
 #define EXPECT_GT(t, a, b) KTEST__CMP(t, a, >, b, KTEST__NOP)
 #define EXPECT_GE(t, a, b) KTEST__CMP(t, a, >=, b, KTEST__NOP)
+/* clang-format off */
 #define ASSERT_TRUE(t, c) KTEST__CHECK(t, (c), return, "expected %s", #c)
 #define ASSERT_FALSE(t, c) KTEST__CHECK(t, !(c), return, "expected !(%s)", #c)
 #define ASSERT_EQ(t, a, b) KTEST__CMP(t, a, ==, b, return)
@@ -83,6 +87,7 @@ void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt, ..
 #define ASSERT_LE(t, a, b) KTEST__CMP(t, a, <=, b, return)
 #define ASSERT_GT(t, a, b) KTEST__CMP(t, a, >, b, return)
 #define ASSERT_GE(t, a, b) KTEST__CMP(t, a, >=, b, return)
+/* clang-format on */
 /* |a - b| <= tol */
 #define EXPECT_NEAR(t, a, b, tol)                                                          \
 	do {                                                                               \

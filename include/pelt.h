@@ -72,7 +72,8 @@ u64 decay_load(u64 val, u64 n);
  * is when the second, that recomputes the averages, has something to do. */
 int pelt_update_load_sum(struct sched_avg *sa, u64 now, unsigned long load,
 			 unsigned long runnable, int running);	/* Linux: ___update_load_sum() */
-void pelt_update_load_avg(struct sched_avg *sa, unsigned long load); /* Linux: ___update_load_avg() */
+/* Linux: ___update_load_avg() */
+void pelt_update_load_avg(struct sched_avg *sa, unsigned long load);
 
 /* The updates of Linux's pelt.c, by the signal they serve (each "Linux:" in pelt.c). */
 int pelt_update_se(struct sched_avg *sa, u64 now, bool on_rq, bool runnable, bool running,

@@ -19,7 +19,9 @@ typedef struct {
 	u8 subclass;	/* rq locks: the CPU */
 } spinlock_t;
 
+/* clang-format off */
 #define SPINLOCK_INIT { 0, 0, 0, 0, 0 }
+/* clang-format on */
 
 static inline void spin_lock_init(spinlock_t *l)
 {

@@ -257,8 +257,9 @@ static void print_policies(void)
 			strlcpy_k(buf, "none(inactive)", sizeof(buf));
 		printk("policy%d cpus=%s governor=%s cur=%u target=%u min=%u max=%u "
 		       "rate_limit_us=%u\n",
-		       p, buf, cpufreq_governor_name(p), cpufreq_cur_freq(p), cpufreq_target_freq(p),
-		       cpufreq_min_freq(p), cpufreq_max_freq(p), cpufreq_rate_limit_us(p));
+		       p, buf, cpufreq_governor_name(p), cpufreq_cur_freq(p),
+		       cpufreq_target_freq(p), cpufreq_min_freq(p), cpufreq_max_freq(p),
+		       cpufreq_rate_limit_us(p));
 	}
 }
 
@@ -508,9 +509,10 @@ static void run_in_thread(const char *spec, bool exp)
 	kthread_join(t);
 	bench_interrupt(false);
 	if (stopped)
-		printk("run: interrupted; the benchmark's threads have ended (kmalloc in use %zu -> "
-		       "%zu bytes, free pages %lu -> %lu)\n", heap, kmalloc_in_use(), pages,
-		       page_alloc_free_count());
+		printk("run: interrupted; the benchmark's threads have ended (kmalloc in use %zu "
+		       "-> "
+		       "%zu bytes, free pages %lu -> %lu)\n",
+		       heap, kmalloc_in_use(), pages, page_alloc_free_count());
 }
 
 /* run BENCH [k=v ...] or run experiment N [short] [trace]: the words become

@@ -69,8 +69,8 @@ void smp_init(void)
 		while (!err && !cpu_online(cpu) && arch_clock_ns() < deadline)
 			arch_cpu_relax();
 		if (!cpu_online(cpu)) {
-			printk("smp: CPU%u (MPIDR %#llx) failed to come online (%s), left out\n", cpu,
-			       cpu_topology.cpu[cpu].mpidr,
+			printk("smp: CPU%u (MPIDR %#llx) failed to come online (%s), left out\n",
+			       cpu, cpu_topology.cpu[cpu].mpidr,
 			       err ? "the firmware refused to start it" : "timed out");
 			continue;
 		}

@@ -62,7 +62,8 @@ static void check_soft(unsigned int cpu, struct watchdog_cpu *w, u64 now, u64 th
 		w->last_sched_ns = now;
 		return;
 	}
-	if (now - w->last_sched_ns < 2 * thresh || __atomic_exchange_n(&reported, 1, __ATOMIC_ACQ_REL))
+	if (now - w->last_sched_ns < 2 * thresh ||
+	    __atomic_exchange_n(&reported, 1, __ATOMIC_ACQ_REL))
 		return;
 	printk("\nwatchdog: BUG: soft lockup - CPU#%u stuck for %llu ms! [%s:%d] "
 	       "(not scheduled, preemption off, interrupts on)\n",

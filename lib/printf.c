@@ -1,8 +1,9 @@
 /* printf.c - kvsnprintf()/ksnprintf(): format into a caller's buffer (see include/printk.h).
  * Pure and freestanding, so the host tests compare it against the C library's snprintf.
  * Not: where the text goes (kernel/printk.c owns the console and its lock), no floating point.
- * Supported: %d %i %u %x %X %o %c %s %p %%, flags '-' '0' '#' (hex only), width and precision (also '*'),
- * length modifiers hh h l ll z t. Unknown conversions are copied out literally. */
+ * Supported: %d %i %u %x %X %o %c %s %p %%, flags '-' '0' '#' (hex only), width and
+ * precision (also '*'), length modifiers hh h l ll z t. Unknown conversions are copied out
+ * literally. */
 #include "printk.h"
 
 /* The output cursor: `len` counts every character the full output would have, while only
@@ -219,7 +220,8 @@ static const char *convert(struct out *o, const char *fmt, va_list *ap)
 	case 'x':
 	case 'X':
 		v = arg_unsigned(ap, l);
-		emit_num(o, &sp, v, 16, *fmt == 'X', 0, sp.alt && v ? (*fmt == 'X' ? "0X" : "0x") : "");
+		emit_num(o, &sp, v, 16, *fmt == 'X', 0,
+			 sp.alt && v ? (*fmt == 'X' ? "0X" : "0x") : "");
 		break;
 	case 'o':
 		emit_num(o, &sp, arg_unsigned(ap, l), 8, false, 0, "");

@@ -68,6 +68,10 @@ FETCH_FAULTS = [("fetch-faults", r"Unhandled exception: instruction abort \(same
                 ("permission", r"permission fault at address 0x[0-9a-f]+ \(read or fetch\)")]
 
 RUNS = [
+    # make lint: clang-format, 100 columns, shellcheck, pyflakes, the arch fence; one case
+    # per check (tools/lint.py).
+    {"name": "lint", "kind": "command", "argv": ["tools/lint.py"]},
+    {"name": "lint-rules", "kind": "pyunit", "path": "tools/test_lint.py"},
     {"name": "ktap-parser", "kind": "pyunit", "path": "tools/test_ktap.py"},
     {"name": "host-unittests", "kind": "unittests", "argv": ["{build}/host/unittests"]},
     # make compare's own parts (initramfs, Linux's tree, the table); no download, no boot.

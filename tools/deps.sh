@@ -54,6 +54,11 @@ need u-boot-tools have mkenvimage
 need mkbootimg have mkbootimg
 # Trace timelines (make trace, tools/trace.py); Debian's python, not a venv's.
 need python3-matplotlib /usr/bin/python3 -c 'import matplotlib'
+# make lint (tools/lint.py; a run of make test). clang-format's output depends on its
+# version: the tree is formatted with Debian 12's clang-format 14.
+need clang-format have clang-format
+need shellcheck have shellcheck
+need pyflakes3 have pyflakes3
 if have clang >/dev/null; then
 	need libclang-rt-dev libfuzzer_links
 else
@@ -87,7 +92,8 @@ fi
 log=$(mktemp)
 if [ "$sudo" != "unavailable" ] && command -v apt-get >/dev/null 2>&1 &&
 	$sudo apt-get update >"$log" 2>&1 &&
-	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}" >>"$log" 2>&1; then
+	$sudo env DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y "${missing[@]}" >>"$log" 2>&1; then
 	rm -f "$log"
 	DEPS_SH_RECHECK=1 exec bash "$0" "$@"	# re-check what was installed
 fi

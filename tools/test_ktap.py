@@ -369,7 +369,8 @@ class Streaming(unittest.TestCase):
         p.feed("not ok 1 flood")
         s = p.finish()
         self.assertEqual(len(s.failures[0].diagnostics), ktap.MAX_DIAG_LINES)
-        self.assertEqual(s.failures[0].diagnostics[-1], "log line %d" % (10 * ktap.MAX_DIAG_LINES - 1))
+        self.assertEqual(s.failures[0].diagnostics[-1],
+                         "log line %d" % (10 * ktap.MAX_DIAG_LINES - 1))
 
 
 if __name__ == "__main__":

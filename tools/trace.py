@@ -55,8 +55,8 @@ def extract(text):
 
 def parse(lines):
     """Events as dicts: common_comm, common_pid (the running task), common_cpu
-    (the CPU that recorded it), ts (s), event, and the event's fields (the sched_switch arrow is dropped; field
-    values stay strings)."""
+    (the CPU that recorded it), ts (s), event, and the event's fields (the sched_switch
+    arrow is dropped; field values stay strings)."""
     events = []
     for line in lines:
         if line.startswith("#") or not line.strip():
@@ -329,7 +329,8 @@ PROMPT = b"littlebig> "
 # A periodic little task and a task that starts small and turns CPU-bound:
 # misfit migration (MISFIT on) moves it to a big CPU; with NO_MISFIT it can stay.
 DEMO = ["cpufreq governor all schedutil", "trace start",
-        "spawn small work=2000 period=16000", "spawn hog nice=0", "spawn small2 work=1000 period=8000",
+        "spawn small work=2000 period=16000", "spawn hog nice=0",
+        "spawn small2 work=1000 period=8000",
         "sleep 300", "trace stop", "trace dump"]
 
 

@@ -149,7 +149,8 @@ static u64 place_kernel(u64 bytes)
 		return 0;
 	for (u64 i = 0; i < size / dsize; i++) {
 		struct efi_memory_desc *d = DESC(map, i, dsize);
-		u64 a = ALIGN_UP(d->phys_start, SZ_2M), end = d->phys_start + d->nr_pages * EFI_PAGE;
+		u64 a = ALIGN_UP(d->phys_start, SZ_2M),
+		    end = d->phys_start + d->nr_pages * EFI_PAGE;
 
 		if (d->type == EFI_CONVENTIONAL_MEMORY && a + bytes <= end && a < best)
 			best = a;
@@ -190,7 +191,8 @@ static int squeeze(struct mem_region *r, int n, int max, u64 keep, u64 keep_end)
 		u64 gap = ~0ull;
 
 		for (int i = 0; i + 1 < n; i++) {
-			u64 end = r[i].base + r[i].size, g = r[i + 1].base > end ? r[i + 1].base - end : 0;
+			u64 end = r[i].base + r[i].size,
+			    g = r[i + 1].base > end ? r[i + 1].base - end : 0;
 
 			if (g && n <= max)
 				continue;
@@ -201,8 +203,9 @@ static int squeeze(struct mem_region *r, int n, int max, u64 keep, u64 keep_end)
 		}
 		if (best < 0)
 			return n;
-		r[best].size = MAX(r[best].base + r[best].size, r[best + 1].base + r[best + 1].size) -
-			       r[best].base;
+		r[best].size =
+			MAX(r[best].base + r[best].size, r[best + 1].base + r[best + 1].size) -
+			r[best].base;
 		memmove(&r[best + 1], &r[best + 2], (n - best - 2) * sizeof(*r));
 		n--;
 	}

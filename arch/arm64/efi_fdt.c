@@ -78,7 +78,8 @@ static int scan(u8 *f, int bootargs_off, u32 *insert, bool *have_chosen)
 			len = strlen(name);
 			p += pad4(len + 1);
 			depth++;
-			if (depth == 2 && (!strcmp(name, "chosen") || !strncmp(name, "chosen@", 7))) {
+			if (depth == 2 &&
+			    (!strcmp(name, "chosen") || !strncmp(name, "chosen@", 7))) {
 				in_chosen = *have_chosen = true;
 				*insert = p;
 			}

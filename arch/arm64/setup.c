@@ -129,7 +129,7 @@ __attribute__((no_stack_protector)) void start_kernel(u64 dtb_pa)
 	/* early_setup validated the blob with the MMU off; again, for our copy. */
 	if (dtb_init(&kernel_dtb, (const void *)dtb_pa, boot_params.dtb_size))
 		panic("device tree changed under us");
-	boot_init_stack_canary(dtb_pa, chosen_seed(&kernel_dtb));	/* no protected frame below */
+	boot_init_stack_canary(dtb_pa, chosen_seed(&kernel_dtb)); /* no protected frame below */
 	if (pl011_init(&kernel_dtb))
 		early_puts("littlebig: stdout-path names no PL011; continuing without console\n");
 	printk("stack protector: canary from the boot counter%s (%d seed bytes from /chosen)\n",

@@ -14,6 +14,8 @@ int mmu_lookup(u64 va, u64 *attrs);
 /* Where entry.S reports a fault whose stack cannot take the frame. */
 u8 overflow_stack[NR_CPUS][1 << OVERFLOW_STACK_SHIFT] __attribute__((aligned(16)));
 
+/* The two tables below keep one value a line. */
+/* clang-format off */
 /* ESR_ELx.EC values, Arm ARM D17.2.37. */
 static const char *ec_name(unsigned int ec)
 {
@@ -53,6 +55,7 @@ static const char *fsc_name(unsigned int fsc)
 	default: return "other fault";
 	}
 }
+/* clang-format on */
 
 /* Print addresses relative to the link address too (`addr2line -e
  * build/kernel.elf`), and the function they are in (kernel/ksyms.c). */
@@ -112,7 +115,8 @@ void show_regs(const struct pt_regs *regs)
 	print_addr("lr : ", regs->regs[30]);
 	printk("sp : %#018llx pstate: %#010llx\n", regs->sp, regs->pstate);
 	for (int i = 29; i >= 1; i -= 2)
-		printk("x%-2d: %016llx x%-2d: %016llx\n", i, regs->regs[i], i - 1, regs->regs[i - 1]);
+		printk("x%-2d: %016llx x%-2d: %016llx\n", i, regs->regs[i], i - 1,
+		       regs->regs[i - 1]);
 }
 
 /* A fault while reporting a fault: say so once and stop this CPU. */

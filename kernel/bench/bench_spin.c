@@ -210,8 +210,9 @@ int experiment_placement(bool skip_up)
 	bench_spin_up(&us);
 	printk("# spin up: first on a big CPU after %llu us, Linux %u us\n", us, LINUX_UP_US);
 	if (skip_up)
-		printk("ok %d spin_up_within_2x_of_linux_26ms # SKIP not judged (placement,skip_up): "
-		       "%llu us\n", ++n, us);
+		printk("ok %d spin_up_within_2x_of_linux_26ms # SKIP not judged "
+		       "(placement,skip_up): %llu us\n",
+		       ++n, us);
 	else
 		ktap_check(&n, us != ~0ull && us * 2 >= LINUX_UP_US && us <= LINUX_UP_US * 2,
 			   "spin_up_within_2x_of_linux_26ms");

@@ -91,7 +91,8 @@ static void note_peak(void);
 
 static void op_child(u64 *s)
 {
-	struct task_struct *c = kthread_create(worker, (void *)(uintptr_t)(rnd(s) | 1), "stress-child");
+	struct task_struct *c =
+		kthread_create(worker, (void *)(uintptr_t)(rnd(s) | 1), "stress-child");
 
 	if (!c) {
 		add(&st.child_fail);
@@ -186,7 +187,8 @@ static void reap(struct task_struct **slot, unsigned int *alive, unsigned long *
 
 static bool start_one(struct task_struct **slot, unsigned int *alive, u64 *s)
 {
-	struct task_struct *t = kthread_create(worker, (void *)(uintptr_t)(rnd(s) & ~1ull), "stress");
+	struct task_struct *t =
+		kthread_create(worker, (void *)(uintptr_t)(rnd(s) & ~1ull), "stress");
 	unsigned int i = 0;
 
 	if (!t)
@@ -341,7 +343,8 @@ int bench_stress(const char *spec)
 {
 	struct stress_cfg cfg = { .total = (unsigned int)bench_arg(spec, "n", 20000),
 				  .alive = (unsigned int)bench_arg(spec, "a", 200),
-				  .seed = bench_arg(spec, "s", 1), .exhaust = bench_flag(spec, "oom") };
+				  .seed = bench_arg(spec, "s", 1),
+				  .exhaust = bench_flag(spec, "oom") };
 	unsigned long tasks = nr_tasks_alive();
 	struct stress_result r;
 	bool ok;

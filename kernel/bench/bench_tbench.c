@@ -187,7 +187,8 @@ void bench_tbench_print(const struct tbench_result *r)
 	printk("tbench: %llu clients, %llu background tasks, %llu ms\n", r->clients, r->bg_tasks,
 	       ms);
 	printk("    round trips:  %llu\n    throughput:   %llu.%03llu MB/sec\n"
-	       "    migrations:   %llu (%llu moved again within the tick of their last placement)\n",
+	       "    migrations:   %llu (%llu moved again within the tick of their last "
+	       "placement)\n",
 	       r->trips, mbs / 1000, mbs % 1000, r->migrations, r->bounced);
 	printk("RESULT tbench clients=%llu bg_tasks=%llu ms=%llu round_trips=%llu "
 	       "mb_per_sec=%llu.%03llu migrations=%llu bounced=%llu%s\n", r->clients, r->bg_tasks,

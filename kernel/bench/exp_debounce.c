@@ -25,7 +25,8 @@ static int e2_case_run(const char *feat, u64 runs, u64 ms, u64 bg, struct e2_cas
 		char label[48];
 		int err;
 
-		ksnprintf(label, sizeof(label), "%s %s run%llu", feat, bg ? "video" : "idle", i + 1);
+		ksnprintf(label, sizeof(label), "%s %s run%llu", feat, bg ? "video" : "idle",
+			  i + 1);
 		experiment_half_begin(label);
 		err = bench_tbench(2, ms, bg, &r);
 		experiment_half_end();
@@ -83,7 +84,8 @@ static void e2_print(const struct e2_case idle[2], const struct e2_case video[2]
 	printk("migrations       NO_SIS_DEBOUNCE           SIS_DEBOUNCE       published (10 s)\n");
 	e2_line("idle", idle, false, runs, "261 / 208 / 199 -> 8 / 6 / 0");
 	e2_line("video playing", video, false, runs, "10906 / 10094 / 10774 -> 34 / 34 / 34");
-	printk("moved again within the tick of their last placement (what the debounce forbids):\n");
+	printk("moved again within the tick of their last placement (what the debounce "
+	       "forbids):\n");
 	e2_line("  idle", idle, true, runs, "");
 	e2_line("  video playing", video, true, runs, "");
 	printk("throughput idle  %llu.%03llu -> %llu.%03llu MB/sec  %s   published tbench 2: "
@@ -91,7 +93,8 @@ static void e2_print(const struct e2_case idle[2], const struct e2_case video[2]
 	       t[1] % 1000, ct);
 	printk("throughput video %llu.%03llu -> %llu.%03llu MB/sec  %s\n", v[0] / 1000, v[0] % 1000,
 	       v[1] / 1000, v[1] % 1000, cv);
-	printk("RESULT e2 runs=%llu ms_idle=%llu ms=%llu idle_migrations_off=%llu idle_migrations_on=%llu "
+	printk("RESULT e2 runs=%llu ms_idle=%llu ms=%llu idle_migrations_off=%llu "
+	       "idle_migrations_on=%llu "
 	       "video_migrations_off=%llu video_migrations_on=%llu video_bounced_off=%llu "
 	       "video_bounced_on=%llu idle_round_trips_off=%llu "
 	       "idle_round_trips_on=%llu video_round_trips_off=%llu video_round_trips_on=%llu\n",
@@ -106,7 +109,8 @@ int experiment_e2(bool shortrun)
 {
 	/* Short: the idle case briefly (it hardly migrates), the video case
 	 * long enough for some moves within a tick without the debounce. */
-	u64 runs = shortrun ? 1 : E2_RUNS, ms = shortrun ? 1000 : 10000, ms_idle = shortrun ? 200 : ms;
+	u64 runs = shortrun ? 1 : E2_RUNS, ms = shortrun ? 1000 : 10000,
+	    ms_idle = shortrun ? 200 : ms;
 	struct e2_case idle[2] = { 0 }, video[2] = { 0 };
 	bool was = false;
 	int n = 0, ret = 0;

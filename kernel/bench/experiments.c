@@ -87,13 +87,15 @@ static int experiment_e1(bool shortrun, u64 loops)
  * arguments, as KTAP (make test). Numbers are printed, not judged. */
 static int bench_smoke(void)
 {
-	static const char *const good[] = { "pipe,n=200", "hackbench,g=2,l=2",
-					    "sysbench-threads,t=4,y=10,d=20", "tbench,c=2,d=20,bg=3",
-					    "sysbench-cpu,t=2,d=20", "sysbench-cpu,real,d=20",
-					    "spin,t=2,ms=20" };
-	static const char *const bad[] = { "pipe,n=0", "hackbench,g=0", "hackbench,g=99",
-					   "sysbench-threads,t=0", "sysbench-cpu,t=65", "tbench,c=5",
-					   "spin,t=0", "spin,t=65",
+	static const char *const good[] = {
+		"pipe,n=200",		"hackbench,g=2,l=2",	 "sysbench-threads,t=4,y=10,d=20",
+		"tbench,c=2,d=20,bg=3", "sysbench-cpu,t=2,d=20", "sysbench-cpu,real,d=20",
+		"spin,t=2,ms=20"
+	};
+	static const char *const bad[] = { "pipe,n=0",		"hackbench,g=0",
+					   "hackbench,g=99",	"sysbench-threads,t=0",
+					   "sysbench-cpu,t=65", "tbench,c=5",
+					   "spin,t=0",		"spin,t=65",
 					   "nosuchbench" };
 	int n = 0;
 

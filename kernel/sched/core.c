@@ -38,8 +38,9 @@ static const int prio_to_weight[40] = {
  * SCHED_IDLE is set directly, as in Linux). */
 void set_load_weight(struct task_struct *p, bool update_load)
 {
-	unsigned long w = p->policy == SCHED_IDLE ? WEIGHT_IDLEPRIO
-						  : (unsigned long)prio_to_weight[p->static_prio - MAX_RT_PRIO];
+	unsigned long w = p->policy == SCHED_IDLE
+				  ? WEIGHT_IDLEPRIO
+				  : (unsigned long)prio_to_weight[p->static_prio - MAX_RT_PRIO];
 
 	if (update_load && p->policy != SCHED_IDLE && p->sched_class == &fair_sched_class)
 		reweight_task(p, w);
@@ -258,7 +259,8 @@ static int select_fallback_rq(struct task_struct *p, int cpu)
 		p->cpus_allowed = cpu_possible_mask();
 		p->nr_cpus_allowed = (int)cpumask_weight(p->cpus_allowed);
 		ok = p->cpus_allowed & cpu_active_mask;
-		printk("sched: process %d (%s) no longer affine to cpu%d: allowed on all CPUs now\n",
+		printk("sched: process %d (%s) no longer affine to cpu%d: allowed on all CPUs "
+		       "now\n",
 		       p->pid, p->comm, cpu);
 	}
 	BUG_ON(!ok);	/* cpu_down() never takes the last active CPU */
@@ -767,7 +769,8 @@ static void apply_policy(struct task_struct *p, long packed)
 
 	p->policy = policy;
 	p->rt_priority = rt_prio;
-	set_load_weight(p, p->state != TASK_NEW && p->cpu >= 0);	/* Linux: before the class changes */
+	set_load_weight(p,
+			p->state != TASK_NEW && p->cpu >= 0); /* Linux: before the class changes */
 	if (policy == SCHED_FIFO || policy == SCHED_RR) {
 		p->prio = p->normal_prio = MAX_RT_PRIO - 1 - (int)rt_prio;
 		p->sched_class = &rt_sched_class;

@@ -402,9 +402,11 @@ void cpufreq_print_stats(int id)
 			      s.time_in_state[i] / 1000);
 	printk("%s\n", line);
 	for (int i = 0; i < s.nr; i++) {
-		n = ksnprintf(line, sizeof(line), "cpufreq: policy%d trans_table %u:", id, s.freq[i]);
+		n = ksnprintf(line, sizeof(line), "cpufreq: policy%d trans_table %u:", id,
+			      s.freq[i]);
 		for (int j = 0; j < s.nr && n < (int)sizeof(line); j++)
-			n += ksnprintf(line + n, sizeof(line) - (size_t)n, " %u", s.trans_table[i][j]);
+			n += ksnprintf(line + n, sizeof(line) - (size_t)n, " %u",
+				       s.trans_table[i][j]);
 		printk("%s\n", line);
 	}
 }

@@ -65,7 +65,8 @@ unsigned long cpu_util(int cpu)
 	struct cfs_rq *cfs_rq = &cpu_rq(cpu)->cfs;
 
 	return pelt_cpu_util_cfs(READ_ONCE(cfs_rq->avg.util_avg),
-				 sched_feat(UTIL_EST) ? READ_ONCE(cfs_rq->avg.util_est.enqueued) : 0,
+				 sched_feat(UTIL_EST) ? READ_ONCE(cfs_rq->avg.util_est.enqueued)
+						      : 0,
 				 capacity_orig_of((unsigned int)cpu));
 }
 

@@ -164,7 +164,8 @@ void sched_stoppers_init(void)
 		ksnprintf(name, sizeof(name), "migration/%u", cpu);
 		t = kthread_create(stopper_thread, (void *)(uintptr_t)cpu, name);
 		if (!t) {
-			printk("sched: no memory for %s: no active balancing on CPU%u\n", name, cpu);
+			printk("sched: no memory for %s: no active balancing on CPU%u\n", name,
+			       cpu);
 			continue;
 		}
 		t->per_cpu_kthread = true;

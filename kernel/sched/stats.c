@@ -194,8 +194,9 @@ static void mark_queued(struct task_struct *p, unsigned int cpu, int *bad, bool 
 	if (p->debug_seen_gen == check_gen && p->debug_seen_cpu != (int)cpu) {
 		(*bad)++;
 		if (verbose)
-			debug_report("sched invariant", "%s (pid %d) on two run queues: cpu%d and cpu%u",
-				      p->comm, p->pid, p->debug_seen_cpu, cpu);
+			debug_report("sched invariant",
+				     "%s (pid %d) on two run queues: cpu%d and cpu%u", p->comm,
+				     p->pid, p->debug_seen_cpu, cpu);
 	}
 	p->debug_seen_gen = check_gen;
 	p->debug_seen_cpu = (int)cpu;

@@ -100,7 +100,8 @@ static void check_command(int argc, char **argv)
 		CHECK(a.mask && !(a.mask & ~0xffull));
 	}
 	if (parse_top_args(argc, argv, &delay, &count))
-		CHECK(delay >= 10 && delay <= 60000 && (count == -1 || (count >= 1 && count <= 100000)));
+		CHECK(delay >= 10 && delay <= 60000 &&
+		      (count == -1 || (count >= 1 && count <= 100000)));
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		char spec[128 + 8];
 

@@ -414,7 +414,7 @@ void fake_arch_irq(unsigned int cpu)
 		violation("IPI_STOP: panic's stop on the host");
 	for (unsigned int type = 0; type < NR_IPIS; type++)
 		if (type != IPI_STOP && (pending & (1u << type)))
-			ipi_handler((enum ipi_type)type);	/* kernel/smp.c, as gic.c calls it */
+			ipi_handler((enum ipi_type)type); /* kernel/smp.c, as gic.c calls it */
 	if (c->deadline <= now_ns) {
 		c->deadline = ~0ull;	/* masked until reprogrammed, as arm_timer_irq() */
 		timer_interrupt();

@@ -1,6 +1,7 @@
 /* sched_harness.h - the scheduler test machine of tests/host/test_sched.c, shared with
- * tests/host/test_oracle.c and test_wakeup.c: the HiKey960 (CPUs 0-3 capacity 462, 4-7 1024) on the fake
- * arch, tasks the tests own, and the steps that move them (start, block, time). */
+ * tests/host/test_oracle.c and test_wakeup.c: the HiKey960 (CPUs 0-3 capacity 462, 4-7
+ * 1024) on the fake arch, tasks the tests own, and the steps that move them (start, block,
+ * time). */
 #ifndef SCHED_HARNESS_H
 #define SCHED_HARNESS_H
 

@@ -60,7 +60,7 @@ static void cpufreq_shared_policy_max(struct ktest *t)
 
 	EXPECT_EQ(t, sugov_next_freq_shared(u, 4, true, a73, 5), 2112000);
 	u[1].cfs = 100;
-	EXPECT_EQ(t, sugov_next_freq_shared(u, 4, true, a73, 5), 1421000);	/* 400 leads: 1153320 */
+	EXPECT_EQ(t, sugov_next_freq_shared(u, 4, true, a73, 5), 1421000); /* 400 leads: 1153320 */
 	u[2].rt_runnable = true;
 	EXPECT_EQ(t, sugov_next_freq_shared(u, 4, true, a73, 5), 2362000);
 }
@@ -77,7 +77,7 @@ static void cpufreq_rate_limit(struct ktest *t)
 	EXPECT_FALSE(t, sugov_should_update(100 * ms + 9 * ms, 100 * ms, 10 * ms, false));
 	EXPECT_TRUE(t, sugov_should_update(110 * ms, 100 * ms, 10 * ms, false));
 	EXPECT_TRUE(t, sugov_should_update(101 * ms, 100 * ms, 10 * ms, true));
-	EXPECT_FALSE(t, sugov_should_update(99 * ms, 100 * ms, 10 * ms, false));	/* clock skew */
+	EXPECT_FALSE(t, sugov_should_update(99 * ms, 100 * ms, 10 * ms, false)); /* clock skew */
 }
 
 /* Off: RT runnable -> cap, otherwise CFS alone. On: CFS + RT, IRQ scaled in. */

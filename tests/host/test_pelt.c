@@ -320,7 +320,8 @@ static void same_work_same_util(struct ktest *t)
 	u64 scaled = 20.0 * MS * 462 / 2048;
 	run_until(&big, scaled, true, MS, NULL, NULL);
 	EXPECT_NEAR(t, little.last_update_time, scaled, 1024);
-	EXPECT_NEAR(t, little.util_sum >> SCHED_CAPACITY_SHIFT, big.util_sum >> SCHED_CAPACITY_SHIFT, 2);
+	EXPECT_NEAR(t, little.util_sum >> SCHED_CAPACITY_SHIFT,
+		    big.util_sum >> SCHED_CAPACITY_SHIFT, 2);
 	/* util_avg itself is refreshed only when a period boundary is crossed,
 	 * which the two update patterns do at different times: compare sums
 	 * over the divider instead. */
@@ -369,8 +370,13 @@ static void lost_idle_time(struct ktest *t)
 	EXPECT_EQ(t, pelt_clock_now(c), before + 5 * MS);
 	/* The threshold: a 100 % sum at any point of a period, less slack. */
 	struct pelt_clock d = { 10 * MS, 4 * MS, 0 };
-	EXPECT_EQ(t, pelt_clock_enter_idle(d, (PELT_MIN_DIVIDER << 10) - LOAD_AVG_MAX).lost_idle_time, 6 * MS);
-	EXPECT_EQ(t, pelt_clock_enter_idle(d, (PELT_MIN_DIVIDER << 10) - LOAD_AVG_MAX - 1).lost_idle_time, 0);
+	EXPECT_EQ(t,
+		  pelt_clock_enter_idle(d, (PELT_MIN_DIVIDER << 10) - LOAD_AVG_MAX).lost_idle_time,
+		  6 * MS);
+	EXPECT_EQ(t,
+		  pelt_clock_enter_idle(d, (PELT_MIN_DIVIDER << 10) - LOAD_AVG_MAX - 1)
+			  .lost_idle_time,
+		  0);
 }
 
 /* ---- util_est ------------------------------------------------------------ */

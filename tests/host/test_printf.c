@@ -72,7 +72,8 @@ static void printf_integers(struct ktest *t)
 	CMP(t, "%lld %llu %llx %llX", LLONG_MIN, ULLONG_MAX, 0xfedcba9876543210ULL,
 	    0xfedcba9876543210ULL);
 	CMP(t, "%lld", LLONG_MAX);
-	CMP(t, "%#x %#llx %#010x %#X %#x %-#8x|", 255u, 0x123456789abcULL, 0xbeefu, 0xabcu, 0u, 17u);
+	CMP(t, "%#x %#llx %#010x %#X %#x %-#8x|", 255u, 0x123456789abcULL, 0xbeefu, 0xabcu, 0u,
+	    17u);
 	CMP(t, "%zu %zx %zd", (size_t)12345, (size_t)0xabc, (ssize_t)-7);
 	CMP(t, "%llo", ULLONG_MAX);
 	CMP(t, "%td", (ptrdiff_t)-99);

@@ -47,7 +47,8 @@ static bool load_topology(struct ktest *t)
 		int err;
 
 		if (!(blob = host_read_file(path, &size))) {
-			ktest_fail(t, __FILE__, __LINE__, "cannot read %s (make dtbs builds it)", path);
+			ktest_fail(t, __FILE__, __LINE__, "cannot read %s (make dtbs builds it)",
+				   path);
 			return false;
 		}
 		if ((err = dtb_init(&dt, blob, size)) < 0) {
@@ -856,8 +857,8 @@ static int check_tasks(struct ktest *t, struct task_struct **ts, int n)
 				nr[cpu]++;
 			}
 			if (rq->curr == p && (p->state != TASK_RUNNING || p->cpu != (int)cpu)) {
-				ktest_diag(t, "%s (pid %d) runs on CPU%u: state %ld, cpu %d", p->comm,
-					   p->pid, cpu, p->state, p->cpu);
+				ktest_diag(t, "%s (pid %d) runs on CPU%u: state %ld, cpu %d",
+					   p->comm, p->pid, cpu, p->state, p->cpu);
 				bad++;
 			}
 		}
@@ -876,9 +877,11 @@ static int check_tasks(struct ktest *t, struct task_struct **ts, int n)
 				  : queued[i] == 0 && !p->on_rq && !p->on_cpu;
 
 		if (!ok) {
-			ktest_diag(t, "%s (pid %d): state %ld on_rq %d cpu %d, queued %u times (CPU%d)",
-				   p->comm, p->pid, p->state, p->on_rq, p->cpu, queued[i],
-				   queued[i] ? where[i] : -1);
+			ktest_diag(
+				t,
+				"%s (pid %d): state %ld on_rq %d cpu %d, queued %u times (CPU%d)",
+				p->comm, p->pid, p->state, p->on_rq, p->cpu, queued[i],
+				queued[i] ? where[i] : -1);
 			bad++;
 		}
 	}
@@ -1043,8 +1046,9 @@ static void random_ops_keep_invariants(struct ktest *t)
 		counts[op]++;
 		bad += sched_check_invariants(true) + check_tasks(t, ts, NR_RANDOM_TASKS);
 		if (bad || fake_arch_violations || fake_arch_warnings) {
-			ktest_fail(t, __FILE__, __LINE__, "after operation %d (%s, seed %s): %d bad", i,
-				   op_names[op], seed ? seed : "1", bad);
+			ktest_fail(t, __FILE__, __LINE__,
+				   "after operation %d (%s, seed %s): %d bad", i, op_names[op],
+				   seed ? seed : "1", bad);
 			break;
 		}
 	}
@@ -1123,7 +1127,8 @@ static void features_from_bootargs(struct ktest *t)
 {
 	if (!machine_up(t))
 		return;
-	bootargs_init("selftest sched_features=NO_ASYM_PREFER_PREV,BOGUS,SIS_DEBOUNCE,,NO_UTIL_EST");
+	bootargs_init(
+		"selftest sched_features=NO_ASYM_PREFER_PREV,BOGUS,SIS_DEBOUNCE,,NO_UTIL_EST");
 	sched_feat_init_from_bootargs();
 	EXPECT_FALSE(t, sched_feat(ASYM_PREFER_PREV));
 	EXPECT_TRUE(t, sched_feat(SIS_DEBOUNCE));

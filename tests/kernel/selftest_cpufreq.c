@@ -22,8 +22,9 @@ static int pick_cpu(bool little)
 	for (unsigned int c = 0; c < nr_cpu_ids; c++) {
 		if (!cpu_online(c) || cpufreq_policy_of(c) < 0)
 			continue;
-		if (best < 0 || (little ? capacity_orig_of(c) <= capacity_orig_of((unsigned int)best)
-				       : capacity_orig_of(c) >= capacity_orig_of((unsigned int)best)))
+		if (best < 0 ||
+		    (little ? capacity_orig_of(c) <= capacity_orig_of((unsigned int)best)
+			    : capacity_orig_of(c) >= capacity_orig_of((unsigned int)best)))
 			best = (int)c;
 	}
 	return best;

@@ -31,9 +31,10 @@ void ktest_case_end(struct ktest *t, unsigned long token)
 	unsigned long reports = debug_unexpected_reports() - token - (unsigned long)bad;
 
 	if (bad)
-		ktest_fail(t, __FILE__, __LINE__,
-			   "run-queue invariants: %d violation(s) after the case (BUG: lines above)",
-			   bad);
+		ktest_fail(
+			t, __FILE__, __LINE__,
+			"run-queue invariants: %d violation(s) after the case (BUG: lines above)",
+			bad);
 	if (reports)
 		ktest_fail(t, __FILE__, __LINE__,
 			   "%lu debug check report(s) during the case (BUG: lines above)", reports);

@@ -1,8 +1,9 @@
 /* selftest_hotplug.c - self-tests of CPU hotplug (kernel/cpu.c): bad requests refused,
  * tasks leaving a dying CPU (the pinned one by the fallback), a whole
  * cluster off and back (asym flags, cpufreq policy), a pending timer firing
- * on time elsewhere, a half-done cpu_work() finished elsewhere, the last CPU refused, and random CPUs cycling under a
- * mixed workload with nothing lost. Every case leaves all CPUs online. */
+ * on time elsewhere, a half-done cpu_work() finished elsewhere, the last CPU refused, and
+ * random CPUs cycling under a mixed workload with nothing lost. Every case leaves all CPUs
+ * online. */
 #include "cpu.h"
 #include "cpufreq.h"
 #include "kernel.h"

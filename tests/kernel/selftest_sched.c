@@ -123,7 +123,7 @@ static void sched_spread(struct ktest *t)
 	struct hog h[N];
 	struct task_struct *th[N];
 	unsigned int per_cpu[NR_CPUS], cpu, other, n = num_online_cpus();
-	int waited = 0, limit = 2 * (int)(1000 * n / 10);	/* ms: 2 x max_load_balance_interval */
+	int waited = 0, limit = 2 * (int)(1000 * n / 10); /* ms: 2 x max_load_balance_interval */
 
 	memset(h, 0, sizeof(h));
 	for (int i = 0; i < N; i++) {
@@ -384,8 +384,8 @@ static void random_worker(void *arg)
 				set_cpus_allowed(other, mask);
 			break;
 		default:
-			sched_setscheduler(current, next_rand(&seed) % 4 == 0 ? SCHED_RR : SCHED_NORMAL,
-					   0);
+			sched_setscheduler(current,
+					   next_rand(&seed) % 4 == 0 ? SCHED_RR : SCHED_NORMAL, 0);
 			sched_setscheduler(current, SCHED_NORMAL, 0);
 			break;
 		}

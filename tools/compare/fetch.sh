@@ -34,7 +34,8 @@ addarch="dpkg --add-architecture arm64 && apt-get update"
 if [ "$native" != arm64 ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
 	consent "make compare needs arm64 as a foreign architecture in apt ($addarch):
 a change to this system. Do it?" ||
-		refuse "arm64 is not an apt architecture here (set COMPARE_OK=1 to allow it)" "$addarch"
+		refuse "arm64 is not an apt architecture here (set COMPARE_OK=1 to allow it)" \
+			"$addarch"
 	[ "$sudo" = unavailable ] && refuse "not root and no sudo" "$addarch"
 	echo "fetch.sh: enabling the arm64 architecture in apt: $addarch" >&2
 	$sudo dpkg --add-architecture arm64

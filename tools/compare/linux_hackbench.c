@@ -86,7 +86,8 @@ int main(int argc, char **argv)
 	for (int i = 0; i < n; i++)
 		t[i] = start_thread(i % (2 * FDS) < FDS ? receiver : sender, &w[i]);
 	for (int got = 0; got < n;) {
-		long r = read(ready[0], c, (size_t)(n - got) < sizeof(c) ? (size_t)(n - got) : sizeof(c));
+		long r = read(ready[0], c,
+			      (size_t)(n - got) < sizeof(c) ? (size_t)(n - got) : sizeof(c));
 
 		if (r <= 0)
 			return 1;

@@ -3,6 +3,9 @@
 #ifndef ASM_MACROS_H
 #define ASM_MACROS_H
 
+/* Assembler syntax, which clang-format would read as C. */
+/* clang-format off */
+
 /* adr_l reg, sym: address of sym, +-4 GiB, position independent. */
 .macro adr_l, reg, sym
 	adrp	\reg, \sym

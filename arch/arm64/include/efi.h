@@ -25,12 +25,15 @@ typedef struct {
 	u8 data4[8];
 } efi_guid_t;
 
+/* A GUID is one line, as the UEFI spec prints it. */
+/* clang-format off */
 /* 4.6: EFI_CONFIGURATION_TABLE; the DTB's GUID is EFI_DTB_TABLE_GUID. */
 #define EFI_DTB_TABLE_GUID                                                                 \
 	{ 0xb1b621d5, 0xf19c, 0x41a5, { 0x83, 0x0b, 0xd9, 0x15, 0x2c, 0x69, 0xaa, 0xe0 } }
 /* 9.1: EFI_LOADED_IMAGE_PROTOCOL_GUID */
 #define EFI_LOADED_IMAGE_GUID                                                              \
 	{ 0x5b1b31a1, 0x9562, 0x11d2, { 0x8e, 0x3f, 0x00, 0xa0, 0xc9, 0x69, 0x72, 0x3b } }
+/* clang-format on */
 
 struct efi_config_table {
 	efi_guid_t guid;
