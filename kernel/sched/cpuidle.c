@@ -359,6 +359,11 @@ void cpuidle_init(void)
 	}
 	printk("cpuidle: %s, governor menu, cpu0 has %d states\n", enabled ? "on" : "off",
 	       devices[0].nr_states);
+	/* CPUs idle since before now wait in plain wfi and count as busy for
+	 * their cluster: make them choose again. */
+	for (unsigned int cpu = 0; enabled && cpu < (unsigned int)cpu_topology.nr_cpus; cpu++)
+		if (cpu != arch_cpu_id() && cpu_online(cpu))
+			arch_send_ipi(cpu, IPI_RESCHEDULE);
 }
 
 bool cpuidle_enabled(void)
