@@ -37,6 +37,10 @@ const struct topology_idle_state *cpuidle_state(unsigned int cpu, int idx);
 int idle_get_state_idx(unsigned int cpu);
 /* Linux: cpuidle_state::exit_latency_ns = (entry + exit latency) x 1000. */
 u64 cpuidle_exit_latency_ns(unsigned int cpu, int idx);
+/* The most a wakeup of cpu can be delayed by its idle state (its largest
+ * exit-latency-us; 0 with cpuidle off): tests that time wakeups add it. */
+u64 cpuidle_wakeup_cost_ns(unsigned int cpu);
+u64 cpuidle_wakeup_cost_max_ns(void);	/* over all CPUs */
 void cpuidle_get_usage(unsigned int cpu, int idx, struct cpuidle_state_usage *out);
 void cpuidle_get_cluster(int cluster, struct cpuidle_cluster_stats *out);
 void cpuidle_reset_stats(void);
@@ -64,6 +68,7 @@ u64 energy_idle_power_uw(unsigned int cpu, int idx);
 u64 energy_busy_power_uw(unsigned int cpu, u32 khz);
 u64 energy_since_ns(void);		/* emulated ns since the last reset */
 void energy_reset(void);
-void energy_print(const char *prefix);	/* per CPU and cluster: J and average W */
+/* Per CPU and cluster: J and average W; lines "<prefix>energy<tag> cpu=N ...". */
+void energy_print(const char *prefix, const char *tag);
 
 #endif

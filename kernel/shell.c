@@ -263,7 +263,7 @@ static int cmd_energy(int argc, char **argv)
 		printk("usage: energy [reset]\n");
 		return -1;
 	}
-	energy_print("");
+	energy_print("", "");
 	return 0;
 }
 

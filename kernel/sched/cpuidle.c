@@ -391,6 +391,24 @@ u64 cpuidle_exit_latency_ns(unsigned int cpu, int idx)
 	return state_exit_latency_ns(&devices[cpu], idx);
 }
 
+u64 cpuidle_wakeup_cost_ns(unsigned int cpu)
+{
+	u64 worst = 0;
+
+	for (int i = 1; enabled && i < devices[cpu].nr_states; i++)
+		worst = MAX(worst, devices[cpu].states[i].exit_latency_us * NSEC_PER_USEC);
+	return worst;
+}
+
+u64 cpuidle_wakeup_cost_max_ns(void)
+{
+	u64 worst = 0;
+
+	for (int cpu = 0; cpu < cpu_topology.nr_cpus; cpu++)
+		worst = MAX(worst, cpuidle_wakeup_cost_ns((unsigned int)cpu));
+	return worst;
+}
+
 void cpuidle_get_usage(unsigned int cpu, int idx, struct cpuidle_state_usage *out)
 {
 	*out = devices[cpu].usage[idx];
@@ -448,6 +466,7 @@ void cpuidle_print(const char *prefix)
 
 		cpuidle_get_cluster(c, &st);
 		printk("%scpuidle cluster=%d off_count=%llu off_us=%llu\n", prefix, c,
-		       (unsigned long long)st.count, (unsigned long long)(st.time_ns / NSEC_PER_USEC));
+		       (unsigned long long)st.count,
+		       (unsigned long long)(st.time_ns / NSEC_PER_USEC));
 	}
 }

@@ -132,32 +132,33 @@ void energy_reset(void)
 	reset_at = now;
 }
 
-static void print_line(const char *prefix, const char *what, int id, u64 uj, u64 ns)
+static void print_line(const char *prefix, const char *tag, const char *what, int id, u64 uj,
+		       u64 ns)
 {
 	u64 uw = ns ? uj * 1000000000ull / ns : 0;	/* uJ / s = uW */
 
-	printk("%senergy %s=%d joules=%llu.%06llu avg_watts=%llu.%06llu\n", prefix, what, id,
+	printk("%senergy%s %s=%d joules=%llu.%06llu avg_watts=%llu.%06llu\n", prefix, tag, what, id,
 	       (unsigned long long)(uj / 1000000), (unsigned long long)(uj % 1000000),
 	       (unsigned long long)(uw / 1000000), (unsigned long long)(uw % 1000000));
 }
 
-void energy_print(const char *prefix)
+void energy_print(const char *prefix, const char *tag)
 {
 	u64 ns = energy_since_ns(), total = 0;
 
-	printk("%senergy since_ms=%llu idle_power=lowest_opp_power x (wfi %u, cpu_off %u, "
-	       "cluster_off %u) / 1000\n", prefix, (unsigned long long)(ns / NSEC_PER_MSEC),
+	printk("%senergy%s since_ms=%llu idle_power=lowest_opp_power x (wfi %u, cpu_off %u, "
+	       "cluster_off %u) / 1000\n", prefix, tag, (unsigned long long)(ns / NSEC_PER_MSEC),
 	       ENERGY_WFI_PERMILLE, ENERGY_CPU_OFF_PERMILLE, ENERGY_CLUSTER_OFF_PERMILLE);
 	for (int cpu = 0; cpu < cpu_topology.nr_cpus; cpu++)
-		print_line(prefix, "cpu", cpu, energy_cpu_uj((unsigned int)cpu), ns);
+		print_line(prefix, tag, "cpu", cpu, energy_cpu_uj((unsigned int)cpu), ns);
 	for (int c = 0; c < cpu_topology.nr_clusters; c++) {
 		u64 uj = 0;
 
 		for (int cpu = 0; cpu < cpu_topology.nr_cpus; cpu++)
 			if (cpu_topology.cluster_cpus[c] & cpumask_of(cpu))
 				uj += energy_cpu_uj((unsigned int)cpu);
-		print_line(prefix, "cluster", c, uj, ns);
+		print_line(prefix, tag, "cluster", c, uj, ns);
 		total += uj;
 	}
-	print_line(prefix, "total", 0, total, ns);
+	print_line(prefix, tag, "total", 0, total, ns);
 }

@@ -242,5 +242,6 @@ static void energy_little_at_fmax(struct ktest *t)
 }
 
 KTEST_SUITE(cpuidle, KTEST_CASE(cpuidle_long_idle_deepest),
-	    KTEST_CASE(cpuidle_timer_100us_stays_wfi), KTEST_CASE(cpuidle_cluster_only_when_all_idle),
+	    KTEST_CASE(cpuidle_timer_100us_stays_wfi),
+	    KTEST_CASE(cpuidle_cluster_only_when_all_idle),
 	    KTEST_CASE(cpuidle_wakeup_pays_exit_latency), KTEST_CASE(energy_little_at_fmax));
