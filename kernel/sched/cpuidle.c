@@ -383,7 +383,7 @@ const struct topology_idle_state *cpuidle_state(unsigned int cpu, int idx)
 
 int idle_get_state_idx(unsigned int cpu)
 {
-	return READ_ONCE(devices[cpu].idle_idx);
+	return enabled ? READ_ONCE(devices[cpu].idle_idx) : -1;
 }
 
 u64 cpuidle_exit_latency_ns(unsigned int cpu, int idx)
