@@ -27,8 +27,9 @@ struct cpuidle_cluster_stats {
 void cpuidle_init(void);
 bool cpuidle_enabled(void);
 /* The idle task's wait (cpu_idle_once()): IRQs off on entry and on return;
- * choose a state, wait in it, pay its exit latency, then take the interrupt
- * that woke the CPU. With cpuidle off: arch_idle(). */
+ * choose a state, stop the tick unless the governor keeps it (Linux:
+ * do_idle's stop_tick), wait in the state, pay its exit latency, then take
+ * the interrupt that woke the CPU. With cpuidle off: tick stopped, arch_idle(). */
 void cpuidle_idle_call(void);
 int cpuidle_nr_states(unsigned int cpu);
 const struct topology_idle_state *cpuidle_state(unsigned int cpu, int idx);
@@ -44,8 +45,8 @@ u64 cpuidle_wakeup_cost_max_ns(void);	/* over all CPUs */
 void cpuidle_get_usage(unsigned int cpu, int idx, struct cpuidle_state_usage *out);
 void cpuidle_get_cluster(int cluster, struct cpuidle_cluster_stats *out);
 void cpuidle_reset_stats(void);
-/* One line per CPU and state, prefixed `prefix` ("" or "RESULT "). */
-void cpuidle_print(const char *prefix);
+/* One line per CPU and state: "<prefix>cpuidle<tag> cpu=N state=K ...". */
+void cpuidle_print(const char *prefix, const char *tag);
 
 /* ---- the energy meter (kernel/sched/energy.c) ---------------------------------- */
 /* Idle power when the tree gives none (Linux's EM has none): per mille of

@@ -251,7 +251,7 @@ static int cmd_cpuidle(int argc, char **argv)
 		printk("usage: cpuidle [reset]\n");
 		return -1;
 	}
-	cpuidle_print("");
+	cpuidle_print("", "");
 	return 0;
 }
 

@@ -147,6 +147,7 @@ int bench_run(const char *spec)
 			n++;
 		ksnprintf(tag, sizeof(tag), " bench=%.*s", (int)n, spec);
 		energy_print("RESULT ", tag);
+		cpuidle_print("RESULT ", tag);
 	}
 	return err;
 }

@@ -45,6 +45,7 @@ void experiment_half_end(void)
 
 	ksnprintf(label, sizeof(label), " half=%s/%s", exp_name, half);
 	energy_print("RESULT ", label);	/* before the dump: trace.py's RESULT follows it */
+	cpuidle_print("RESULT ", label);
 	if (!tracing || !started)
 		return;
 	started = false;

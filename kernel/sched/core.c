@@ -618,8 +618,7 @@ void cpu_idle_once(void)
 	rq = this_rq();
 	nohz_run_idle_balance(rq);	/* a kick, or newidle's stats pass */
 	if (!READ_ONCE(rq->need_resched)) {
-		tick_nohz_idle_stop_tick();	/* NO_HZ idle: no tick while idle */
-		cpuidle_idle_call();	/* Linux: cpuidle_idle_call() */
+		cpuidle_idle_call();	/* stops the tick (NO_HZ idle) unless menu keeps it */
 		nohz_run_idle_balance(rq);	/* the kick that woke us */
 	}
 	arch_irq_enable();

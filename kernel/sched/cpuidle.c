@@ -120,9 +120,10 @@ static u64 state_exit_latency_ns(const struct cpuidle_device *dev, int i)
 	       NSEC_PER_USEC;
 }
 
-/* Linux: menu_select() with no PM QoS limit and no I/O waiters; the tick is
- * stopped before (our NO_HZ idle), so the tick-stopped branches apply. */
-static int menu_select(struct cpuidle_device *dev, bool tick_stopped)
+/* Linux: menu_select() with no PM QoS limit and no I/O waiters. *stop_tick:
+ * whether the idle loop may stop the tick (a prediction shorter than a tick
+ * keeps it, unless it is stopped already). */
+static int menu_select(struct cpuidle_device *dev, bool tick_stopped, bool *stop_tick)
 {
 	struct menu_device *data = &dev->menu;
 	u64 latency_req = LATENCY_REQ_NONE, delta_tick, predicted_ns, timer_us;
@@ -130,6 +131,7 @@ static int menu_select(struct cpuidle_device *dev, bool tick_stopped)
 
 	data->next_timer_ns = tick_nohz_get_sleep_length(&delta_tick);
 	data->bucket = which_bucket(data->next_timer_ns);
+	*stop_tick = true;	/* no polling state here */
 	if (dev->nr_states <= 1 || data->next_timer_ns < target_residency_ns(dev, 1))
 		return 0;
 	timer_us = ((u64)RESOLUTION * DECAY * NSEC_PER_USEC / 2 +
@@ -163,12 +165,14 @@ static int menu_select(struct cpuidle_device *dev, bool tick_stopped)
 	}
 	if (idx == -1)
 		idx = 0;
-	if (predicted_ns < TICK_NSEC && !tick_stopped && idx > 0 &&
-	    target_residency_ns(dev, idx) > delta_tick) {
-		for (int i = idx - 1; i >= 0; i--) {
-			idx = i;
-			if (target_residency_ns(dev, i) <= delta_tick)
-				break;
+	if (predicted_ns < TICK_NSEC && !tick_stopped) {
+		*stop_tick = false;
+		if (idx > 0 && target_residency_ns(dev, idx) > delta_tick) {
+			for (int i = idx - 1; i >= 0; i--) {
+				idx = i;
+				if (target_residency_ns(dev, i) <= delta_tick)
+					break;
+			}
 		}
 	}
 	return idx;
@@ -313,11 +317,12 @@ void cpuidle_idle_call(void)
 {
 	unsigned int cpu = arch_cpu_id();
 	struct cpuidle_device *dev = &devices[cpu];
-	bool stopped;
+	bool stopped, stop_tick;
 	u64 t0;
 	int idx;
 
 	if (!enabled || dev->nr_states <= 1) {
+		tick_nohz_idle_stop_tick();	/* NO_HZ idle: no tick while idle */
 		trace_cpu_idle(0, cpu);
 		arch_idle();
 		trace_cpu_idle(PWR_EVENT_EXIT, cpu);
@@ -328,7 +333,10 @@ void cpuidle_idle_call(void)
 		dev->menu.needs_update = false;
 	}
 	stopped = tick_nohz_tick_stopped_cpu(cpu);
-	idx = menu_select(dev, stopped);
+	idx = menu_select(dev, stopped, &stop_tick);
+	if (stop_tick || stopped)	/* Linux: else tick_nohz_idle_retain_tick() */
+		tick_nohz_idle_stop_tick();
+	stopped = tick_nohz_tick_stopped_cpu(cpu);
 	t0 = arch_clock_ns();
 	dev->last_state_idx = enter_state(dev, cpu, idx);
 	/* Linux: menu_reflect(); tick_nohz_idle_got_tick(): the tick ran on. */
@@ -444,16 +452,16 @@ void cpuidle_reset_stats(void)
 	}
 }
 
-void cpuidle_print(const char *prefix)
+void cpuidle_print(const char *prefix, const char *tag)
 {
-	printk("%scpuidle enabled=%d governor=menu\n", prefix, enabled);
+	printk("%scpuidle%s enabled=%d governor=menu\n", prefix, tag, enabled);
 	for (int cpu = 0; cpu < cpu_topology.nr_cpus; cpu++) {
 		const struct cpuidle_device *dev = &devices[cpu];
 
 		for (int i = 0; i < dev->nr_states; i++)
-			printk("%scpuidle cpu=%d state=%d name=%s latency_us=%u residency_us=%u "
-			       "usage=%llu time_us=%llu above=%llu below=%llu\n",
-			       prefix, cpu, i, dev->states[i].name,
+			printk("%scpuidle%s cpu=%d state=%d name=%s latency_us=%u "
+			       "residency_us=%u usage=%llu time_us=%llu above=%llu below=%llu\n",
+			       prefix, tag, cpu, i, dev->states[i].name,
 			       dev->states[i].entry_latency_us + dev->states[i].exit_latency_us,
 			       dev->states[i].min_residency_us,
 			       (unsigned long long)dev->usage[i].usage,
@@ -465,7 +473,7 @@ void cpuidle_print(const char *prefix)
 		struct cpuidle_cluster_stats st;
 
 		cpuidle_get_cluster(c, &st);
-		printk("%scpuidle cluster=%d off_count=%llu off_us=%llu\n", prefix, c,
+		printk("%scpuidle%s cluster=%d off_count=%llu off_us=%llu\n", prefix, tag, c,
 		       (unsigned long long)st.count,
 		       (unsigned long long)(st.time_ns / NSEC_PER_USEC));
 	}
