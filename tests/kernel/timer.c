@@ -27,8 +27,11 @@ static void timer_tick_rate(struct ktest *t)
 			continue;	/* it ran something: its tick ran then */
 		idle++;
 		/* 1 s at HZ=250 is 250 ticks; +-1 for the phase of the window. */
+		/* With cpuidle's menu, a CPU that went idle predicting a short idle keeps
+		 * its tick (Linux: do_idle's stop_tick); the tick that wakes it makes
+		 * menu predict a long one (tick_wakeup), and the tick stops. */
 		if (tick_nohz_active())
-			EXPECT_EQ(t, n, 0);
+			EXPECT_LE(t, n, cpuidle_nr_states(cpu) > 1 && cpuidle_enabled() ? 1 : 0);
 		else
 			EXPECT_NEAR(t, n, HZ, 1);
 	}
