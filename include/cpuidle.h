@@ -26,6 +26,7 @@ struct cpuidle_cluster_stats {
 /* From the parsed topology; "cpuidle=off" on the command line keeps plain wfi. */
 void cpuidle_init(void);
 bool cpuidle_enabled(void);
+void cpuidle_set_enabled(bool on);	/* host tests */
 /* The idle task's wait (cpu_idle_once()): IRQs off on entry and on return;
  * choose a state, stop the tick unless the governor keeps it (Linux:
  * do_idle's stop_tick), wait in the state, pay its exit latency, then take
@@ -36,6 +37,7 @@ const struct topology_idle_state *cpuidle_state(unsigned int cpu, int idx);
 /* Linux: idle_get_state(): the state CPU cpu is idle in (its index), -1 if
  * it is not in one (running, or cpuidle off). */
 int idle_get_state_idx(unsigned int cpu);
+void idle_set_state_idx(unsigned int cpu, int idx);	/* Linux: idle_set_state() */
 /* Linux: cpuidle_state::exit_latency_ns = (entry + exit latency) x 1000. */
 u64 cpuidle_exit_latency_ns(unsigned int cpu, int idx);
 /* The most a wakeup of cpu can be delayed by its idle state (its largest

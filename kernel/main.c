@@ -88,6 +88,11 @@ void kernel_main(const struct dtb *dt)
 	sched_init_smp();		/* sched domains, migration threads */
 	cpufreq_init();			/* policies, OPPs, governors */
 	cpuidle_init();			/* idle states, "cpuidle=off" */
+	/* The other CPUs idle in plain wfi since they started, which counts as
+	 * busy for their cluster: make them choose a state. */
+	for (cpu = 0; cpuidle_enabled() && cpu < (unsigned int)cpu_topology.nr_cpus; cpu++)
+		if (cpu != arch_cpu_id() && cpu_online(cpu))
+			arch_send_ipi(cpu, IPI_RESCHEDULE);
 	energy_init();
 	for (int c = 0; c < cpu_topology.nr_cpus; c++)
 		if (cpufreq_policy_of((unsigned int)c) >= 0)

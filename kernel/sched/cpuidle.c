@@ -291,7 +291,7 @@ static int enter_state(struct cpuidle_device *dev, unsigned int cpu, int idx)
 	t0 = arch_clock_ns();
 	if (s->level)
 		cluster_enter(cl, cpu, &dev->cluster_gen, t0);
-	WRITE_ONCE(dev->idle_idx, idx);
+	idle_set_state_idx(cpu, idx);
 	energy_cpu_state(cpu, idx);
 	trace_cpu_idle((u32)idx, cpu);
 	arch_wfi();
@@ -307,7 +307,7 @@ static int enter_state(struct cpuidle_device *dev, unsigned int cpu, int idx)
 				    NSEC_PER_USEC : 0;
 	if (exit_ns)
 		arch_stall_until(t1 + exit_ns);
-	WRITE_ONCE(dev->idle_idx, -1);
+	idle_set_state_idx(cpu, -1);
 	trace_cpu_idle(PWR_EVENT_EXIT, cpu);
 	account(dev, entered, arch_clock_ns() - t0);
 	return entered;
@@ -367,11 +367,16 @@ void cpuidle_init(void)
 	}
 	printk("cpuidle: %s, governor menu, cpu0 has %d states\n", enabled ? "on" : "off",
 	       devices[0].nr_states);
-	/* CPUs idle since before now wait in plain wfi and count as busy for
-	 * their cluster: make them choose again. */
-	for (unsigned int cpu = 0; enabled && cpu < (unsigned int)cpu_topology.nr_cpus; cpu++)
-		if (cpu != arch_cpu_id() && cpu_online(cpu))
-			arch_send_ipi(cpu, IPI_RESCHEDULE);
+}
+
+void cpuidle_set_enabled(bool on)
+{
+	WRITE_ONCE(enabled, on);
+}
+
+void idle_set_state_idx(unsigned int cpu, int idx)
+{
+	WRITE_ONCE(devices[cpu].idle_idx, idx);
 }
 
 bool cpuidle_enabled(void)
