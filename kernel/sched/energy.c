@@ -160,5 +160,6 @@ void energy_print(const char *prefix, const char *tag)
 		print_line(prefix, tag, "cluster", c, uj, ns);
 		total += uj;
 	}
-	print_line(prefix, tag, "total", 0, total, ns);
+	printk("%senergy%s total joules=%llu.%06llu\n", prefix, tag,
+	       (unsigned long long)(total / 1000000), (unsigned long long)(total % 1000000));
 }
