@@ -83,6 +83,7 @@ void arm_timer_cpu_init(void)
 {
 	write_sysreg(cntv_ctl_el0, CNTV_CTL_IMASK);
 	gic_enable_irq((unsigned int)timer_irq);
+	gic_set_priority((unsigned int)timer_irq, GIC_PRIO_TIMER);
 }
 
 /* Disabled, not merely masked: a parked CPU's wfi must not wake for it. */

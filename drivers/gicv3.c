@@ -146,8 +146,23 @@ static void v3_set_affinity(unsigned int irq, unsigned int cpu)
 	writeq(mpidr_to_aff(cpu_mpidr[cpu]) & 0xffffff, dist + GICD_IROUTER + 8 * irq);
 }
 
+static void v3_set_priority(unsigned int irq, u8 prio)
+{
+	volatile u8 *rd = find_redist(cpu_mpidr[arch_cpu_id()]);
+
+	if (rd && irq < 32)
+		writeb(prio, rd + GICR_IPRIORITYR + irq);
+}
+
+static void v3_set_pmr(u8 pmr)
+{
+	write_sysreg(ICC_PMR_EL1, pmr);
+	isb();
+}
+
 static const struct gic_ops v3_ops = {
 	"GICv3", v3_cpu_init, v3_ack, v3_eoi, v3_enable, v3_send_sgi, v3_set_affinity,
+	v3_set_priority, v3_set_pmr,
 };
 
 const struct gic_ops *gicv3_probe(const struct dtb *dt, int node)

@@ -39,6 +39,14 @@ void arch_send_ipi(unsigned int cpu, enum ipi_type type);
 /* Wait for an interrupt. Called with IRQs disabled; returns with IRQs
  * disabled after an interrupt was taken (mask / wfi / unmask, docs/design.md). */
 void arch_idle(void);
+/* wfi alone: IRQs disabled, returns once an interrupt is pending (or at
+ * once if one is), without taking it: the caller unmasks when it is ready. */
+void arch_wfi(void);
+/* This CPU does nothing until emulated time deadline_ns: wfi with its timer
+ * set for the deadline, every other interrupt held off below the core (GIC
+ * priority mask) so that wfi sleeps; returns with interrupts in the state
+ * they had, pending ones then taken. Call with IRQs disabled. */
+void arch_stall_until(u64 deadline_ns);
 /* Inside spin loops: lets other (v)CPUs run. */
 void arch_cpu_relax(void);
 

@@ -42,6 +42,7 @@ void tick_nohz_idle_stop_tick(void);
 void tick_nohz_idle_exit(void);
 bool tick_nohz_tick_stopped_cpu(unsigned int cpu);
 bool tick_nohz_active(void);	/* not turned off by nohz=off */
+u64 tick_nohz_get_sleep_length(u64 *delta_tick);	/* ns to the next timer event; IRQs off */
 /* CPU hotplug: move the pending timers of offline CPU `dead` to the calling
  * CPU (Linux: timers_dead_cpu()); returns how many moved. */
 unsigned int timers_dead_cpu(unsigned int dead);

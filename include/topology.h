@@ -50,6 +50,7 @@ enum topology_warning {
 	TW_CPU_MAP,	  /* cpu-map broken: clusters from MPIDR Aff1 */
 	TW_EM,		  /* an energy model could not be built for a domain */
 	TW_POWER_COEFF,	  /* cpus of one frequency domain disagree on the coefficient */
+	TW_IDLE_STATES,	  /* a cpu's idle-state list is broken: that cpu gets WFI only */
 	TW_NR,
 };
 
@@ -84,6 +85,22 @@ struct topology_freq_domain {
 	struct topology_em_state em[TOPOLOGY_MAX_OPPS];
 };
 
+#define TOPOLOGY_MAX_IDLE_STATES 8 /* per cpu, WFI included (Linux: CPUIDLE_STATE_MAX 10) */
+
+/* An idle state (Linux: struct cpuidle_state as dt_init_idle_driver() fills
+ * it, plus the PSCI driver's parameter). State 0 is always WFI (Linux:
+ * ARM_CPUIDLE_WFI_STATE: 1 us latency and residency). level: the power
+ * domain it turns off, 0 the CPU, 1 its cluster: from the PSCI parameter's
+ * PowerLevel (bits 25:24), or the power-domain hierarchy it came from. */
+struct topology_idle_state {
+	int node;		/* DT offset, -1 for WFI */
+	const char *name;	/* the node's name, "WFI" */
+	u32 entry_latency_us, exit_latency_us, min_residency_us;
+	u32 psci_param;
+	bool local_timer_stop;
+	int level;
+};
+
 struct topology_sd {
 	u64 span;  /* 0: this level does not exist for this cpu */
 	u32 flags; /* SD_* */
@@ -104,6 +121,8 @@ struct cpu_topology {
 	u32 fmin, fmax;		   /* kHz, 0 without an OPP table */
 	struct topology_sd sd[SD_NR_LEVELS];
 	int sd_asym_cpucapacity; /* lowest level with ..._FULL, -1 if none */
+	int nr_idle_states;	 /* >= 1: idle[0] is WFI */
+	struct topology_idle_state idle[TOPOLOGY_MAX_IDLE_STATES];
 };
 
 struct topology {

@@ -6,6 +6,7 @@
 #include "bootargs.h"
 #include "console.h"
 #include "cpufreq.h"
+#include "cpuidle.h"
 #include "dtb.h"
 #include "kernel.h"
 #include "ktest.h"
@@ -86,6 +87,17 @@ void kernel_main(const struct dtb *dt)
 	smp_init();			/* every other CPU in the DT */
 	sched_init_smp();		/* sched domains, migration threads */
 	cpufreq_init();			/* policies, OPPs, governors */
+	cpuidle_init();			/* idle states, "cpuidle=off" */
+	/* The other CPUs idle in plain wfi since they started, which counts as
+	 * busy for their cluster: make them choose a state. */
+	for (cpu = 0; cpuidle_enabled() && cpu < (unsigned int)cpu_topology.nr_cpus; cpu++)
+		if (cpu != arch_cpu_id() && cpu_online(cpu))
+			arch_send_ipi(cpu, IPI_RESCHEDULE);
+	energy_init();
+	for (int c = 0; c < cpu_topology.nr_cpus; c++)
+		if (cpufreq_policy_of((unsigned int)c) >= 0)
+			energy_cpu_freq((unsigned int)c,
+					cpufreq_cur_freq(cpufreq_policy_of((unsigned int)c)));
 	topology_print(&cpu_topology);
 
 	if (!kthread_run(init_thread, NULL, "init"))

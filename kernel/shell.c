@@ -10,6 +10,7 @@
 #include "console.h"
 #include "cpu.h"
 #include "cpufreq.h"
+#include "cpuidle.h"
 #include "kernel.h"
 #include "ktest.h"
 #include "mm.h"
@@ -237,6 +238,32 @@ static int cmd_features(int argc, char **argv)
 		}
 	}
 	sched_feat_print();
+	return 0;
+}
+
+/* ---- cpuidle and energy ----------------------------------------------------------- */
+
+static int cmd_cpuidle(int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "reset"))
+		cpuidle_reset_stats();
+	else if (argc != 1) {
+		printk("usage: cpuidle [reset]\n");
+		return -1;
+	}
+	cpuidle_print("", "");
+	return 0;
+}
+
+static int cmd_energy(int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "reset"))
+		energy_reset();
+	else if (argc != 1) {
+		printk("usage: energy [reset]\n");
+		return -1;
+	}
+	energy_print("", "");
 	return 0;
 }
 
@@ -613,6 +640,11 @@ static const struct command commands[] = {
 	  "cpufreq [stats|reset [P|all]] | [governor P|all GOV] | [speed P|all KHZ]",
 	  "frequency policies, governors (performance powersave userspace schedutil), stats",
 	  cmd_cpufreq },
+	{ "cpuidle", "cpuidle [reset]",
+	  "idle states per CPU: latency, residency, usage, time, above, below; cluster power-downs",
+	  cmd_cpuidle },
+	{ "energy", "energy [reset]", "joules per CPU and cluster since reset, average power",
+	  cmd_energy },
 	{ "spawn",
 	  "spawn NAME [work=US] [period=US] [nice=N] [policy=normal|batch|idle|fifo|rr] "
 	  "[prio=1..99] [cpus=LIST]",

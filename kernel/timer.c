@@ -249,6 +249,25 @@ void tick_nohz_idle_exit(void)
 	arch_irq_restore(flags);
 }
 
+/* Linux: tick_nohz_get_sleep_length(), for the cpuidle governor (IRQs off):
+ * ns from now to this CPU's next timer event were the tick stopped (its
+ * first timer, or the NO_HZ idle wakeup), and in *delta_tick to the next
+ * tick, or that same time when the tick is stopped. */
+u64 tick_nohz_get_sleep_length(u64 *delta_tick)
+{
+	struct timer_base *b = &bases[arch_cpu_id()];
+	u64 now = arch_clock_ns(), next, tick;
+
+	spin_lock(&b->lock);
+	next = b->tick_stopped ? b->nohz_wake : now + NOHZ_IDLE_MAX_NS;
+	if (!list_empty(&b->pending))
+		next = MIN(next, list_first_entry(&b->pending, struct timer, node)->expires);
+	tick = b->tick_stopped ? next : MIN(next, b->next_tick);
+	spin_unlock(&b->lock);
+	*delta_tick = tick > now ? tick - now : 0;
+	return next > now ? next - now : 0;
+}
+
 bool tick_nohz_active(void)
 {
 	return tick_nohz_enabled;

@@ -338,7 +338,16 @@ SHELL_SCRIPT = [
     ("cpufreq-stats", "cpufreq stats 1\r", [r"cpufreq: policy1"]),
     ("cpufreq-reset", "cpufreq reset all\r", [r"cpufreq: policy0"]),
     ("cpufreq-bad", "cpufreq governor 7 fast\r", [r"policy 7 out of range", r"usage: cpufreq"]),
-    ("run-pipe", "run pipe n=200\r", [r"RESULT pingpong loops=200 "]),
+    ("cpuidle", "cpuidle\r", [r"^cpuidle enabled=1 governor=menu",
+                             r"^cpuidle cpu=4 state=2 name=cluster-sleep-1 latency_us=3700 "
+                             r"residency_us=3500 usage=\d+ ", r"^cpuidle cluster=1 off_count=\d+"]),
+    ("cpuidle-bad", "cpuidle now\r", [r"usage: cpuidle"]),
+    ("energy", "energy reset\r", [r"idle_power=lowest_opp_power",
+                                  r"^energy cpu=7 joules=\d+\.\d{6} avg_watts=\d+\.\d{6}",
+                                  r"^energy cluster=1 joules="]),
+    ("energy-bad", "energy foo\r", [r"usage: energy"]),
+    ("run-pipe", "run pipe n=200\r", [r"RESULT pingpong loops=200 ",
+                                      r"^RESULT energy bench=pipe cpu=0 joules="]),
     ("run-bad-bench", "run bogus\r", [r"bench: unknown benchmark"]),
     # Ctrl-C of a running benchmark (160 threads, hours of work): it stops, its
     # threads end and are joined, memory is back, the prompt returns. A short

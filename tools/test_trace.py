@@ -32,7 +32,32 @@ target_cpu=004
 """
 
 
+POWER_LOG = """\
+topology: cpu=0 mpidr=0x0 cluster=0 freq_domain=0 compatible=x dmips=1024 capacity=1024
+topology: cpu=1 mpidr=0x1 cluster=0 freq_domain=0 compatible=x dmips=1024 capacity=1024
+topology: opp freq_domain=0 freq=1000000 microvolt=700000 power=200000 cost=1
+topology: opp freq_domain=0 freq=2000000 microvolt=900000 power=800000 cost=2
+topology: idle cpu=0 state=1 name=a entry_us=1 exit_us=1 residency_us=1 level=0 timer_stop=1 psci=0x0
+topology: idle cpu=1 state=2 name=b entry_us=1 exit_us=1 residency_us=1 level=1 timer_stop=1 psci=0x0
+"""
+
+
 class TraceTool(unittest.TestCase):
+    def test_cluster_power(self):
+        """Busy at the EM's power for the frequency, idle at 10 % (WFI), 2 % (a CPU
+        power-down) or 0 % (a cluster power-down) of the lowest OPP's 0.2 W."""
+        model = ktrace.power_model_from_log(POWER_LOG)
+        ev = lambda ts, name, state, cpu: {"ts": ts, "event": name,  # noqa: E731
+                                           "state": str(state), "cpu_id": str(cpu)}
+        events = [ev(1.0, "cpu_frequency", 2000000, 0), ev(2.0, "cpu_idle", 2, 1),
+                  ev(3.0, "cpu_idle", 0, 0), ev(4.0, "cpu_idle", 1, 0),
+                  ev(5.0, "cpu_frequency", 1000000, 0), ev(6.0, "cpu_idle", 0xffffffff, 0)]
+        got = ktrace.cluster_power(events, model, [[0, 1]])[0]
+        want = [1.6, 0.8, 0.02, 0.004, 0.004, 0.2]
+        self.assertEqual([ts for ts, _ in got], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
+        for (_, w), x in zip(got, want):
+            self.assertAlmostEqual(w, x)
+
     def test_round_trip(self):
         blocks = ktrace.extract("noise\r\n" + SAMPLE.replace("\n", "\r\n") + "more noise\n")
         self.assertEqual(len(blocks), 1)

@@ -118,6 +118,71 @@ def timeline(events):
     return {"t0": t0, "t1": t1, "runs": runs, "freq": freq, "util": util}
 
 
+IDLE_EXIT = 0xffffffff  # cpu_idle's state when a CPU leaves idle (PWR_EVENT_EXIT)
+
+
+def power_model_from_log(text):
+    """What the kernel's energy meter (kernel/sched/energy.c) knows, from the boot
+    log: each CPU's frequency domain ("topology: cpu="), each domain's EM power per
+    OPP ("topology: opp"), each idle state's level ("topology: idle") and the idle
+    fractions of the lowest OPP's power (an "energy ... idle_power=" line; else
+    the kernel's defaults). None without an energy model."""
+    fd = {int(c): int(f) for c, f in
+          re.findall(r"^topology: cpu=(\d+) .*?\bfreq_domain=(\d+)", text, re.M)}
+    em = {}
+    for f, khz, uw in re.findall(r"^topology: opp freq_domain=(\d+) freq=(\d+) "
+                                 r"microvolt=\d+ power=(\d+)", text, re.M):
+        if int(uw):
+            em.setdefault(int(f), {})[int(khz)] = int(uw)
+    levels = {(int(c), int(s)): int(l) for c, s, l in re.findall(
+        r"^topology: idle cpu=(\d+) state=(\d+) .*?\blevel=(\d+)", text, re.M)}
+    m = re.search(r"idle_power=lowest_opp_power x \(wfi (\d+), cpu_off (\d+), "
+                  r"cluster_off (\d+)\)", text)
+    frac = tuple(int(x) for x in m.groups()) if m else (100, 20, 0)
+    return {"fd": fd, "em": em, "levels": levels, "frac": frac} if fd and em else None
+
+
+def cluster_power(events, model, clusters):
+    """Each cluster's power in W as steps [(ts, W)], as the energy meter counts
+    it: a busy CPU at its domain's EM power for the current frequency (the lowest
+    OPP at or above it), an idle one in state k at the fraction of its lowest
+    OPP's power for WFI, a CPU or a cluster power-down. Before its first
+    cpu_idle event a CPU is idle (taken as WFI) if that event is an exit, busy
+    if an entry; with none, busy if it recorded any event for a task."""
+    freq, state, out = {}, {}, [[] for _ in clusters]
+    for e in events:
+        if e["event"] == "cpu_idle" and int(e["cpu_id"]) not in state:
+            state[int(e["cpu_id"])] = 0 if int(e["state"]) == IDLE_EXIT else -1
+    ran = {e["common_cpu"] for e in events if e.get("common_pid")}
+    for cl in clusters:
+        for c in cl:
+            state.setdefault(c, -1 if c in ran else 0)
+
+    def cpu_power(c):
+        table = model["em"].get(model["fd"].get(c), {})
+        if not table:
+            return 0.0
+        s = state.get(c, -1)
+        if s < 0:
+            khz = freq.get(model["fd"].get(c), max(table))
+            return table[min([k for k in table if k >= khz] or [max(table)])] / 1e6
+        wfi, cpu_off, cluster_off = model["frac"]
+        permille = wfi if s == 0 else cluster_off if model["levels"].get((c, s)) else cpu_off
+        return table[min(table)] * permille / 1000 / 1e6
+
+    for e in events:
+        if e["event"] == "cpu_frequency":
+            freq[model["fd"].get(int(e["cpu_id"]))] = int(e["state"])
+        elif e["event"] == "cpu_idle":
+            st = int(e["state"])
+            state[int(e["cpu_id"])] = -1 if st == IDLE_EXIT else st
+        else:
+            continue
+        for k, cl in enumerate(clusters):
+            out[k].append((e["ts"], sum(cpu_power(c) for c in cl)))
+    return out
+
+
 def _draw(axes, tl, clusters, title, color):
     """One timeline into three axes: CPU lanes (clusters grouped), cluster
     frequency, task utilization (one colour and legend entry per task name:
@@ -145,6 +210,14 @@ def _draw(axes, tl, clusters, title, color):
             axf.step([p[0] for p in pts], [p[1] for p in pts], where="post",
                      label="cluster %d (cpu%d-%d)" % (k, cl[0], cl[-1]))
     axf.set_ylabel("MHz")
+    if tl.get("power"):  # a per-cluster power lane on the frequency axis' right
+        axp = axf.twinx()
+        for k, pts in enumerate(tl["power"]):
+            if pts:
+                pts = [(ts - t0, w) for ts, w in pts] + [(tl["t1"] - t0, pts[-1][1])]
+                axp.step([p[0] for p in pts], [p[1] for p in pts], where="post",
+                         linestyle="--", linewidth=1, color="C%d" % k)
+        axp.set_ylabel("W (dashed)")
     for task, pts in sorted(tl["util"].items()):
         comm = task.rsplit("-", 1)[0]
         if not IDLE_OR_SYSTEM.match(comm):
@@ -165,16 +238,20 @@ def _colors(timelines):
     return lambda comm: table.get(comm, "grey")
 
 
-def plot_panels(panels, out, clusters=("0-3", "4-7"), suptitle="", ncols=None):
+def plot_panels(panels, out, clusters=("0-3", "4-7"), suptitle="", ncols=None, model=None):
     """panels: [(title, events)] on one time scale (the longest panel's), one
     PNG, ncols panels a row (default: all in one row). Each panel: CPU lanes,
-    frequency, util_avg."""
+    frequency (and each cluster's power, dashed, given the power model of
+    power_model_from_log), util_avg."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     clusters = [cpulist(c) if isinstance(c, str) else c for c in clusters]
     tls = [timeline(ev) for _, ev in panels]
+    for tl, (_, ev) in zip(tls, panels):
+        if model:
+            tl["power"] = cluster_power(ev, model, clusters)
     color = _colors(tls)
     n = len(panels)
     ncols = ncols or n
@@ -319,7 +396,8 @@ def cmd_halves(args):
                     " (%s)" % args.machine if args.machine else "")
     png = os.path.join(args.outdir, args.name + ".png")
     order, ncols = pair_layout([l for l, _ in halves])
-    plot_panels([panels[i] for i in order], png, clusters, sup, ncols)
+    plot_panels([panels[i] for i in order], png, clusters, sup, ncols,
+                power_model_from_log(text))
     print("trace.py: %s" % png)
 
 

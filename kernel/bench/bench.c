@@ -6,6 +6,7 @@
  * bench_hackbench.c, bench_sysbench.c, bench_spin.c) nor the experiments (experiments.c). */
 #include "bench.h"
 #include "bench_internal.h"
+#include "cpuidle.h"
 #include "kernel.h"
 #include "sched.h"
 
@@ -125,10 +126,34 @@ static int bench_run_list(const char *list)
 	return err ? -1 : 0;
 }
 
+static int bench_one(const char *spec);
+
+/* Each benchmark's energy and idle states from its start: "RESULT energy
+ * bench=NAME ..." lines after its own RESULT (issue 14). */
 int bench_run(const char *spec)
 {
+	char tag[40];
+	int err;
+
 	if (strchr(spec, ';'))
 		return bench_run_list(spec);
+	energy_reset();
+	cpuidle_reset_stats();
+	err = bench_one(spec);
+	if (!err && !bench_interrupted()) {
+		size_t n = 0;
+
+		while (spec[n] && spec[n] != ',' && n < 24)
+			n++;
+		ksnprintf(tag, sizeof(tag), " bench=%.*s", (int)n, spec);
+		energy_print("RESULT ", tag);
+		cpuidle_print("RESULT ", tag);
+	}
+	return err;
+}
+
+static int bench_one(const char *spec)
+{
 	if (is(spec, "pipe")) {
 		struct pipe_result r;
 

@@ -5,6 +5,7 @@
  * them between "# littlebig trace begin E1 LABEL" markers for tools/trace.py.
  * State: experiments run one at a time from one thread, so no lock. */
 #include "bench_internal.h"
+#include "cpuidle.h"
 #include "kernel.h"
 #include "trace.h"
 
@@ -23,11 +24,15 @@ void experiment_trace_setup(const char *spec)
 	exp_name[n] = '\0';
 }
 
+/* Each half also meters its energy and idle states from its start (issue 14),
+ * traced or not: "RESULT energy half=EN/LABEL ..." lines at its end. */
 void experiment_half_begin(const char *label)
 {
+	strlcpy_k(half, label, sizeof(half));
+	energy_reset();
+	cpuidle_reset_stats();
 	if (!tracing)
 		return;
-	strlcpy_k(half, label, sizeof(half));
 	started = !trace_start_fill();
 	if (!started)
 		printk("experiment: no memory for the trace buffers; %s %s not traced\n", exp_name,
@@ -38,6 +43,12 @@ void experiment_half_end(void)
 {
 	char label[sizeof(exp_name) + sizeof(half)];
 
+	ksnprintf(label, sizeof(label), " half=%s/%s", exp_name, half);
+	for (char *c = label + 1; *c; c++)	/* one key=value: "E4/X hackbench" -> "E4/X/hackbench" */
+		if (*c == ' ')
+			*c = '/';
+	energy_print("RESULT ", label);	/* before the dump: trace.py's RESULT follows it */
+	cpuidle_print("RESULT ", label);
 	if (!tracing || !started)
 		return;
 	started = false;

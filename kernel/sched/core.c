@@ -15,6 +15,7 @@
  * taken before pi_lock or as leaves, never around a class they order after.
  * The rq lock is held across the context switch and released by the task
  * switched to (finish_task_switch), as in Linux. */
+#include "cpuidle.h"
 #include "sched_internal.h"
 #include "trace.h"
 
@@ -619,10 +620,7 @@ void cpu_idle_once(void)
 	rq = this_rq();
 	nohz_run_idle_balance(rq);	/* a kick, or newidle's stats pass */
 	if (!READ_ONCE(rq->need_resched)) {
-		tick_nohz_idle_stop_tick();	/* NO_HZ idle: no tick while idle */
-		trace_cpu_idle(0, rq->cpu);
-		arch_idle();
-		trace_cpu_idle(PWR_EVENT_EXIT, rq->cpu);
+		cpuidle_idle_call();	/* stops the tick (NO_HZ idle) unless menu keeps it */
 		nohz_run_idle_balance(rq);	/* the kick that woke us */
 	}
 	arch_irq_enable();

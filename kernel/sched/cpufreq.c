@@ -6,6 +6,7 @@
  * (cpufreq_math.c). Policy state under policy->lock (cpufreq_policy.h). */
 #include "bootargs.h"
 #include "cpufreq_policy.h"
+#include "cpuidle.h"
 #include "trace.h"
 
 static struct cpufreq_policy policies[NR_CPUS];
@@ -46,6 +47,7 @@ static void freq_apply_local(void *arg)
 	update_rq_clock(rq);
 	if (rq->curr->sched_class->update_curr)
 		rq->curr->sched_class->update_curr(rq);
+	energy_cpu_freq(rq->cpu, READ_ONCE(policy->cur));
 	arch_set_freq_scale(cpumask_of(rq->cpu),
 			    (unsigned long)READ_ONCE(policy->cur) * SCHED_CAPACITY_SCALE / fmax);
 	spin_unlock(&rq->lock);

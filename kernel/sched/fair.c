@@ -4,6 +4,7 @@
  * ASYM_PREFER_PREV, SIS_DEBOUNCE) and fork placement (find_idlest_cpu). Not load
  * balancing (balance.c), nor when and how PELT signals update (fair_pelt.c), nor the
  * PELT maths (pelt.c). State under rq->lock. Linux: kernel/sched/fair.c (v6.1). */
+#include "cpuidle.h"
 #include "sched_internal.h"
 #include "trace.h"
 
@@ -1040,16 +1041,17 @@ static int find_idlest_group(struct sched_domain *sd, struct task_struct *p, int
 	return idlest_g;
 }
 
-/* Linux: find_idlest_group_cpu(): a CPU running only SCHED_IDLE tasks; else, with no
- * cpuidle states to compare, the idle CPU that went idle last (Linux: rq->idle_stamp,
- * here rq->idle_start); else the least loaded CPU (this_cpu if none is less loaded).
+/* Linux: find_idlest_group_cpu(): a CPU running only SCHED_IDLE tasks; else the idle
+ * CPU in the idle state with the smallest exit latency (idle_get_state()), among equal
+ * ones (or with no state) the one that went idle last (Linux: rq->idle_stamp, here
+ * rq->idle_start); else the least loaded CPU (this_cpu if none is less loaded).
  * Linux's idle_stamp is 0 on a CPU idle since boot, which then loses to this_cpu even
  * when busy; a running Linux has none such, our experiments start with them: the + 1
  * makes them candidates (deviation table). */
 static int find_idlest_group_cpu(cpumask_t group, struct task_struct *p, int this_cpu)
 {
 	unsigned long min_load = ~0ul;
-	u64 latest_idle = 0;
+	u64 latest_idle = 0, min_exit_latency = ~0ull;
 	int least_loaded = this_cpu, shallowest_idle = -1;
 	unsigned int i;
 
@@ -1061,7 +1063,15 @@ static int find_idlest_group_cpu(cpumask_t group, struct task_struct *p, int thi
 		if (sched_idle_cpu((int)i))
 			return (int)i;
 		if (available_idle_cpu((int)i)) {
-			if (rq->idle_start + 1 > latest_idle) {
+			int idle = idle_get_state_idx(i);
+			u64 exit = idle >= 0 ? cpuidle_exit_latency_ns(i, idle) : 0;
+
+			if (idle >= 0 && exit < min_exit_latency) {
+				min_exit_latency = exit;
+				latest_idle = rq->idle_start + 1;
+				shallowest_idle = (int)i;
+			} else if ((idle < 0 || exit == min_exit_latency) &&
+				   rq->idle_start + 1 > latest_idle) {
 				latest_idle = rq->idle_start + 1;
 				shallowest_idle = (int)i;
 			}

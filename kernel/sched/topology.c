@@ -160,6 +160,113 @@ static void parse_cpus(const struct dtb *dt, struct topology *topo)
 	}
 }
 
+/* ---- idle states --------------------------------------------------------------------- */
+
+#define PSCI_POWER_LEVEL(param) (((param) >> 24) & 3) /* PSCI 0.2 original power_state */
+
+/* Linux: init_state_node() + psci_dt_parse_state_node(). wakeup-latency-us, or
+ * else both entry- and exit-latency-us, and min-residency-us are required, and
+ * so is arm,psci-suspend-param; any missing one makes the list invalid. */
+static const char *read_idle_state(const struct dtb *dt, int node, int level,
+				   struct topology_idle_state *s)
+{
+	u32 wakeup;
+
+	if (!dtb_is_compatible(dt, node, "arm,idle-state"))
+		return "not compatible with arm,idle-state";
+	*s = (struct topology_idle_state){ .node = node, .level = level };
+	s->name = dtb_node_name(dt, node, NULL);
+	if (dtb_prop_u32(dt, node, "entry-latency-us", &s->entry_latency_us) ||
+	    dtb_prop_u32(dt, node, "exit-latency-us", &s->exit_latency_us)) {
+		if (dtb_prop_u32(dt, node, "wakeup-latency-us", &wakeup))
+			return "no entry-/exit-latency-us nor wakeup-latency-us";
+		s->entry_latency_us = 0;	/* Linux: exit_latency = wakeup latency */
+		s->exit_latency_us = wakeup;
+	}
+	if (dtb_prop_u32(dt, node, "min-residency-us", &s->min_residency_us))
+		return "no min-residency-us";
+	if (dtb_prop_u32(dt, node, "arm,psci-suspend-param", &s->psci_param))
+		return "no arm,psci-suspend-param";
+	s->local_timer_stop = dtb_prop(dt, node, "local-timer-stop", NULL) != NULL;
+	if (level < 0)
+		s->level = PSCI_POWER_LEVEL(s->psci_param) ? 1 : 0;
+	return NULL;
+}
+
+/* Append the states of phandle list `prop` of `node`. level -1: from the PSCI
+ * parameter. Disabled states are skipped (Linux: of_device_is_available). */
+static const char *add_idle_states(const struct dtb *dt, struct cpu_topology *c, int node,
+				   const char *prop, int level)
+{
+	int len;
+	const u8 *list = dtb_prop(dt, node, prop, &len);
+
+	if (!list)
+		return NULL;
+	if (len % 4)
+		return "phandle list of odd length";
+	for (int i = 0; i < len / 4; i++) {
+		int st = dtb_node_by_phandle(dt, dtb_be32(list + 4 * i));
+		const char *why;
+
+		if (st < 0)
+			return "phandle names no node";
+		if (!dtb_node_enabled(dt, st))
+			continue;
+		if (c->nr_idle_states == TOPOLOGY_MAX_IDLE_STATES)
+			return "too many states";
+		if ((why = read_idle_state(dt, st, level, &c->idle[c->nr_idle_states])))
+			return why;
+		c->nr_idle_states++;
+	}
+	return NULL;
+}
+
+/* The first power domain a node names (power-domains = <&pd>), or -1. */
+static int power_domain_of(const struct dtb *dt, int node)
+{
+	int len;
+	const u8 *p = dtb_prop(dt, node, "power-domains", &len);
+
+	return p && len >= 4 ? dtb_node_by_phandle(dt, dtb_be32(p)) : -1;
+}
+
+/* Linux: dt_init_idle_driver() via of_get_cpu_state_node(): the states of the
+ * cpu's PSCI power domain (domain-idle-states) if it has one, else its
+ * cpu-idle-states; state 0 is WFI. The domain's parent (the cluster's power
+ * domain) adds its domain-idle-states at level 1: Linux hands those to genpd,
+ * which powers the cluster off when its last CPU idles; our cpuidle core does
+ * the same last-man rule (kernel/sched/cpuidle.c). A broken list leaves the
+ * cpu with WFI only, as Linux's PSCI cpuidle driver then fails to register. */
+static void parse_idle_states(const struct dtb *dt, struct topology *topo, int cpu)
+{
+	struct cpu_topology *c = &topo->cpu[cpu];
+	const char *why = NULL;
+	int pd = c->node >= 0 ? power_domain_of(dt, c->node) : -1;
+
+	c->idle[0] = (struct topology_idle_state){ .node = -1, .name = "WFI",
+						   .exit_latency_us = 1, .min_residency_us = 1 };
+	c->nr_idle_states = 1;
+	if (c->node < 0)
+		return;
+	if (pd >= 0 && dtb_prop(dt, pd, "domain-idle-states", NULL)) {
+		int cluster = power_domain_of(dt, pd);
+
+		why = add_idle_states(dt, c, pd, "domain-idle-states", 0);
+		if (!why && cluster >= 0)
+			why = add_idle_states(dt, c, cluster, "domain-idle-states", 1);
+	} else {
+		why = add_idle_states(dt, c, c->node, "cpu-idle-states", -1);
+	}
+	for (int i = 2; !why && i < c->nr_idle_states; i++)
+		if (c->idle[i].min_residency_us < c->idle[i - 1].min_residency_us)
+			why = "states not in order of depth";
+	if (why) {
+		topo_warn(topo, TW_IDLE_STATES, "cpu%d: idle states: %s: WFI only", cpu, why);
+		c->nr_idle_states = 1;
+	}
+}
+
 /* ---- OPP tables and frequency domains ---------------------------------------- */
 
 /* opp-hz is /bits/ 64 (several clocks may follow: the first is the cpu's). */
@@ -649,6 +756,9 @@ static void default_cpu(struct topology *topo)
 	topo->nr_freq_domains = 1;
 	topo->freq_domain[0].cpus = 1;
 	topo->freq_domain[0].opp_table = -1;
+	c->idle[0] = (struct topology_idle_state){ .node = -1, .name = "WFI",
+						   .exit_latency_us = 1, .min_residency_us = 1 };
+	c->nr_idle_states = 1;
 }
 
 int topology_parse(const struct dtb *dt, struct topology *topo)
@@ -662,6 +772,8 @@ int topology_parse(const struct dtb *dt, struct topology *topo)
 	build_freq_domains(dt, topo);
 	compute_capacities(topo);
 	build_clusters(dt, topo);
+	for (int cpu = 0; cpu < topo->nr_cpus; cpu++)
+		parse_idle_states(dt, topo, cpu);
 	for (int fd = 0; fd < topo->nr_freq_domains; fd++)
 		build_energy_model(dt, topo, fd);
 	topology_build_sched_domains(topo, all_cpus(topo));
@@ -780,6 +892,14 @@ static void print_freq_domain(const struct topology *topo, int fd)
 		       (unsigned long long)(i < d->nr_perf_states ? d->em[i].cost : 0));
 }
 
+static void print_idle_state(int cpu, int i, const struct topology_idle_state *s)
+{
+	printk("topology: idle cpu=%d state=%d name=%s entry_us=%u exit_us=%u residency_us=%u "
+	       "level=%d timer_stop=%d psci=0x%x\n",
+	       cpu, i, s->name, s->entry_latency_us, s->exit_latency_us, s->min_residency_us,
+	       s->level, s->local_timer_stop, s->psci_param);
+}
+
 void topology_print(const struct topology *topo)
 {
 	char span[64];
@@ -803,4 +923,7 @@ void topology_print(const struct topology *topo)
 	}
 	for (int fd = 0; fd < topo->nr_freq_domains; fd++)
 		print_freq_domain(topo, fd);
+	for (int cpu = 0; cpu < topo->nr_cpus; cpu++)
+		for (int i = 0; i < topo->cpu[cpu].nr_idle_states; i++)
+			print_idle_state(cpu, i, &topo->cpu[cpu].idle[i]);
 }

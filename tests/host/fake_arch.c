@@ -234,6 +234,20 @@ void arch_idle(void)
 		violation("arch_idle() with IRQs on");
 }
 
+void arch_wfi(void)
+{
+	if (!fake_cpus[this_cpu].irqs_off)
+		violation("arch_wfi() with IRQs on");
+}
+
+/* Stop-gap: replaced by r2-speed's. The fake clock does not move here. */
+void arch_stall_until(u64 deadline_ns)
+{
+	(void)deadline_ns;
+	if (!fake_cpus[this_cpu].irqs_off)
+		violation("arch_stall_until() with IRQs on");
+}
+
 /* Nothing else runs while this host thread spins: the lock or flag waited for can
  * never change. Give it a few rounds (a trylock loop may be legitimate), then stop. */
 void arch_cpu_relax(void)

@@ -11,6 +11,7 @@
 #include "dtb.h"
 #include "host.h"
 #include "ktest.h"
+#include "topology.h"
 
 /* After this many mismatches in one blob the rest is noise: stop comparing it. */
 #define MAX_FAILS 20
@@ -681,8 +682,105 @@ static void dtb_files_oracle(struct ktest *t)
 	}
 }
 
+/* libfdt's reading of one idle state: 0, or -1 if it lacks what Linux requires. */
+static int fdt_idle_state(const void *fdt, int st, u32 v[4])
+{
+	static const char *const names[4] = { "entry-latency-us", "exit-latency-us",
+					       "min-residency-us", "arm,psci-suspend-param" };
+
+	int len;
+	const fdt32_t *w = fdt_getprop(fdt, st, "wakeup-latency-us", &len);
+
+	if (fdt_node_check_compatible(fdt, st, "arm,idle-state"))
+		return -1;
+	for (int i = 0; i < 4; i++) {
+		const fdt32_t *p = fdt_getprop(fdt, st, names[i], &len);
+
+		if (i < 2 && (!p || len != 4) && w) {	/* Linux: wakeup-latency-us instead */
+			v[0] = 0;
+			v[1] = fdt32_ld(w);
+			i = 1;
+			continue;
+		}
+		if (!p || len != 4)
+			return -1;
+		v[i] = fdt32_ld(p);
+	}
+	return 0;
+}
+
+/* One cpu: its cpu-idle-states read with libfdt, against topology_parse()'s
+ * (state 0 WFI, then the list in order, disabled states skipped; one invalid
+ * state and Linux's PSCI driver does not register: WFI only). */
+static void cmp_cpu_idle(struct ktest *t, const void *fdt, int n, const struct cpu_topology *c)
+{
+	int len, k = 0;
+	const fdt32_t *ph = fdt_getprop(fdt, n, "cpu-idle-states", &len);
+	u32 v[TOPOLOGY_MAX_IDLE_STATES][4];
+	int node[TOPOLOGY_MAX_IDLE_STATES];
+
+	EXPECT_STREQ(t, c->idle[0].name, "WFI");
+	if (!ph || fdt_getprop(fdt, n, "power-domains", NULL))
+		return;
+	for (int i = 0; i < len / 4; i++) {
+		int st = fdt_node_offset_by_phandle(fdt, fdt32_ld(ph + i));
+		const char *status = st >= 0 ? fdt_getprop(fdt, st, "status", NULL) : NULL;
+
+		if (status && strcmp(status, "okay") && strcmp(status, "ok"))
+			continue;
+		if (st < 0 || k + 1 == TOPOLOGY_MAX_IDLE_STATES || fdt_idle_state(fdt, st, v[k])) {
+			EXPECT_EQ(t, c->nr_idle_states, 1);
+			return;
+		}
+		node[k++] = st;
+	}
+	ASSERT_EQ(t, c->nr_idle_states, k + 1);
+	for (int i = 0; i < k; i++) {
+		const struct topology_idle_state *s = &c->idle[i + 1];
+
+		EXPECT_EQ(t, s->entry_latency_us, v[i][0]);
+		EXPECT_EQ(t, s->exit_latency_us, v[i][1]);
+		EXPECT_EQ(t, s->min_residency_us, v[i][2]);
+		EXPECT_EQ(t, s->psci_param, v[i][3]);
+		EXPECT_EQ(t, s->local_timer_stop,
+			  fdt_getprop(fdt, node[i], "local-timer-stop", NULL) != NULL);
+		EXPECT_EQ(t, s->level, (v[i][3] >> 24) & 3 ? 1 : 0);
+	}
+}
+
+/* The idle states of each cpu of each --dtb file. */
+static void dtb_files_idle_states(struct ktest *t)
+{
+	struct topology *topo = malloc(sizeof(*topo));
+
+	for (int f = 0; topo && f < host_nr_dtbs; f++) {
+		size_t size;
+		void *fdt = host_read_file(host_dtb_files[f], &size);
+		struct dtb dt;
+		int cpu = 0;
+
+		if (!fdt || dtb_init(&dt, fdt, size) || topology_parse(&dt, topo)) {
+			free(fdt);
+			continue;
+		}
+		for (int n = fdt_first_subnode(fdt, fdt_path_offset(fdt, "/cpus"));
+		     n >= 0 && cpu < topo->nr_cpus; n = fdt_next_subnode(fdt, n)) {
+			const char *type = fdt_getprop(fdt, n, "device_type", NULL);
+			const char *status = fdt_getprop(fdt, n, "status", NULL);
+
+			if (!type || strcmp(type, "cpu") ||
+			    (status && strcmp(status, "okay") && strcmp(status, "ok")))
+				continue;
+			cmp_cpu_idle(t, fdt, n, &topo->cpu[cpu++]);
+		}
+		free(fdt);
+	}
+	free(topo);
+}
+
 KTEST_SUITE(dtb_oracle, KTEST_CASE(dtb_tiny_oracle), KTEST_CASE(dtb_tiny_values),
-	    KTEST_CASE(dtb_tiny_variants), KTEST_CASE(dtb_files_oracle));
+	    KTEST_CASE(dtb_tiny_variants), KTEST_CASE(dtb_files_oracle),
+	    KTEST_CASE(dtb_files_idle_states));
 
 /* ======================================================================================
  * Malformed input. Nothing here may crash or read outside the blob (ASan watches: each blob

@@ -388,8 +388,49 @@ static void format_mask(struct ktest *t)
 	EXPECT_STREQ(t, topology_level_name(SD_LEVEL_DIE), "DIE");
 }
 
+/* Linux's hi3660.dtsi idle-states, written out here as the reference: per
+ * cluster {entry, exit, min-residency} in us, PSCI parameter, level. */
+static const struct { u32 entry, exit, res, psci; int level; } hikey_idle[2][2] = {
+	{ { 400, 650, 1500, 0x0010000, 0 }, { 500, 1600, 3500, 0x1010000, 1 } }, /* A53 */
+	{ { 400, 550, 1500, 0x0010000, 0 }, { 800, 2900, 3500, 0x1010000, 1 } }, /* A73 */
+};
+
+static void hikey960_idle_states(struct ktest *t)
+{
+	static const char *const trees[] = { "hi3660-hikey960", "qemu-bl44", "qemu-bl44-1c" };
+
+	for (size_t n = 0; n < ARRAY_SIZE(trees); n++) {
+		struct tree *tr = load(t, "dts", trees[n]);
+
+		if (!tr)
+			continue;
+		EXPECT_FALSE(t, warned(&tr->topo, TW_IDLE_STATES));
+		for (int cpu = 0; cpu < tr->topo.nr_cpus; cpu++) {
+			const struct cpu_topology *c = &tr->topo.cpu[cpu];
+
+			ASSERT_EQ(t, c->nr_idle_states, 3);
+			EXPECT_STREQ(t, c->idle[0].name, "WFI");
+			EXPECT_EQ(t, c->idle[0].level, 0);
+			EXPECT_FALSE(t, c->idle[0].local_timer_stop);
+			for (int i = 1; i < 3; i++) {
+				const struct topology_idle_state *s = &c->idle[i];
+				int big = cpu >= 4;
+
+				EXPECT_EQ(t, s->entry_latency_us, hikey_idle[big][i - 1].entry);
+				EXPECT_EQ(t, s->exit_latency_us, hikey_idle[big][i - 1].exit);
+				EXPECT_EQ(t, s->min_residency_us, hikey_idle[big][i - 1].res);
+				EXPECT_EQ(t, s->psci_param, hikey_idle[big][i - 1].psci);
+				EXPECT_EQ(t, s->level, hikey_idle[big][i - 1].level);
+				EXPECT_TRUE(t, s->local_timer_stop);
+			}
+		}
+		unload(tr);
+	}
+}
+
 KTEST_SUITE(topology, KTEST_CASE(every_dts_machine), KTEST_CASE(every_dts_file_is_checked),
 	    KTEST_CASE(hikey960_opp_tables), KTEST_CASE(hikey960_energy_model),
+	    KTEST_CASE(hikey960_idle_states),
 	    KTEST_CASE(any_dtb_holds_invariants), KTEST_CASE(format_mask));
 
 /* ---- bad and unusual input: the trees of tests/dts/, one fallback each --------- */
@@ -746,11 +787,37 @@ static void mutated_trees(struct ktest *t)
 	free(orig);
 }
 
+/* idle-bad.dts: each broken list leaves its cpu with WFI only (Linux: the PSCI
+ * cpuidle driver does not register); the good ones parse as written there. */
+static void idle_states_malformed(struct ktest *t)
+{
+	struct tree *tr = load_bad(t, "idle-bad");
+	const struct topology *topo;
+
+	if (!tr)
+		return;
+	topo = &tr->topo;
+	EXPECT_TRUE(t, warned(topo, TW_IDLE_STATES));
+	for (int cpu = 0; cpu < 4; cpu++)
+		EXPECT_EQ(t, topo->cpu[cpu].nr_idle_states, 1);
+	ASSERT_EQ(t, topo->cpu[4].nr_idle_states, 2); /* the disabled one skipped */
+	EXPECT_EQ(t, topo->cpu[4].idle[1].entry_latency_us, 0);
+	EXPECT_EQ(t, topo->cpu[4].idle[1].exit_latency_us, 300);
+	EXPECT_EQ(t, topo->cpu[4].idle[1].min_residency_us, 900);
+	EXPECT_EQ(t, topo->cpu[4].idle[1].level, 1); /* PowerLevel 1 in the parameter */
+	ASSERT_EQ(t, topo->cpu[5].nr_idle_states, 3);
+	EXPECT_EQ(t, topo->cpu[5].idle[1].exit_latency_us, 40);
+	EXPECT_EQ(t, topo->cpu[5].idle[1].level, 0);
+	EXPECT_EQ(t, topo->cpu[5].idle[2].min_residency_us, 700);
+	EXPECT_EQ(t, topo->cpu[5].idle[2].level, 1); /* the cluster's power domain */
+	unload(tr);
+}
+
 KTEST_SUITE(topology_bad_input, KTEST_CASE(dmips_missing_gives_1024),
 	    KTEST_CASE(missing_fmax_uses_dmips), KTEST_CASE(opp_phandle_to_nothing),
 	    KTEST_CASE(opp_entries_filtered_and_sorted), KTEST_CASE(cpu_map_fallbacks),
 	    KTEST_CASE(no_cpu_map_two_cell_reg), KTEST_CASE(numbering_contract),
 	    KTEST_CASE(too_many_cpus), KTEST_CASE(no_cpus_gives_default_cpu),
 	    KTEST_CASE(three_capacities_partial_asym), KTEST_CASE(rebuild_over_active_cpus),
-	    KTEST_CASE(energy_model_refused),
+	    KTEST_CASE(energy_model_refused), KTEST_CASE(idle_states_malformed),
 	    KTEST_CASE(extreme_values), KTEST_CASE(mutated_trees));

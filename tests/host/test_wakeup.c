@@ -4,6 +4,7 @@
  * child's vruntime (task_fork_fair) and util (post_init_entity_util_avg), and the fork CPU
  * of find_idlest_cpu on the asymmetric HiKey960. The machine is test_sched.c's. */
 #include "../../kernel/sched/sched_internal.h"
+#include "cpuidle.h"
 #include "fake_arch.h"
 #include "sched_harness.h"
 
@@ -354,8 +355,40 @@ static void fork_cpu_find_idlest_group(struct ktest *t)
 	machine_ok(t);
 }
 
+/* Linux 6.1 find_idlest_group_cpu() with cpuidle states: the idle CPU whose state
+ * (idle_get_state()) has the smallest exit_latency wins whatever its idle_stamp.
+ * As the first case of fork_cpu_find_idlest_group (the A73s win, CPU 6 went idle
+ * the latest), but CPU 6 sits in CLUSTER_SLEEP, 4 and 7 in CPU_SLEEP, 5 in WFI. */
+static void fork_cpu_find_idlest_shallowest_state(struct ktest *t)
+{
+	static const int state[4] = { 1, 0, 2, 1 };	/* CPUs 4-7 */
+	struct task_struct *parent, *child;
+
+	if (!machine_up(t))
+		return;
+	idle_last(t, 5);
+	idle_last(t, 6);
+	cpuidle_init();
+	if (cpuidle_nr_states(6) < 3) {
+		cpuidle_set_enabled(false);
+		KTEST_SKIP(t, "the tree gives CPU 6 no cluster state");
+	}
+	for (unsigned int c = 4; c < 8; c++)
+		idle_set_state_idx(c, state[c - 4]);
+	parent = task_new("parent", ALL_CPUS, 0);
+	task_start(parent, 0);
+	child = task_new("child", ALL_CPUS, 0);
+	task_start(child, 0);
+	EXPECT_EQ(t, child->cpu, 5);	/* the idle_stamp rule alone: CPU 6 */
+	for (unsigned int c = 4; c < 8; c++)
+		idle_set_state_idx(c, -1);
+	cpuidle_set_enabled(false);
+	machine_ok(t);
+}
+
 KTEST_SUITE(sched_wakeup, KTEST_CASE(wakeup_preemption_next_buddy),
 	    KTEST_CASE(wakeup_preemption_last_buddy_at_scale),
 	    KTEST_CASE(wake_affine_moves_wakee_load), KTEST_CASE(wake_affine_sync_drops_waker_load),
 	    KTEST_CASE(fork_child_vruntime_from_parent),
-	    KTEST_CASE(fork_child_util_is_half_spare), KTEST_CASE(fork_cpu_find_idlest_group));
+	    KTEST_CASE(fork_child_util_is_half_spare), KTEST_CASE(fork_cpu_find_idlest_group),
+	    KTEST_CASE(fork_cpu_find_idlest_shallowest_state));

@@ -4,6 +4,7 @@
  * on time elsewhere, a half-done cpu_work() finished elsewhere, the last CPU refused, and
  * random CPUs cycling under a mixed workload with nothing lost. Every case leaves all CPUs
  * online. */
+#include "cpuidle.h"
 #include "cpu.h"
 #include "cpufreq.h"
 #include "kernel.h"
@@ -275,7 +276,8 @@ static void hotplug_timer_moves(struct ktest *t)
 	EXPECT_EQ(t, s.fired_at, 0);	/* not yet: 20 ms */
 	msleep(30);
 	EXPECT_GE(t, s.fired_at, s.expires);
-	EXPECT_LE(t, s.fired_at, s.expires + 100 * US);
+	/* its new CPU may first leave an idle state (cpuidle, issue 14) */
+	EXPECT_LE(t, s.fired_at, s.expires + 100 * US + cpuidle_wakeup_cost_max_ns());
 	EXPECT_NE(t, s.fired_on, (int)victim);
 	ktest_diag(t, "armed on CPU%d, fired on CPU%d %llu ns after its expiry", s.armed_on,
 		   s.fired_on, s.fired_at - s.expires);

@@ -5,6 +5,7 @@
  * against `run` (work) on the smallest CPU, a CPU list naming a CPU the
  * machine lacks, and an initrd kept from the page allocator (suite rtapp).
  * Governor: the default (performance). */
+#include "cpuidle.h"
 #include "initrd.h"
 #include "kernel.h"
 #include "ktest.h"
@@ -83,10 +84,12 @@ static void rtapp_periodic(struct ktest *t)
 			 "\"timer\": {\"ref\": \"unique\", \"period\": 10000}}}}", big), 0);
 	EXPECT_EQ(t, res.task[0].activations, 20);
 	EXPECT_EQ(t, res.task[0].missed, 0);
-	EXPECT_GT(t, res.task[0].slack_min_ns, 7 * MS);
+	/* Each activation may first leave an idle state, and so may the start and
+	 * the end of the run (cpuidle's exit latencies, issue 14). */
+	EXPECT_GT(t, res.task[0].slack_min_ns + cpuidle_wakeup_cost_ns(big), 7 * MS);
 	EXPECT_LE(t, res.task[0].slack_sum_ns / 20, 8 * MS);
 	EXPECT_GE(t, res.ns, 200 * MS);
-	EXPECT_LT(t, res.ns, 203 * MS);
+	EXPECT_LT(t, res.ns, 203 * MS + 2 * cpuidle_wakeup_cost_max_ns());
 	EXPECT_EQ(t, res.task[0].wu_lat_n, 20);
 
 	ASSERT_EQ(t, run(t, "{\"tasks\": {\"p\": {\"loop\": 5, \"cpus\": [%u], \"run\": 12000, "
@@ -161,11 +164,11 @@ static void rtapp_runtime_vs_run(struct ktest *t)
 	ASSERT_EQ(t, run(t, "{\"tasks\": {\"w\": {\"loop\": 3, \"cpus\": [%u], "
 			 "\"runtime\": 20000}}}", small), 0);
 	EXPECT_GE(t, res.ns, 60 * MS);
-	EXPECT_LT(t, res.ns, 62 * MS);
+	EXPECT_LT(t, res.ns, 62 * MS + 2 * cpuidle_wakeup_cost_max_ns());	/* start, end */
 	ASSERT_EQ(t, run(t, "{\"tasks\": {\"w\": {\"loop\": 3, \"cpus\": [%u], "
 			 "\"run\": 20000}}}", small), 0);
 	EXPECT_GE(t, res.ns, 60 * MS * 1024 / cap);
-	EXPECT_LT(t, res.ns, 62 * MS * 1024 / cap);
+	EXPECT_LT(t, res.ns, 62 * MS * 1024 / cap + 2 * cpuidle_wakeup_cost_max_ns());
 }
 
 /* Phase settings over what earlier phases left: a priority meant for FIFO

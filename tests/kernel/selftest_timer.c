@@ -1,5 +1,6 @@
 /* selftest_timer.c - self-tests of time: the tick rate, one-shot timer accuracy and
  * ordering, and sleeping, all in emulated time (exact under -icount). */
+#include "cpuidle.h"
 #include "kernel.h"
 #include "ktest.h"
 #include "sched.h"
@@ -26,8 +27,11 @@ static void timer_tick_rate(struct ktest *t)
 			continue;	/* it ran something: its tick ran then */
 		idle++;
 		/* 1 s at HZ=250 is 250 ticks; +-1 for the phase of the window. */
+		/* With cpuidle's menu, a CPU that went idle predicting a short idle keeps
+		 * its tick (Linux: do_idle's stop_tick); the tick that wakes it makes
+		 * menu predict a long one (tick_wakeup), and the tick stops. */
 		if (tick_nohz_active())
-			EXPECT_EQ(t, n, 0);
+			EXPECT_LE(t, n, cpuidle_nr_states(cpu) > 1 && cpuidle_enabled() ? 1 : 0);
 		else
 			EXPECT_NEAR(t, n, HZ, 1);
 	}
@@ -103,7 +107,8 @@ static void timer_sleep(struct ktest *t)
 		msleep(ms);
 		slept = arch_clock_ns() - start;
 		EXPECT_GE(t, slept, ms * NSEC_PER_MSEC);
-		EXPECT_LT(t, slept, ms * NSEC_PER_MSEC + 200 * 1000);
+		/* plus what leaving an idle state may cost (cpuidle, issue 14) */
+		EXPECT_LT(t, slept, ms * NSEC_PER_MSEC + 200 * 1000 + cpuidle_wakeup_cost_max_ns());
 	}
 }
 

@@ -19,6 +19,13 @@ void gic_cpu_init(unsigned int cpu);		/* each CPU: its interface / redistributor
 unsigned int gic_migrate_irqs(unsigned int cpu, unsigned int to);
 int irq_register(unsigned int irq, irq_handler_t fn, void *arg);
 void gic_enable_irq(unsigned int irq);		/* SPIs go to the boot CPU */
+/* Stop-gap: replaced by r2-speed's. arch_stall_until() lets only the timer
+ * through: its PPI above the others' 0xa0, the mask between the two. */
+#define GIC_PRIO_TIMER 0x80
+#define GIC_PMR_STALL 0x90
+#define GIC_PMR_ALL 0xf0
+void gic_set_priority(unsigned int irq, u8 prio);	/* an SGI/PPI of this CPU */
+void gic_set_priority_mask(u8 pmr);
 void gic_send_sgi(unsigned int cpu, unsigned int sgi);
 void gic_handle_irq(void);
 /* Interrupt number (GIC INTID) of entry `index` of a node's "interrupts". */
@@ -33,6 +40,8 @@ struct gic_ops {
 	void (*enable)(unsigned int irq);
 	void (*send_sgi)(unsigned int cpu, unsigned int sgi);
 	void (*set_affinity)(unsigned int irq, unsigned int cpu);	/* an SPI */
+	void (*set_priority)(unsigned int irq, u8 prio);	/* an SGI/PPI of this CPU */
+	void (*set_pmr)(u8 pmr);	/* this CPU's priority mask */
 };
 const struct gic_ops *gicv2_probe(const struct dtb *dt, int node);
 const struct gic_ops *gicv3_probe(const struct dtb *dt, int node);

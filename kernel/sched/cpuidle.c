@@ -1,0 +1,485 @@
+/* cpuidle.c - the cpuidle core and the menu governor (Linux 6.1:
+ * drivers/cpuidle/cpuidle.c, governors/menu.c), states from the device tree
+ * (topology.c), cluster states by the last-man rule, the exit latency paid
+ * as a stall before the woken CPU runs anything, and the statistics. Per-CPU
+ * state is touched only by its CPU with IRQs off; a cluster's under its lock. */
+#include "bootargs.h"
+#include "cpuidle.h"
+#include "kernel.h"
+#include "sched_internal.h"
+#include "smp.h"
+#include "timer.h"
+#include "trace.h"
+
+/* Linux: menu.c's constants. */
+#define BUCKETS		12
+#define INTERVAL_SHIFT	3
+#define INTERVALS	(1 << INTERVAL_SHIFT)
+#define RESOLUTION	1024
+#define DECAY		8
+#define MAX_INTERESTING (50000 * NSEC_PER_USEC)
+#define LATENCY_REQ_NONE (~0ull)	/* no PM QoS request (Linux: 2000 s) */
+
+struct menu_device {
+	bool needs_update, tick_wakeup;
+	u64 next_timer_ns;
+	unsigned int bucket;
+	unsigned int correction_factor[BUCKETS];
+	unsigned int intervals[INTERVALS];	/* us */
+	int interval_ptr;
+};
+
+struct cpuidle_device {
+	int nr_states;
+	const struct topology_idle_state *states;
+	struct cpuidle_state_usage usage[TOPOLOGY_MAX_IDLE_STATES];
+	int last_state_idx;
+	u64 last_residency_ns;
+	int idle_idx;		/* Linux: rq->idle_state; -1 */
+	u64 cluster_gen;	/* the cluster's power-down count when it asked for one */
+	struct menu_device menu;
+} __attribute__((aligned(64)));
+
+/* A cluster's power-down: when every online CPU of it asks for a cluster
+ * state (PSCI platform-coordinated mode: the firmware powers it off with
+ * the last CPU, Linux counts nothing of it; OS-initiated: genpd's last man). */
+struct cluster_pm {
+	spinlock_t lock;
+	u64 cpus, requesting;
+	bool down;
+	u64 gen, down_since;
+	struct cpuidle_cluster_stats st;
+} __attribute__((aligned(64)));
+
+static struct cpuidle_device devices[NR_CPUS];
+static struct cluster_pm clusters[TOPOLOGY_MAX_CLUSTERS];
+static bool enabled;
+
+/* ---- the menu governor (Linux 6.1 governors/menu.c) ------------------------------- */
+
+static unsigned int which_bucket(u64 duration_ns)
+{
+	if (duration_ns < 10 * NSEC_PER_USEC)
+		return 0;
+	if (duration_ns < 100 * NSEC_PER_USEC)
+		return 1;
+	if (duration_ns < 1000 * NSEC_PER_USEC)
+		return 2;
+	if (duration_ns < 10000 * NSEC_PER_USEC)
+		return 3;
+	return duration_ns < 100000 * NSEC_PER_USEC ? 4 : 5;	/* no iowait buckets */
+}
+
+/* Linux: get_typical_interval(): the average of the recent intervals when
+ * their spread is small, dropping the largest outliers down to 3/4 of them. */
+static unsigned int get_typical_interval(const struct menu_device *data)
+{
+	unsigned int thresh = ~0u;
+
+	for (;;) {
+		unsigned int min = ~0u, max = 0, avg, divisor = 0;
+		u64 sum = 0, variance = 0;
+
+		for (int i = 0; i < INTERVALS; i++) {
+			unsigned int v = data->intervals[i];
+
+			if (v <= thresh) {
+				sum += v;
+				divisor++;
+				max = MAX(max, v);
+				min = MIN(min, v);
+			}
+		}
+		if (!max)
+			return ~0u;
+		avg = (unsigned int)(sum / divisor);
+		for (int i = 0; i < INTERVALS; i++) {
+			s64 diff = (s64)data->intervals[i] - avg;
+
+			if (data->intervals[i] <= thresh)
+				variance += (u64)(diff * diff);
+		}
+		variance /= divisor;
+		if (((u64)avg * avg > variance * 36 && divisor * 4 >= INTERVALS * 3) ||
+		    variance <= 400)
+			return avg;
+		if (divisor * 4 <= INTERVALS * 3)
+			return ~0u;
+		thresh = max - 1;
+	}
+}
+
+static u64 target_residency_ns(const struct cpuidle_device *dev, int i)
+{
+	return dev->states[i].min_residency_us * NSEC_PER_USEC;
+}
+
+static u64 state_exit_latency_ns(const struct cpuidle_device *dev, int i)
+{
+	return (u64)(dev->states[i].entry_latency_us + dev->states[i].exit_latency_us) *
+	       NSEC_PER_USEC;
+}
+
+/* Linux: menu_select() with no PM QoS limit and no I/O waiters. *stop_tick:
+ * whether the idle loop may stop the tick (a prediction shorter than a tick
+ * keeps it, unless it is stopped already). */
+static int menu_select(struct cpuidle_device *dev, bool tick_stopped, bool *stop_tick)
+{
+	struct menu_device *data = &dev->menu;
+	u64 latency_req = LATENCY_REQ_NONE, delta_tick, predicted_ns, timer_us;
+	int idx = -1;
+
+	data->next_timer_ns = tick_nohz_get_sleep_length(&delta_tick);
+	data->bucket = which_bucket(data->next_timer_ns);
+	*stop_tick = true;	/* no polling state here */
+	if (dev->nr_states <= 1 || data->next_timer_ns < target_residency_ns(dev, 1))
+		return 0;
+	timer_us = ((u64)RESOLUTION * DECAY * NSEC_PER_USEC / 2 +
+		    data->next_timer_ns * data->correction_factor[data->bucket]) /
+		   ((u64)RESOLUTION * DECAY * NSEC_PER_USEC);
+	predicted_ns = MIN(timer_us, (u64)get_typical_interval(data)) * NSEC_PER_USEC;
+	if (tick_stopped) {
+		if (predicted_ns < TICK_NSEC)
+			predicted_ns = data->next_timer_ns;
+	} else if (latency_req > predicted_ns) {
+		latency_req = predicted_ns;	/* performance_multiplier() is 1 */
+	}
+	for (int i = 0; i < dev->nr_states; i++) {
+		if (idx == -1)
+			idx = i;
+		if (target_residency_ns(dev, i) > predicted_ns) {
+			if (predicted_ns < TICK_NSEC)
+				break;
+			if (!tick_stopped) {
+				predicted_ns = target_residency_ns(dev, idx);
+				break;
+			}
+			if (target_residency_ns(dev, idx) < TICK_NSEC &&
+			    target_residency_ns(dev, i) <= delta_tick)
+				idx = i;
+			return idx;
+		}
+		if (state_exit_latency_ns(dev, i) > latency_req)
+			break;
+		idx = i;
+	}
+	if (idx == -1)
+		idx = 0;
+	if (predicted_ns < TICK_NSEC && !tick_stopped) {
+		*stop_tick = false;
+		if (idx > 0 && target_residency_ns(dev, idx) > delta_tick) {
+			for (int i = idx - 1; i >= 0; i--) {
+				idx = i;
+				if (target_residency_ns(dev, i) <= delta_tick)
+					break;
+			}
+		}
+	}
+	return idx;
+}
+
+/* Linux: menu_update(), at the next selection: learn from the last idle. */
+static void menu_update(struct cpuidle_device *dev)
+{
+	struct menu_device *data = &dev->menu;
+	u64 measured_ns, exit_ns = state_exit_latency_ns(dev, dev->last_state_idx);
+	unsigned int new_factor;
+
+	if (data->tick_wakeup && data->next_timer_ns > TICK_NSEC) {
+		measured_ns = 9 * MAX_INTERESTING / 10;
+	} else {
+		measured_ns = dev->last_residency_ns;
+		if (measured_ns > 2 * exit_ns)
+			measured_ns -= exit_ns;
+		else
+			measured_ns /= 2;
+	}
+	if (measured_ns > data->next_timer_ns)
+		measured_ns = data->next_timer_ns;
+	new_factor = data->correction_factor[data->bucket];
+	new_factor -= new_factor / DECAY;
+	if (data->next_timer_ns > 0 && measured_ns < MAX_INTERESTING)
+		new_factor += (unsigned int)(RESOLUTION * measured_ns / data->next_timer_ns);
+	else
+		new_factor += RESOLUTION;
+	data->correction_factor[data->bucket] = new_factor;
+	data->intervals[data->interval_ptr++] = (unsigned int)(measured_ns / NSEC_PER_USEC);
+	if (data->interval_ptr >= INTERVALS)
+		data->interval_ptr = 0;
+}
+
+/* ---- the last man of a cluster ------------------------------------------------------ */
+
+static struct cluster_pm *cluster_of(unsigned int cpu)
+{
+	return &clusters[cpu_topology.cpu[cpu].cluster_id];
+}
+
+static void cluster_enter(struct cluster_pm *cl, unsigned int cpu, u64 *gen, u64 now)
+{
+	spin_lock(&cl->lock);
+	cl->requesting |= cpumask_of(cpu);
+	*gen = cl->gen;
+	if (!cl->down && !(cl->cpus & cpu_online_mask & ~cl->requesting)) {
+		cl->down = true;
+		cl->gen++;
+		cl->down_since = now;
+		cl->st.count++;
+	}
+	spin_unlock(&cl->lock);
+}
+
+/* True if this CPU powers the cluster up (pays its exit latency); *was_down:
+ * the cluster was off during some of this CPU's idle. */
+static bool cluster_exit(struct cluster_pm *cl, unsigned int cpu, u64 gen, u64 now,
+			 bool *was_down)
+{
+	bool up = false;
+
+	spin_lock(&cl->lock);
+	cl->requesting &= ~cpumask_of(cpu);
+	*was_down = cl->down || cl->gen != gen;
+	if (cl->down) {
+		cl->down = false;
+		cl->st.time_ns += now - cl->down_since;
+		up = true;
+	}
+	spin_unlock(&cl->lock);
+	return up;
+}
+
+/* A cluster state whose cluster never went off was the CPU's deepest own state. */
+static int demote(const struct cpuidle_device *dev, int idx)
+{
+	while (idx > 0 && dev->states[idx].level)
+		idx--;
+	return idx;
+}
+
+/* ---- the core ------------------------------------------------------------------------ */
+
+/* Linux: cpuidle_enter_state()'s accounting: above when it woke before the
+ * target residency and a shallower state exists, below when a deeper one's
+ * residency was reached (after the exit latency). */
+static void account(struct cpuidle_device *dev, int entered, u64 diff)
+{
+	struct cpuidle_state_usage *u = &dev->usage[entered];
+	u64 delay = state_exit_latency_ns(dev, entered);
+
+	dev->last_residency_ns = diff;
+	u->time_ns += diff;
+	u->usage++;
+	if (entered > 0 && diff < target_residency_ns(dev, entered))
+		u->above++;
+	else if (entered + 1 < dev->nr_states && diff > delay &&
+		 diff - delay >= target_residency_ns(dev, entered + 1))
+		u->below++;
+}
+
+/* Wait in state idx; returns the state entered (a cluster state is entered
+ * only if the cluster went off). Leaving costs the exit latency of what is
+ * powered up: the cluster's (exit-latency-us of the cluster state) for the
+ * CPU that wakes it, else the CPU state's; WFI costs nothing more. */
+static int enter_state(struct cpuidle_device *dev, unsigned int cpu, int idx)
+{
+	const struct topology_idle_state *s = &dev->states[idx];
+	struct cluster_pm *cl = cluster_of(cpu);
+	bool powers_up = false, was_down = false;
+	int entered = idx;
+	u64 t0, t1, exit_ns;
+
+	t0 = arch_clock_ns();
+	if (s->level)
+		cluster_enter(cl, cpu, &dev->cluster_gen, t0);
+	idle_set_state_idx(cpu, idx);
+	energy_cpu_state(cpu, idx);
+	trace_cpu_idle((u32)idx, cpu);
+	arch_wfi();
+	t1 = arch_clock_ns();
+	if (s->level) {
+		powers_up = cluster_exit(cl, cpu, dev->cluster_gen, t1, &was_down);
+		if (!was_down)
+			entered = demote(dev, idx);
+	}
+	energy_cpu_correct(cpu, entered);
+	energy_cpu_state(cpu, -1);
+	exit_ns = entered ? dev->states[powers_up ? idx : demote(dev, entered)].exit_latency_us *
+				    NSEC_PER_USEC : 0;
+	if (exit_ns)
+		arch_stall_until(t1 + exit_ns);
+	idle_set_state_idx(cpu, -1);
+	trace_cpu_idle(PWR_EVENT_EXIT, cpu);
+	account(dev, entered, arch_clock_ns() - t0);
+	return entered;
+}
+
+void cpuidle_idle_call(void)
+{
+	unsigned int cpu = arch_cpu_id();
+	struct cpuidle_device *dev = &devices[cpu];
+	bool stopped, stop_tick;
+	u64 t0;
+	int idx;
+
+	if (!enabled || dev->nr_states <= 1) {
+		tick_nohz_idle_stop_tick();	/* NO_HZ idle: no tick while idle */
+		trace_cpu_idle(0, cpu);
+		arch_idle();
+		trace_cpu_idle(PWR_EVENT_EXIT, cpu);
+		return;
+	}
+	if (dev->menu.needs_update) {
+		menu_update(dev);
+		dev->menu.needs_update = false;
+	}
+	stopped = tick_nohz_tick_stopped_cpu(cpu);
+	idx = menu_select(dev, stopped, &stop_tick);
+	if (stop_tick || stopped)	/* Linux: else tick_nohz_idle_retain_tick() */
+		tick_nohz_idle_stop_tick();
+	stopped = tick_nohz_tick_stopped_cpu(cpu);
+	t0 = arch_clock_ns();
+	dev->last_state_idx = enter_state(dev, cpu, idx);
+	/* Linux: menu_reflect(); tick_nohz_idle_got_tick(): the tick ran on. */
+	dev->menu.needs_update = true;
+	dev->menu.tick_wakeup = !stopped && arch_clock_ns() - t0 >= TICK_NSEC;
+	arch_irq_enable();	/* the interrupt that woke us, now */
+	arch_irq_disable();
+}
+
+void cpuidle_init(void)
+{
+	char buf[8];
+	const char *v = bootarg_get("cpuidle", buf, sizeof(buf));
+
+	enabled = !(v && !strcmp(v, "off"));
+	for (int c = 0; c < cpu_topology.nr_clusters; c++) {
+		spin_lock_init(&clusters[c].lock);
+		clusters[c].cpus = cpu_topology.cluster_cpus[c];
+	}
+	for (int cpu = 0; cpu < cpu_topology.nr_cpus; cpu++) {
+		struct cpuidle_device *dev = &devices[cpu];
+
+		dev->states = cpu_topology.cpu[cpu].idle;
+		dev->nr_states = cpu_topology.cpu[cpu].nr_idle_states;
+		dev->idle_idx = -1;
+		for (int b = 0; b < BUCKETS; b++)	/* Linux: menu_enable_device() */
+			dev->menu.correction_factor[b] = RESOLUTION * DECAY;
+	}
+	printk("cpuidle: %s, governor menu, cpu0 has %d states\n", enabled ? "on" : "off",
+	       devices[0].nr_states);
+}
+
+void cpuidle_set_enabled(bool on)
+{
+	WRITE_ONCE(enabled, on);
+}
+
+void idle_set_state_idx(unsigned int cpu, int idx)
+{
+	WRITE_ONCE(devices[cpu].idle_idx, idx);
+}
+
+bool cpuidle_enabled(void)
+{
+	return enabled;
+}
+
+int cpuidle_nr_states(unsigned int cpu)
+{
+	return devices[cpu].nr_states;
+}
+
+const struct topology_idle_state *cpuidle_state(unsigned int cpu, int idx)
+{
+	return &devices[cpu].states[idx];
+}
+
+int idle_get_state_idx(unsigned int cpu)
+{
+	return enabled ? READ_ONCE(devices[cpu].idle_idx) : -1;
+}
+
+u64 cpuidle_exit_latency_ns(unsigned int cpu, int idx)
+{
+	return state_exit_latency_ns(&devices[cpu], idx);
+}
+
+u64 cpuidle_wakeup_cost_ns(unsigned int cpu)
+{
+	u64 worst = 0;
+
+	for (int i = 1; enabled && i < devices[cpu].nr_states; i++)
+		worst = MAX(worst, devices[cpu].states[i].exit_latency_us * NSEC_PER_USEC);
+	return worst;
+}
+
+u64 cpuidle_wakeup_cost_max_ns(void)
+{
+	u64 worst = 0;
+
+	for (int cpu = 0; cpu < cpu_topology.nr_cpus; cpu++)
+		worst = MAX(worst, cpuidle_wakeup_cost_ns((unsigned int)cpu));
+	return worst;
+}
+
+void cpuidle_get_usage(unsigned int cpu, int idx, struct cpuidle_state_usage *out)
+{
+	*out = devices[cpu].usage[idx];
+}
+
+void cpuidle_get_cluster(int cluster, struct cpuidle_cluster_stats *out)
+{
+	struct cluster_pm *cl = &clusters[cluster];
+	unsigned long flags = arch_irq_save();
+
+	spin_lock(&cl->lock);
+	*out = cl->st;
+	if (cl->down)
+		out->time_ns += arch_clock_ns() - cl->down_since;
+	spin_unlock(&cl->lock);
+	arch_irq_restore(flags);
+}
+
+/* Counters are only approximately zeroed while CPUs idle (each CPU writes
+ * its own without a lock); the shell and experiments reset between runs. */
+void cpuidle_reset_stats(void)
+{
+	for (int cpu = 0; cpu < cpu_topology.nr_cpus; cpu++)
+		memset(devices[cpu].usage, 0, sizeof(devices[cpu].usage));
+	for (int c = 0; c < cpu_topology.nr_clusters; c++) {
+		unsigned long flags = arch_irq_save();
+
+		spin_lock(&clusters[c].lock);
+		clusters[c].st = (struct cpuidle_cluster_stats){ 0 };
+		clusters[c].down_since = arch_clock_ns();
+		spin_unlock(&clusters[c].lock);
+		arch_irq_restore(flags);
+	}
+}
+
+void cpuidle_print(const char *prefix, const char *tag)
+{
+	printk("%scpuidle%s enabled=%d governor=menu\n", prefix, tag, enabled);
+	for (int cpu = 0; cpu < cpu_topology.nr_cpus; cpu++) {
+		const struct cpuidle_device *dev = &devices[cpu];
+
+		for (int i = 0; i < dev->nr_states; i++)
+			printk("%scpuidle%s cpu=%d state=%d name=%s latency_us=%u "
+			       "residency_us=%u usage=%llu time_us=%llu above=%llu below=%llu\n",
+			       prefix, tag, cpu, i, dev->states[i].name,
+			       dev->states[i].entry_latency_us + dev->states[i].exit_latency_us,
+			       dev->states[i].min_residency_us,
+			       (unsigned long long)dev->usage[i].usage,
+			       (unsigned long long)(dev->usage[i].time_ns / NSEC_PER_USEC),
+			       (unsigned long long)dev->usage[i].above,
+			       (unsigned long long)dev->usage[i].below);
+	}
+	for (int c = 0; c < cpu_topology.nr_clusters; c++) {
+		struct cpuidle_cluster_stats st;
+
+		cpuidle_get_cluster(c, &st);
+		printk("%scpuidle%s cluster=%d off_count=%llu off_us=%llu\n", prefix, tag, c,
+		       (unsigned long long)st.count,
+		       (unsigned long long)(st.time_ns / NSEC_PER_USEC));
+	}
+}
