@@ -37,8 +37,10 @@ topology: cpu=0 mpidr=0x0 cluster=0 freq_domain=0 compatible=x dmips=1024 capaci
 topology: cpu=1 mpidr=0x1 cluster=0 freq_domain=0 compatible=x dmips=1024 capacity=1024
 topology: opp freq_domain=0 freq=1000000 microvolt=700000 power=200000 cost=1
 topology: opp freq_domain=0 freq=2000000 microvolt=900000 power=800000 cost=2
-topology: idle cpu=0 state=1 name=a entry_us=1 exit_us=1 residency_us=1 level=0 timer_stop=1 psci=0x0
-topology: idle cpu=1 state=2 name=b entry_us=1 exit_us=1 residency_us=1 level=1 timer_stop=1 psci=0x0
+topology: idle cpu=0 state=1 name=a entry_us=1 exit_us=1 residency_us=1 level=0 \
+timer_stop=1 psci=0x0
+topology: idle cpu=1 state=2 name=b entry_us=1 exit_us=1 residency_us=1 level=1 \
+timer_stop=1 psci=0x0
 """
 
 

@@ -44,7 +44,8 @@ void experiment_half_end(void)
 	char label[sizeof(exp_name) + sizeof(half)];
 
 	ksnprintf(label, sizeof(label), " half=%s/%s", exp_name, half);
-	for (char *c = label + 1; *c; c++)	/* one key=value: "E4/X hackbench" -> "E4/X/hackbench" */
+	/* one key=value: "E4/X hackbench" -> "E4/X/hackbench" */
+	for (char *c = label + 1; *c; c++)
 		if (*c == ' ')
 			*c = '/';
 	energy_print("RESULT ", label);	/* before the dump: trace.py's RESULT follows it */

@@ -318,7 +318,7 @@ void cpuidle_idle_call(void)
 	unsigned int cpu = arch_cpu_id();
 	struct cpuidle_device *dev = &devices[cpu];
 	bool stopped, stop_tick;
-	u64 t0;
+	u64 ticks;
 	int idx;
 
 	if (!enabled || dev->nr_states <= 1) {
@@ -336,14 +336,14 @@ void cpuidle_idle_call(void)
 	idx = menu_select(dev, stopped, &stop_tick);
 	if (stop_tick || stopped)	/* Linux: else tick_nohz_idle_retain_tick() */
 		tick_nohz_idle_stop_tick();
-	stopped = tick_nohz_tick_stopped_cpu(cpu);
-	t0 = arch_clock_ns();
+	ticks = sched_tick_count();
 	dev->last_state_idx = enter_state(dev, cpu, idx);
-	/* Linux: menu_reflect(); tick_nohz_idle_got_tick(): the tick ran on. */
-	dev->menu.needs_update = true;
-	dev->menu.tick_wakeup = !stopped && arch_clock_ns() - t0 >= TICK_NSEC;
+	dev->menu.needs_update = true;	/* Linux: menu_reflect() */
 	arch_irq_enable();	/* the interrupt that woke us, now */
 	arch_irq_disable();
+	/* Linux: tick_nohz_idle_got_tick(): the tick handler ran for this idle period, so
+	 * the tick, not a real event, ended it (menu_update() then counts a long idle). */
+	dev->menu.tick_wakeup = sched_tick_count() != ticks;
 }
 
 void cpuidle_init(void)
