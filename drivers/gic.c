@@ -8,6 +8,7 @@
 #include "ptregs.h"
 #include "sched.h"
 #include "smp.h"
+#include "speed.h"
 
 #define NR_IRQS 1020	/* INTIDs 1020-1023 are special (spurious) */
 
@@ -76,6 +77,16 @@ unsigned int gic_migrate_irqs(unsigned int cpu, unsigned int to)
 	return moved;
 }
 
+u32 gic_set_pmr(u32 pmr)
+{
+	return gic->set_pmr(pmr);
+}
+
+void gic_set_priority(unsigned int irq, u8 prio)
+{
+	gic->set_priority(irq, prio);
+}
+
 void gic_send_sgi(unsigned int cpu, unsigned int sgi)
 {
 	gic->send_sgi(cpu, sgi);
@@ -107,7 +118,9 @@ void handle_irq(struct pt_regs *regs)
 {
 	u64 start = arch_clock_ns();
 
+	speed_irq_enter();
 	gic_handle_irq();
+	speed_irq_exit();	/* after every end of interrupt: a stall can end */
 	account_irq_time(arch_clock_ns() - start);	/* IRQ time for avg_irq (E5) */
 	irq_exit_preempt();
 }

@@ -39,6 +39,14 @@ void arch_send_ipi(unsigned int cpu, enum ipi_type type);
 /* Wait for an interrupt. Called with IRQs disabled; returns with IRQs
  * disabled after an interrupt was taken (mask / wfi / unmask, DESIGN.md). */
 void arch_idle(void);
+/* This CPU does nothing until emulated time deadline_ns: wfi with its timer set
+ * for the deadline, every other interrupt held off below the core (GIC priority
+ * mask: ICC_PMR_EL1 / GICC_PMR, the stall's own timer interrupt given a higher
+ * priority) so that wfi sleeps and the CPU takes no instructions from the
+ * shared -icount budget; returns with interrupts in the state they had, and
+ * pending interrupts are then taken. Call with IRQs disabled. (The speed
+ * model's stall, kernel/sched/speed.c; an idle state's exit latency.) */
+void arch_stall_until(u64 deadline_ns);
 /* Inside spin loops: lets other (v)CPUs run. */
 void arch_cpu_relax(void);
 

@@ -78,6 +78,11 @@ void arch_idle(void)
 	__asm__ volatile("dsb sy; wfi; msr daifclr, #2; isb; msr daifset, #2" ::: "memory");
 }
 
+void arch_stall_until(u64 deadline_ns)
+{
+	arm_timer_stall_until(deadline_ns);
+}
+
 void arch_cpu_relax(void)
 {
 	__asm__ volatile("yield" ::: "memory");

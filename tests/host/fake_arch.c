@@ -236,6 +236,16 @@ void arch_idle(void)
 		violation("arch_idle() with IRQs on");
 }
 
+/* The fake CPUs share one clock: a stall moves it on (the stalling CPU is the
+ * only one executing in a host test). */
+void arch_stall_until(u64 deadline_ns)
+{
+	if (!fake_cpus[this_cpu].irqs_off)
+		violation("arch_stall_until() with IRQs on");
+	if (deadline_ns > now_ns)
+		now_ns = deadline_ns;
+}
+
 /* Nothing else runs while this host thread spins: the lock or flag waited for can
  * never change. Give it a few rounds (a trylock loop may be legitimate), then stop. */
 void arch_cpu_relax(void)

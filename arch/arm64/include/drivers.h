@@ -24,6 +24,15 @@ void gic_handle_irq(void);
 /* Interrupt number (GIC INTID) of entry `index` of a node's "interrupts". */
 int dt_irq(const struct dtb *dt, int node, int index);
 const char *gic_name(void);
+/* Every interrupt has priority GIC_PRIO_DEFAULT except the local timer's,
+ * GIC_PRIO_STALL: a priority mask of GIC_PMR_STALL lets only it reach the core
+ * (arch_stall_until); GIC_PMR_OPEN lets all in. */
+#define GIC_PRIO_DEFAULT 0xa0
+#define GIC_PRIO_STALL 0x80
+#define GIC_PMR_STALL 0x90
+#define GIC_PMR_OPEN 0xf0
+u32 gic_set_pmr(u32 pmr);
+void gic_set_priority(unsigned int irq, u8 prio);
 
 struct gic_ops {
 	const char *name;
@@ -33,6 +42,8 @@ struct gic_ops {
 	void (*enable)(unsigned int irq);
 	void (*send_sgi)(unsigned int cpu, unsigned int sgi);
 	void (*set_affinity)(unsigned int irq, unsigned int cpu);	/* an SPI */
+	u32 (*set_pmr)(u32 pmr);	/* this CPU's priority mask; returns the old one */
+	void (*set_priority)(unsigned int irq, u8 prio);	/* a PPI: this CPU's copy */
 };
 const struct gic_ops *gicv2_probe(const struct dtb *dt, int node);
 const struct gic_ops *gicv3_probe(const struct dtb *dt, int node);
@@ -45,6 +56,7 @@ void arm_timer_cpu_stop(void);	/* this CPU's timer off (it goes offline) */
 u64 arm_timer_read_ns(void);
 void arm_timer_set_deadline_ns(u64 ns);
 u64 arm_timer_freq(void);
+void arm_timer_stall_until(u64 ns);	/* arch_stall_until() */
 
 /* psci.c */
 int psci_init(const struct dtb *dt);
