@@ -18,6 +18,7 @@ enum speed_model speed_model = SPEED_WORK;
 /* Per CPU, touched only by its own CPU with IRQs off. */
 static struct speed_cpu {
 	u64 busy_since;		/* executing since (emulated ns); valid if busy */
+	u64 v_since;		/* the same on the processor-sharing clock */
 	u64 debt;		/* ns of stall owed */
 	u64 paid;		/* ns stalled in all (shell, self-tests) */
 	bool busy;		/* executing: not idle, not in cpu_work()'s wait */
@@ -26,6 +27,36 @@ static struct speed_cpu {
 } __attribute__((aligned(64))) speed_cpu[NR_CPUS];
 
 static u64 speed_epoch;	/* speed_set_model(): busy time before it is free */
+
+/* The processor-sharing clock (speed_clock=ps): V advances at 1/n per ns while
+ * n CPUs execute (at 1/1 while none does), so a CPU's V progress while it
+ * executes is its own share of -icount's one instruction per ns. V is in
+ * ns << PS_SHIFT. speed_clock=elapsed charges emulated busy time instead. */
+#define PS_SHIFT 8
+static bool speed_ps;
+static spinlock_t ps_lock;
+static u64 ps_v, ps_t;
+static unsigned int ps_n;
+
+/* Under ps_lock: bring V to now; n changes by dn after. */
+static u64 ps_update(u64 now, int dn)
+{
+	if (now > ps_t)
+		ps_v += ((now - ps_t) << PS_SHIFT) / (ps_n ? ps_n : 1);
+	ps_t = MAX(ps_t, now);
+	ps_n = (unsigned int)((int)ps_n + dn);
+	return ps_v;
+}
+
+static u64 ps_now(int dn)
+{
+	u64 v;
+
+	spin_lock(&ps_lock);
+	v = ps_update(arch_clock_ns(), dn);
+	spin_unlock(&ps_lock);
+	return v;
+}
 
 static const char *const model_names[] = {
 	[SPEED_ALL] = "all", [SPEED_WORK] = "work", [SPEED_NATIVE] = "native",
@@ -56,9 +87,13 @@ void speed_init(const struct dtb *dt)
 		else if (strcmp(v, "all"))
 			printk("speed: unknown model \"%s\"; using all\n", v);
 	}
-	printk("speed: model %s (%s)\n", speed_model_name(),
+	if (bootarg_get("speed_clock", v, sizeof(v)))
+		speed_ps = !strcmp(v, "ps");
+	spin_lock_init(&ps_lock);
+	printk("speed: model %s (%s), clock %s\n", speed_model_name(),
 	       speed_model == SPEED_ALL ? "every instruction at capacity x f_cur / f_max" :
-	       speed_model == SPEED_WORK ? "only cpu_work() is scaled" : "no emulation");
+	       speed_model == SPEED_WORK ? "only cpu_work() is scaled" : "no emulation",
+	       speed_ps ? "ps" : "elapsed");
 }
 
 /* s_c x 2^20: the same product account_cpu_work() credits work with. */
@@ -76,11 +111,42 @@ static void speed_accrue(struct speed_cpu *sc, int cpu, u64 now)
 {
 	u64 rate = speed_rate(cpu), full = (u64)SCHED_CAPACITY_SCALE * SCHED_CAPACITY_SCALE;
 
+	if (speed_ps) {
+		u64 v = ps_now(0);
+
+		if (sc->busy && v > sc->v_since && rate && rate < full)
+			sc->debt += ((v - sc->v_since) >> PS_SHIFT) * (full - rate) / rate;
+		sc->v_since = v;
+		return;
+	}
 	if (sc->busy_since < READ_ONCE(speed_epoch))
 		sc->busy_since = READ_ONCE(speed_epoch);
 	if (sc->busy && now > sc->busy_since && rate && rate < full)
 		sc->debt += (now - sc->busy_since) * (full - rate) / rate;
 	sc->busy_since = now;
+}
+
+/* speed_clock=ps: the debt is V time; stall n_others x it, then count what V
+ * really did (others may have started or stopped meanwhile). */
+static void speed_stall_ps(struct speed_cpu *sc)
+{
+	u64 start = arch_clock_ns();
+
+	for (int round = 0; round < 4 && sc->debt >= SPEED_MIN_STALL_NS; round++) {
+		u64 v0, v1, n;
+
+		spin_lock(&ps_lock);
+		v0 = ps_update(arch_clock_ns(), sc->busy ? -1 : 0);
+		n = ps_n ? ps_n : 1;
+		spin_unlock(&ps_lock);
+		arch_stall_until(arch_clock_ns() + sc->debt * n);
+		v1 = ps_now(sc->busy ? 1 : 0);
+		v1 = (v1 - v0) >> PS_SHIFT;
+		sc->debt = v1 >= sc->debt ? 0 : sc->debt - v1;
+		sc->v_since = ps_v;
+	}
+	sc->paid += arch_clock_ns() - start;
+	sc->busy_since = arch_clock_ns();
 }
 
 static void speed_stall(struct speed_cpu *sc)
@@ -89,6 +155,10 @@ static void speed_stall(struct speed_cpu *sc)
 
 	if (sc->debt < SPEED_MIN_STALL_NS)
 		return;
+	if (speed_ps) {
+		speed_stall_ps(sc);
+		return;
+	}
 	arch_stall_until(start + sc->debt);
 	end = arch_clock_ns();
 	sc->paid += end - start;
@@ -150,6 +220,8 @@ void speed_busy_end(bool pay)
 		if (pay)
 			speed_stall(sc);
 	}
+	if (sc->busy && speed_ps)
+		ps_now(-1);
 	sc->busy = false;	/* kept in every model: speed_set_model() */
 }
 
@@ -159,6 +231,8 @@ void speed_busy_begin(void)
 	struct speed_cpu *sc = &speed_cpu[arch_cpu_id()];
 
 	sc->busy_since = arch_clock_ns();
+	if (!sc->busy && speed_ps)
+		sc->v_since = ps_now(1);
 	sc->busy = true;
 }
 
