@@ -19,7 +19,7 @@ enum speed_model speed_model = SPEED_WORK;
 static struct speed_cpu {
 	u64 busy_since;		/* executing since (emulated ns); valid if busy */
 	u64 v_since;		/* the same on the processor-sharing clock */
-	u64 debt;		/* ns of stall owed */
+	s64 debt;		/* ns of stall owed; < 0: a stall that overran, credit */
 	u64 paid;		/* ns stalled in all (shell, self-tests) */
 	bool busy;		/* executing: not idle, not in cpu_work()'s wait */
 	bool in_irq;		/* inside an interrupt handler: payment deferred */
@@ -31,9 +31,10 @@ static u64 speed_epoch;	/* speed_set_model(): busy time before it is free */
 /* The processor-sharing clock (speed_clock=ps): V advances at 1/n per ns while
  * n CPUs execute (at 1/1 while none does), so a CPU's V progress while it
  * executes is its own share of -icount's one instruction per ns. V is in
- * ns << PS_SHIFT. speed_clock=elapsed charges emulated busy time instead. */
+ * ns << PS_SHIFT. The default; speed_clock=elapsed charges emulated busy time
+ * instead (README "speed=": the two measured). */
 #define PS_SHIFT 8
-static bool speed_ps;
+static bool speed_ps = true;
 static spinlock_t ps_lock;
 static u64 ps_v, ps_t;
 static unsigned int ps_n;
@@ -88,7 +89,7 @@ void speed_init(const struct dtb *dt)
 			printk("speed: unknown model \"%s\"; using all\n", v);
 	}
 	if (bootarg_get("speed_clock", v, sizeof(v)))
-		speed_ps = !strcmp(v, "ps");
+		speed_ps = strcmp(v, "elapsed") != 0;
 	spin_lock_init(&ps_lock);
 	printk("speed: model %s (%s), clock %s\n", speed_model_name(),
 	       speed_model == SPEED_ALL ? "every instruction at capacity x f_cur / f_max" :
@@ -115,15 +116,23 @@ static void speed_accrue(struct speed_cpu *sc, int cpu, u64 now)
 		u64 v = ps_now(0);
 
 		if (sc->busy && v > sc->v_since && rate && rate < full)
-			sc->debt += ((v - sc->v_since) >> PS_SHIFT) * (full - rate) / rate;
+			sc->debt += (s64)(((v - sc->v_since) >> PS_SHIFT) * (full - rate) / rate);
 		sc->v_since = v;
 		return;
 	}
 	if (sc->busy_since < READ_ONCE(speed_epoch))
 		sc->busy_since = READ_ONCE(speed_epoch);
 	if (sc->busy && now > sc->busy_since && rate && rate < full)
-		sc->debt += (now - sc->busy_since) * (full - rate) / rate;
+		sc->debt += (s64)((now - sc->busy_since) * (full - rate) / rate);
 	sc->busy_since = now;
+}
+
+/* A stall ends when QEMU next runs the vCPU, often later than its deadline
+ * while others are busy (-icount round-robin): the overrun is credit against
+ * the next debt, bounded by one tick so an old overrun cannot hide new work. */
+static s64 speed_credit(s64 debt)
+{
+	return debt < -(s64)TICK_NSEC ? -(s64)TICK_NSEC : debt;
 }
 
 /* speed_clock=ps: the debt is V time; stall n_others x it, then count what V
@@ -139,10 +148,10 @@ static void speed_stall_ps(struct speed_cpu *sc)
 		v0 = ps_update(arch_clock_ns(), sc->busy ? -1 : 0);
 		n = ps_n ? ps_n : 1;
 		spin_unlock(&ps_lock);
-		arch_stall_until(arch_clock_ns() + sc->debt * n);
+		arch_stall_until(arch_clock_ns() + (u64)sc->debt * n);
 		v1 = ps_now(sc->busy ? 1 : 0);
 		v1 = (v1 - v0) >> PS_SHIFT;
-		sc->debt = v1 >= sc->debt ? 0 : sc->debt - v1;
+		sc->debt = speed_credit(sc->debt - (s64)v1);
 		sc->v_since = ps_v;
 	}
 	sc->paid += arch_clock_ns() - start;
@@ -159,10 +168,10 @@ static void speed_stall(struct speed_cpu *sc)
 		speed_stall_ps(sc);
 		return;
 	}
-	arch_stall_until(start + sc->debt);
+	arch_stall_until(start + (u64)sc->debt);
 	end = arch_clock_ns();
 	sc->paid += end - start;
-	sc->debt = end - start >= sc->debt ? 0 : sc->debt - (end - start);
+	sc->debt = speed_credit(sc->debt - (s64)(end - start));
 	sc->busy_since = end;	/* the stall is not execution */
 }
 
@@ -220,6 +229,8 @@ void speed_busy_end(bool pay)
 		if (pay)
 			speed_stall(sc);
 	}
+	if (pay && sc->debt < 0)
+		sc->debt = 0;	/* an overrun's credit does not outlive the busy stretch */
 	if (sc->busy && speed_ps)
 		ps_now(-1);
 	sc->busy = false;	/* kept in every model: speed_set_model() */
