@@ -15,14 +15,44 @@ extern enum speed_model speed_model;
 struct dtb;
 void speed_init(const struct dtb *dt);	/* from bootargs and the tree, once */
 const char *speed_model_name(void);
-void speed_pay(void);			/* before effects reach other CPUs */
-void speed_busy_end(bool pay);		/* IRQs off: idle (pay) or cpu_work's wait */
-void speed_busy_begin(void);		/* IRQs off: executing again */
+/* The hooks cost a load and a compare unless speed=all. */
+void __speed_pay(void);
+void __speed_busy_end(bool pay);
+void __speed_busy_begin(void);
+void __speed_irq_enter(void);
+void __speed_irq_exit(void);
+
+static inline void speed_pay(void)		/* before effects reach other CPUs */
+{
+	if (speed_model == SPEED_ALL)
+		__speed_pay();
+}
+
+static inline void speed_busy_end(bool pay)	/* IRQs off: idle (pay), cpu_work's wait */
+{
+	if (speed_model == SPEED_ALL)
+		__speed_busy_end(pay);
+}
+
+static inline void speed_busy_begin(void)	/* IRQs off: executing again */
+{
+	if (speed_model == SPEED_ALL)
+		__speed_busy_begin();
+}
 u64 speed_stalled_ns(unsigned int cpu);	/* stalled so far */
 /* IRQs off: the arch's IRQ entry, around its handlers (after the last end of
  * interrupt comes the exit, which pays what the handlers owed). */
-void speed_irq_enter(void);
-void speed_irq_exit(void);
+static inline void speed_irq_enter(void)
+{
+	if (speed_model == SPEED_ALL)
+		__speed_irq_enter();
+}
+
+static inline void speed_irq_exit(void)
+{
+	if (speed_model == SPEED_ALL)
+		__speed_irq_exit();
+}
 void speed_set_model(enum speed_model m);	/* at run time (self-tests) */
 
 #endif
