@@ -82,8 +82,29 @@ int arm_timer_init(const struct dtb *dt)
 void arm_timer_cpu_init(void)
 {
 	write_sysreg(cntv_ctl_el0, CNTV_CTL_IMASK);
+	gic_set_priority((unsigned int)timer_irq, GIC_PRIO_STALL);
 	gic_enable_irq((unsigned int)timer_irq);
-	gic_set_priority((unsigned int)timer_irq, GIC_PRIO_TIMER);
+}
+
+/* arch_stall_until(): borrow the timer for the deadline with every other
+ * interrupt held below the core (a pending masked interrupt would end wfi at
+ * once: DESIGN.md), then give the timer back its own deadline. IRQs are off, so
+ * the stall's timer interrupt only ends wfi; it is never taken. */
+void arm_timer_stall_until(u64 ns)
+{
+	u64 cval = read_sysreg(cntv_cval_el0), ctl = read_sysreg(cntv_ctl_el0);
+	u64 cnt = (u64)(((unsigned __int128)ns * cnt_mult) >> 32) + 1;
+	u32 pmr = gic_set_pmr(GIC_PMR_STALL);
+
+	write_sysreg(cntv_cval_el0, cnt);
+	write_sysreg(cntv_ctl_el0, CNTV_CTL_ENABLE);
+	isb();
+	while (arm_timer_read_ns() < ns)
+		__asm__ volatile("dsb sy; wfi" ::: "memory");
+	write_sysreg(cntv_cval_el0, cval);
+	write_sysreg(cntv_ctl_el0, ctl);
+	isb();
+	gic_set_pmr(pmr);
 }
 
 /* Disabled, not merely masked: a parked CPU's wfi must not wake for it. */

@@ -8,6 +8,7 @@
 #include "kernel.h"
 #include "ptregs.h"
 #include "smp.h"
+#include "speed.h"
 
 #define NR_IRQS 1020	/* INTIDs 1020-1023 are special (spurious) */
 
@@ -54,18 +55,6 @@ int irq_register(unsigned int irq, irq_handler_t fn, void *arg)
 }
 
 /* An SPI goes to the CPU that enables it (init: the boot CPU). */
-/* Stop-gap: replaced by r2-speed's. An SGI/PPI of this CPU above the
- * others (0xa0), and this CPU's priority mask (0xf0: all pass). */
-void gic_set_priority(unsigned int irq, u8 prio)
-{
-	gic->set_priority(irq, prio);
-}
-
-void gic_set_priority_mask(u8 pmr)
-{
-	gic->set_pmr(pmr);
-}
-
 void gic_enable_irq(unsigned int irq)
 {
 	gic->enable(irq);
@@ -86,6 +75,16 @@ unsigned int gic_migrate_irqs(unsigned int cpu, unsigned int to)
 		moved++;
 	}
 	return moved;
+}
+
+u32 gic_set_pmr(u32 pmr)
+{
+	return gic->set_pmr(pmr);
+}
+
+void gic_set_priority(unsigned int irq, u8 prio)
+{
+	gic->set_priority(irq, prio);
 }
 
 void gic_send_sgi(unsigned int cpu, unsigned int sgi)

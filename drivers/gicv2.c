@@ -70,20 +70,24 @@ static void v2_set_affinity(unsigned int irq, unsigned int cpu)
 	writeb(cpu_iface_mask[cpu], dist + GICD_ITARGETSR + irq);
 }
 
-/* IPRIORITYR0-7 are banked per CPU: this CPU's SGIs and PPIs. */
+static u32 v2_set_pmr(u32 pmr)
+{
+	u32 old = readl(cpuif + GICC_PMR);
+
+	writel(pmr, cpuif + GICC_PMR);
+	dsb(sy);
+	return old;
+}
+
+/* SGI/PPI priorities are banked per CPU interface: the caller's own. */
 static void v2_set_priority(unsigned int irq, u8 prio)
 {
 	writeb(prio, dist + GICD_IPRIORITYR + irq);
 }
 
-static void v2_set_pmr(u8 pmr)
-{
-	writel(pmr, cpuif + GICC_PMR);
-}
-
 static const struct gic_ops v2_ops = {
 	"GICv2", v2_cpu_init, v2_ack, v2_eoi, v2_enable, v2_send_sgi, v2_set_affinity,
-	v2_set_priority, v2_set_pmr,
+	v2_set_pmr, v2_set_priority,
 };
 
 const struct gic_ops *gicv2_probe(const struct dtb *dt, int node)

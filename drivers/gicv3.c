@@ -146,23 +146,29 @@ static void v3_set_affinity(unsigned int irq, unsigned int cpu)
 	writeq(mpidr_to_aff(cpu_mpidr[cpu]) & 0xffffff, dist + GICD_IROUTER + 8 * irq);
 }
 
-static void v3_set_priority(unsigned int irq, u8 prio)
+static u32 v3_set_pmr(u32 pmr)
 {
-	volatile u8 *rd = find_redist(cpu_mpidr[arch_cpu_id()]);
+	u32 old = (u32)read_sysreg(ICC_PMR_EL1);
 
-	if (rd && irq < 32)
-		writeb(prio, rd + GICR_IPRIORITYR + irq);
+	write_sysreg(ICC_PMR_EL1, (u64)pmr);
+	isb();
+	dsb(sy);	/* the PMR must reach the redistributor before wfi */
+	return old;
 }
 
-static void v3_set_pmr(u8 pmr)
+static void v3_set_priority(unsigned int irq, u8 prio)
 {
-	write_sysreg(ICC_PMR_EL1, pmr);
-	isb();
+	volatile u8 *rd = irq < 32 ? find_redist(cpu_mpidr[arch_cpu_id()]) : NULL;
+
+	if (irq < 32 && rd)
+		writeb(prio, rd + GICR_IPRIORITYR + irq);
+	else if (irq >= 32)
+		writeb(prio, dist + GICD_IPRIORITYR + irq);
 }
 
 static const struct gic_ops v3_ops = {
 	"GICv3", v3_cpu_init, v3_ack, v3_eoi, v3_enable, v3_send_sgi, v3_set_affinity,
-	v3_set_priority, v3_set_pmr,
+	v3_set_pmr, v3_set_priority,
 };
 
 const struct gic_ops *gicv3_probe(const struct dtb *dt, int node)

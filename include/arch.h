@@ -42,10 +42,13 @@ void arch_idle(void);
 /* wfi alone: IRQs disabled, returns once an interrupt is pending (or at
  * once if one is), without taking it: the caller unmasks when it is ready. */
 void arch_wfi(void);
-/* This CPU does nothing until emulated time deadline_ns: wfi with its timer
- * set for the deadline, every other interrupt held off below the core (GIC
- * priority mask) so that wfi sleeps; returns with interrupts in the state
- * they had, pending ones then taken. Call with IRQs disabled. */
+/* This CPU does nothing until emulated time deadline_ns: wfi with its timer set
+ * for the deadline, every other interrupt held off below the core (GIC priority
+ * mask: ICC_PMR_EL1 / GICC_PMR, the stall's own timer interrupt given a higher
+ * priority) so that wfi sleeps and the CPU takes no instructions from the
+ * shared -icount budget; returns with interrupts in the state they had, and
+ * pending interrupts are then taken. Call with IRQs disabled. (The speed
+ * model's stall, kernel/sched/speed.c; an idle state's exit latency.) */
 void arch_stall_until(u64 deadline_ns);
 /* Inside spin loops: lets other (v)CPUs run. */
 void arch_cpu_relax(void);

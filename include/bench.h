@@ -1,6 +1,6 @@
 /* bench.h - benchmarks and experiments as kernel threads (kernel/bench/).
  * A spec is "name,key=value,...", as in the bootargs words
- *   bench=pipe,n=20000        bench=hackbench,g=2,l=10
+ *   bench=pipe,n=20000        bench=hackbench,g=2,l=10 (,w=units ,m=cpumask in decimal)
  *   bench=sysbench-threads,t=8,d=1,w=1000   bench=sysbench-cpu,t=1,d=2
  *   bench=tbench,c=2,d=1000,bg=8   (bg: the "video playing" background tasks)
  *   bench=rtapp,file=e5 (a built-in rt-app file, or file=initrd; docs/rtapp.md)

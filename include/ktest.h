@@ -24,6 +24,7 @@ struct ktest_suite {
 	const char *name;
 	const struct ktest_case *cases;
 	size_t nr_cases;
+	bool by_name_only;	/* not part of "selftest" (all): run when named */
 };
 
 /* clang-format 14 breaks `{ #fn, fn }` and a `return` argument. */
@@ -35,7 +36,16 @@ struct ktest_suite {
 	static const struct ktest_case sname##_ktest_cases[] = { __VA_ARGS__ };          \
 	static const struct ktest_suite sname##_ktest_suite                              \
 		__attribute__((used, section("ktest_suites"), aligned(8))) = {            \
-			#sname, sname##_ktest_cases, ARRAY_SIZE(sname##_ktest_cases)     \
+			#sname, sname##_ktest_cases, ARRAY_SIZE(sname##_ktest_cases), false \
+		}
+
+/* The same, for a suite that runs only when named (selftest=NAME): a known
+ * open problem whose cases fail today, kept runnable (issue 14: speed_shared). */
+#define KTEST_SUITE_BY_NAME(sname, ...)                                                    \
+	static const struct ktest_case sname##_ktest_cases[] = { __VA_ARGS__ };          \
+	static const struct ktest_suite sname##_ktest_suite                              \
+		__attribute__((used, section("ktest_suites"), aligned(8))) = {            \
+			#sname, sname##_ktest_cases, ARRAY_SIZE(sname##_ktest_cases), true \
 		}
 /* clang-format on */
 

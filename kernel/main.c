@@ -8,6 +8,7 @@
 #include "cpufreq.h"
 #include "cpuidle.h"
 #include "dtb.h"
+#include "speed.h"
 #include "kernel.h"
 #include "ktest.h"
 #include "lockdep.h"
@@ -69,6 +70,7 @@ void kernel_main(const struct dtb *dt)
 	       boot_first_line_ns / NSEC_PER_USEC);
 	bootargs_init(chosen >= 0 ? dtb_prop_str(dt, chosen, "bootargs") : NULL);
 	printk("bootargs: \"%s\"\n", bootargs_string());
+	speed_init(dt);			/* speed=: the emulated CPU speed model */
 	panic_poweroff = bootarg_get("panic", v, sizeof(v)) && !strcmp(v, "poweroff");
 	printk("mm: %lu KiB free of %lu KiB\n", page_alloc_free_count() * 4,
 	       page_alloc_total_count() * 4);

@@ -15,6 +15,7 @@
 #include "ktest.h"
 #include "mm.h"
 #include "sched.h"
+#include "speed.h"
 #include "shell_parse.h"
 #include "smp.h"
 #include "timer.h"
@@ -134,6 +135,7 @@ static void print_cpus(void)
 {
 	unsigned int cpu;
 
+	printk("speed model: %s (boot option speed=)\n", speed_model_name());
 	printk("CPU CLUSTER CAP_ORIG CAPACITY   OPP_KHZ UTIL NR_RUNNING IDLE%%\n");
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		int pol = cpufreq_policy_of(cpu);

@@ -8,6 +8,7 @@
 #include "bootargs.h"
 #include "kernel.h"
 #include "sched.h"
+#include "speed.h"
 #include "timer.h"
 
 struct timer_base {
@@ -161,6 +162,7 @@ void timer_interrupt(void)
 	reprogram(b);
 	spin_unlock(&b->lock);
 	if (tick) {
+		speed_pay();	/* the work of the tick period is done by now */
 		scheduler_tick();
 		watchdog_tick();	/* lockup detectors (kernel/watchdog.c) */
 	}

@@ -190,6 +190,14 @@ RUNS = [
     for m, n in (("qemu-bl44", 8), ("qemu-bl44-1c", 8), ("qemu-sym8", 8), ("qemu-bl22", 4))
 ]
 
+# The speed model of all code (speed=all, issue 14): a loop's time follows
+# capacity and OPP on two and three capacity levels (tests/kernel/selftest_speed.c).
+RUNS += [
+    {"name": "speed-" + m, "kind": "qemu", "append": "selftest=speed", "release": True,
+     "qemu": a53_virt(m)}
+    for m in ("qemu-bl44", "qemu-bl44-1c", "qemu-tri")
+]
+
 # ---- firmware boot paths: U-Boot booti/bootefi, EDK2 (UEFI), the HiKey960 image ----------
 # U-Boot reads its environment (bootcmd, bootargs; tests/fw/uboot/*.env, built into
 # {build}/fw/ by `make firmware`) from the second flash bank; QEMU's loader puts

@@ -62,30 +62,9 @@ u64 arch_clock_ns(void)
 	return arm_timer_read_ns();
 }
 
-static u64 timer_deadline[NR_CPUS];	/* the kernel's, restored after a stall */
-
 void arch_timer_set_deadline(u64 ns)
 {
-	timer_deadline[arch_cpu_id()] = ns;
 	arm_timer_set_deadline_ns(ns);
-}
-
-/* Stop-gap: replaced by r2-speed's. The timer is borrowed for the deadline;
- * the GIC's priority mask keeps every other interrupt below the core, so
- * wfi sleeps even while one is pending (DESIGN.md, QEMU facts). */
-void arch_stall_until(u64 deadline_ns)
-{
-	unsigned int cpu = arch_cpu_id();
-
-	if (arm_timer_read_ns() >= deadline_ns)
-		return;
-	gic_set_priority_mask(GIC_PMR_STALL);
-	while (arm_timer_read_ns() < deadline_ns) {
-		arm_timer_set_deadline_ns(deadline_ns);
-		__asm__ volatile("dsb sy; wfi" ::: "memory");
-	}
-	arm_timer_set_deadline_ns(timer_deadline[cpu]);
-	gic_set_priority_mask(GIC_PMR_ALL);
 }
 
 void arch_wfi(void)
@@ -102,6 +81,11 @@ void arch_send_ipi(unsigned int cpu, enum ipi_type type)
 void arch_idle(void)
 {
 	__asm__ volatile("dsb sy; wfi; msr daifclr, #2; isb; msr daifset, #2" ::: "memory");
+}
+
+void arch_stall_until(u64 deadline_ns)
+{
+	arm_timer_stall_until(deadline_ns);
 }
 
 void arch_cpu_relax(void)

@@ -6,12 +6,17 @@
 #include "kernel.h"
 #include "ptregs.h"
 #include "sched.h"
+#include "speed.h"
 
 void handle_irq(struct pt_regs *regs)
 {
 	u64 start = arch_clock_ns();
 
+	speed_irq_enter();
 	gic_handle_irq();
 	account_irq_time(arch_clock_ns() - start);	/* IRQ time for avg_irq (E5) */
+	/* After every end of interrupt (a stall can end) and outside the IRQ
+	 * time: the stall is the interrupted task's slowness, not IRQ work. */
+	speed_irq_exit();
 	irq_exit_preempt();
 }

@@ -9,6 +9,7 @@
 #include "cpuidle.h"
 #include "kernel.h"
 #include "sched.h"
+#include "speed.h"
 
 static const char *strchr(const char *s, int c)
 {
@@ -166,15 +167,16 @@ static int bench_one(const char *spec)
 		struct hackbench_result r;
 		u64 us;
 
-		if (bench_hackbench(bench_arg(spec, "g", 1), bench_arg(spec, "l", 10),
-				    bench_arg(spec, "w", 0), &r))
+		if (bench_hackbench_on(bench_arg(spec, "g", 1), bench_arg(spec, "l", 10),
+				       bench_arg(spec, "w", 0), bench_arg(spec, "m", ~0ull), &r))
 			return -1;
 		us = r.ns / 1000;
 		printk("# %llu sender and receiver threads per group\n# %llu groups == %llu "
 		       "threads run\n\n     Total time: %llu.%03llu [sec]\n", 40ull, r.groups,
 		       r.groups * 40, us / 1000000, us / 1000 % 1000);
-		printk("RESULT hackbench groups=%llu loops=%llu seconds=%llu.%06llu%s\n", r.groups,
-		       r.loops, us / 1000000, us % 1000000, bench_features());
+		printk("RESULT hackbench groups=%llu loops=%llu seconds=%llu.%06llu speed=%s%s\n",
+		       r.groups, r.loops, us / 1000000, us % 1000000, speed_model_name(),
+		       bench_features());
 		return 0;
 	}
 	if (is(spec, "tbench")) {

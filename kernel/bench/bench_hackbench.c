@@ -71,6 +71,13 @@ static void hb_receiver(void *arg)
 
 int bench_hackbench(u64 groups, u64 loops, u64 work, struct hackbench_result *r)
 {
+	return bench_hackbench_on(groups, loops, work, ~0ull, r);
+}
+
+/* Every thread allowed only `cpus` (taskset -c of the whole run). */
+int bench_hackbench_on(u64 groups, u64 loops, u64 work, u64 cpus,
+		       struct hackbench_result *r)
+{
 	size_t nt = (size_t)groups * 2 * HB_FDS;
 	struct hb_ctx c;
 	struct hb_arg *args;
@@ -109,8 +116,11 @@ int bench_hackbench(u64 groups, u64 loops, u64 work, struct hackbench_result *r)
 			goto out;
 		}
 	}
-	for (size_t i = 0; i < nt; i++)
+	for (size_t i = 0; i < nt; i++) {
+		if (cpus != ~0ull)
+			set_cpus_allowed(th[i], cpus);
 		wake_up_new_task(th[i]);
+	}
 	t0 = arch_clock_ns();
 	complete_all(&c.go);
 	for (size_t i = 0; i < nt; i++)

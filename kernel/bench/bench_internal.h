@@ -24,6 +24,8 @@ struct hackbench_result {
 };
 /* work: emulated work units per message, for its writer and its reader. */
 int bench_hackbench(u64 groups, u64 loops, u64 work, struct hackbench_result *r);
+int bench_hackbench_on(u64 groups, u64 loops, u64 work, u64 cpus,
+		       struct hackbench_result *r);
 
 struct sysbench_result {
 	u64 threads, events, ns, min_events, max_events, lat_sum_ns;

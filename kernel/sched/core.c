@@ -18,6 +18,7 @@
 #include "cpuidle.h"
 #include "sched_internal.h"
 #include "trace.h"
+#include "speed.h"
 
 struct rq runqueues[NR_CPUS];
 struct update_util_data *cpufreq_update_util_data[NR_CPUS];	/* set by cpufreq_schedutil.c */
@@ -286,7 +287,12 @@ static int select_task_rq(struct task_struct *p, int cpu, int wake_flags)
 /* Linux: try_to_wake_up(). Returns 1 if the task was woken. */
 int wake_up_process_flags(struct task_struct *p, int wake_flags)
 {
-	unsigned long flags = spin_lock_irqsave(&p->pi_lock);
+	unsigned long flags;
+
+	/* A slow waker wakes its partner late (kernel/sched/speed.c). */
+	if (p->state == TASK_INTERRUPTIBLE)
+		speed_pay();
+	flags = spin_lock_irqsave(&p->pi_lock);
 	unsigned int this_cpu = arch_cpu_id();
 	struct rq *rq;
 	int cpu;
@@ -370,7 +376,10 @@ void sched_task_init(struct task_struct *p)
 /* Linux: wake_up_new_task(): fork balancing picks the CPU. */
 void wake_up_new_task(struct task_struct *p)
 {
-	unsigned long flags = spin_lock_irqsave(&p->pi_lock);
+	unsigned long flags;
+
+	speed_pay();
+	flags = spin_lock_irqsave(&p->pi_lock);
 	struct rq *rq;
 	int cpu;
 
@@ -620,7 +629,9 @@ void cpu_idle_once(void)
 	rq = this_rq();
 	nohz_run_idle_balance(rq);	/* a kick, or newidle's stats pass */
 	if (!READ_ONCE(rq->need_resched)) {
+		speed_busy_end(true);	/* a slow CPU reaches idle late */
 		cpuidle_idle_call();	/* stops the tick (NO_HZ idle) unless menu keeps it */
+		speed_busy_begin();
 		nohz_run_idle_balance(rq);	/* the kick that woke us */
 	}
 	arch_irq_enable();
@@ -862,8 +873,11 @@ void cpu_work(u64 units)
 		timer_add(&deadline, arch_clock_ns() + (rate ? (left << 20) / rate + 1 : left));
 		/* Interrupts are taken inside arch_idle(), and a preemption there
 		 * is a preemption of this task, as for a busy loop. */
-		if (!READ_ONCE(this_rq()->need_resched))
+		if (!READ_ONCE(this_rq()->need_resched)) {
+			speed_busy_end(false);	/* the wait is not execution */
 			arch_idle();
+			speed_busy_begin();
+		}
 		arch_irq_restore(flags);
 		if (READ_ONCE(this_rq()->need_resched))
 			__schedule(true);

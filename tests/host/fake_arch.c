@@ -240,12 +240,14 @@ void arch_wfi(void)
 		violation("arch_wfi() with IRQs on");
 }
 
-/* Stop-gap: replaced by r2-speed's. The fake clock does not move here. */
+/* The fake CPUs share one clock: a stall moves it on (the stalling CPU is the
+ * only one executing in a host test). */
 void arch_stall_until(u64 deadline_ns)
 {
-	(void)deadline_ns;
 	if (!fake_cpus[this_cpu].irqs_off)
 		violation("arch_stall_until() with IRQs on");
+	if (deadline_ns > now_ns)
+		now_ns = deadline_ns;
 }
 
 /* Nothing else runs while this host thread spins: the lock or flag waited for can

@@ -173,6 +173,7 @@ struct machine {
 	bool die;     /* a DIE level exists (more than one cluster) */
 	int sd_asym;  /* expected sd_asym_cpucapacity level of every cpu */
 	const char *compat_big;
+	int nr_clusters;	/* with a DIE level: 0 means 2 */
 };
 
 /* One machine per block reads better than one field per line. */
@@ -206,6 +207,13 @@ static const struct machine machines[] = {
 	  .cluster = { 0, 0, 1, 1 }, .fmax = { 1844000, 1844000, 2362000, 2362000 },
 	  .nr_freq_domains = 2, .mc_flags = MC_FLAGS, .die = true, .sd_asym = SD_LEVEL_DIE,
 	  .compat_big = "arm,cortex-a53" },
+	/* Three capacity levels (issue 14's speed self-tests): 800 x 2000 MHz against
+	 * 1024 x 2362 MHz is 677. */
+	{ .name = "qemu-tri", .nr_cpus = 8, .mpidr = MPIDR_0_7,
+	  .capacity = { L, L, L, L, 677, 677, B, B }, .cluster = { 0, 0, 0, 0, 1, 1, 2, 2 },
+	  .fmax = { 1844000, 1844000, 1844000, 1844000, 2000000, 2000000, 2362000, 2362000 },
+	  .nr_freq_domains = 3, .mc_flags = MC_FLAGS, .die = true, .sd_asym = SD_LEVEL_DIE,
+	  .compat_big = "arm,cortex-a53", .nr_clusters = 3 },
 	{ .name = "qemu-hikey-mpidr", .nr_cpus = 8, .mpidr = HIKEY_MPIDR, .capacity = CAPS_44,
 	  .cluster = CLUSTERS_44, .fmax = HIKEY_FMAX, .nr_freq_domains = 2,
 	  .mc_flags = MC_FLAGS, .die = true, .sd_asym = SD_LEVEL_DIE,
@@ -250,7 +258,7 @@ static void check_machine(struct ktest *t, const struct machine *m)
 	EXPECT_EQ(t, tr->topo.warnings, 0);
 	EXPECT_TRUE(t, tr->topo.cpu_map);
 	EXPECT_EQ(t, tr->topo.nr_cpus, m->nr_cpus);
-	EXPECT_EQ(t, tr->topo.nr_clusters, m->die ? 2 : 1);
+	EXPECT_EQ(t, tr->topo.nr_clusters, m->die ? (m->nr_clusters ? m->nr_clusters : 2) : 1);
 	EXPECT_EQ(t, tr->topo.nr_freq_domains, m->nr_freq_domains);
 	EXPECT_EQ(t, tr->topo.asym_cpucapacity, m->sd_asym >= 0);
 	check_invariants(t, &tr->topo);

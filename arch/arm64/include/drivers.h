@@ -19,18 +19,20 @@ void gic_cpu_init(unsigned int cpu);		/* each CPU: its interface / redistributor
 unsigned int gic_migrate_irqs(unsigned int cpu, unsigned int to);
 int irq_register(unsigned int irq, irq_handler_t fn, void *arg);
 void gic_enable_irq(unsigned int irq);		/* SPIs go to the boot CPU */
-/* Stop-gap: replaced by r2-speed's. arch_stall_until() lets only the timer
- * through: its PPI above the others' 0xa0, the mask between the two. */
-#define GIC_PRIO_TIMER 0x80
-#define GIC_PMR_STALL 0x90
-#define GIC_PMR_ALL 0xf0
-void gic_set_priority(unsigned int irq, u8 prio);	/* an SGI/PPI of this CPU */
-void gic_set_priority_mask(u8 pmr);
 void gic_send_sgi(unsigned int cpu, unsigned int sgi);
 void gic_handle_irq(void);
 /* Interrupt number (GIC INTID) of entry `index` of a node's "interrupts". */
 int dt_irq(const struct dtb *dt, int node, int index);
 const char *gic_name(void);
+/* Every interrupt has priority GIC_PRIO_DEFAULT except the local timer's,
+ * GIC_PRIO_STALL: a priority mask of GIC_PMR_STALL lets only it reach the core
+ * (arch_stall_until); GIC_PMR_OPEN lets all in. */
+#define GIC_PRIO_DEFAULT 0xa0
+#define GIC_PRIO_STALL 0x80
+#define GIC_PMR_STALL 0x90
+#define GIC_PMR_OPEN 0xf0
+u32 gic_set_pmr(u32 pmr);
+void gic_set_priority(unsigned int irq, u8 prio);
 
 struct gic_ops {
 	const char *name;
@@ -40,8 +42,8 @@ struct gic_ops {
 	void (*enable)(unsigned int irq);
 	void (*send_sgi)(unsigned int cpu, unsigned int sgi);
 	void (*set_affinity)(unsigned int irq, unsigned int cpu);	/* an SPI */
-	void (*set_priority)(unsigned int irq, u8 prio);	/* an SGI/PPI of this CPU */
-	void (*set_pmr)(u8 pmr);	/* this CPU's priority mask */
+	u32 (*set_pmr)(u32 pmr);	/* this CPU's priority mask; returns the old one */
+	void (*set_priority)(unsigned int irq, u8 prio);	/* a PPI: this CPU's copy */
 };
 const struct gic_ops *gicv2_probe(const struct dtb *dt, int node);
 const struct gic_ops *gicv3_probe(const struct dtb *dt, int node);
@@ -54,6 +56,7 @@ void arm_timer_cpu_stop(void);	/* this CPU's timer off (it goes offline) */
 u64 arm_timer_read_ns(void);
 void arm_timer_set_deadline_ns(u64 ns);
 u64 arm_timer_freq(void);
+void arm_timer_stall_until(u64 ns);	/* arch_stall_until() */
 
 /* psci.c */
 int psci_init(const struct dtb *dt);

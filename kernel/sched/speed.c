@@ -1,0 +1,272 @@
+/* speed.c - the emulated CPU speed of all code (DESIGN.md "Emulated CPU speed",
+ * issue 14 section 1): CPU c runs at s_c = capacity_orig/1024 x f_cur/f_max, so
+ * each ns it spends executing costs (1/s_c - 1) ns more, paid as a stall
+ * (arch_stall_until) before its effects reach other CPUs: before a wakeup, before
+ * idle, at the tick. Owns the boot option speed=all|work|native and the debt. */
+#include "sched_internal.h"
+#include "bootargs.h"
+#include "dtb.h"
+#include "speed.h"
+
+/* Debts below this are carried to the next payment, not stalled for: a stall is
+ * a timer round trip, and the total paid stays exact. */
+#define SPEED_MIN_STALL_NS 1000
+
+/* SPEED_WORK until speed_init(): host tests' fake CPUs keep the older model. */
+enum speed_model speed_model = SPEED_WORK;
+
+/* Per CPU, touched only by its own CPU with IRQs off. */
+static struct speed_cpu {
+	u64 busy_since;		/* executing since (emulated ns); valid if busy */
+	u64 v_since;		/* the same on the processor-sharing clock */
+	s64 debt;		/* ns of stall owed; < 0: a stall that overran, credit */
+	u64 paid;		/* ns stalled in all (shell, self-tests) */
+	bool busy;		/* executing: not idle, not in cpu_work()'s wait */
+	bool in_irq;		/* inside an interrupt handler: payment deferred */
+	bool pay_at_exit;	/* speed_pay() came inside the handler */
+} __attribute__((aligned(64))) speed_cpu[NR_CPUS];
+
+static u64 speed_epoch;	/* speed_set_model(): busy time before it is free */
+
+/* The processor-sharing clock (speed_clock=ps): V advances at 1/n per ns while
+ * n CPUs execute (at 1/1 while none does), so a CPU's V progress while it
+ * executes is its own share of -icount's one instruction per ns. V is in
+ * ns << PS_SHIFT. Not the default: with it e4-short-qemu-bl44-1c's off half
+ * woke its probe on big (23 of 30; elapsed 0), not understood yet; README
+ * "speed=" has both measured. The default charges emulated busy time. */
+#define PS_SHIFT 8
+static bool speed_ps;
+static spinlock_t ps_lock;
+static u64 ps_v, ps_t;
+static unsigned int ps_n;
+
+/* Under ps_lock: bring V to now; n changes by dn after. */
+static u64 ps_update(u64 now, int dn)
+{
+	if (now > ps_t)
+		ps_v += ((now - ps_t) << PS_SHIFT) / (ps_n ? ps_n : 1);
+	ps_t = MAX(ps_t, now);
+	ps_n = (unsigned int)((int)ps_n + dn);
+	return ps_v;
+}
+
+static u64 ps_now(int dn)
+{
+	u64 v;
+
+	spin_lock(&ps_lock);
+	v = ps_update(arch_clock_ns(), dn);
+	spin_unlock(&ps_lock);
+	return v;
+}
+
+static const char *const model_names[] = {
+	[SPEED_ALL] = "all", [SPEED_WORK] = "work", [SPEED_NATIVE] = "native",
+};
+
+const char *speed_model_name(void)
+{
+	return model_names[speed_model];
+}
+
+/* Boot option speed=. Default: `all` on an emulated machine, `native` on a
+ * board. A tree whose root names a board (a compatible other than QEMU's own
+ * "linux,dummy-virt") is a board; our QEMU trees (dts/qemu-*.dts) name none. */
+void speed_init(const struct dtb *dt)
+{
+	int root = dt ? dtb_path(dt, "/") : -1;
+	char v[16];
+
+	speed_model = SPEED_ALL;
+	if (root >= 0 && dtb_prop_str(dt, root, "compatible") &&
+	    !dtb_is_compatible(dt, root, "linux,dummy-virt"))
+		speed_model = SPEED_NATIVE;
+	if (bootarg_get("speed", v, sizeof(v))) {
+		if (!strcmp(v, "work"))
+			speed_model = SPEED_WORK;
+		else if (!strcmp(v, "native"))
+			speed_model = SPEED_NATIVE;
+		else if (strcmp(v, "all"))
+			printk("speed: unknown model \"%s\"; using all\n", v);
+	}
+	if (bootarg_get("speed_clock", v, sizeof(v)))
+		speed_ps = !strcmp(v, "ps");
+	spin_lock_init(&ps_lock);
+	printk("speed: model %s (%s), clock %s\n", speed_model_name(),
+	       speed_model == SPEED_ALL ? "every instruction at capacity x f_cur / f_max" :
+	       speed_model == SPEED_WORK ? "only cpu_work() is scaled" : "no emulation",
+	       speed_ps ? "ps" : "elapsed");
+}
+
+/* s_c x 2^20: the same product account_cpu_work() credits work with. */
+static u64 speed_rate(int cpu)
+{
+	return (u64)arch_scale_cpu_capacity(cpu) * arch_scale_freq_capacity(cpu);
+}
+
+/* Turn the busy time since the last checkpoint into debt at today's speed. The
+ * debt is measured in emulated time, not in the CPU's own instructions: under
+ * -icount all busy vCPUs share one budget, so a CPU that stalls (1/s - 1) x its
+ * busy time runs its code at s x the speed of a CPU that does not, whatever the
+ * number of busy CPUs (docs/deviations.md). */
+static void speed_accrue(struct speed_cpu *sc, int cpu, u64 now)
+{
+	u64 rate = speed_rate(cpu), full = (u64)SCHED_CAPACITY_SCALE * SCHED_CAPACITY_SCALE;
+
+	if (speed_ps) {
+		u64 v = ps_now(0);
+
+		if (sc->busy && v > sc->v_since && rate && rate < full)
+			sc->debt += (s64)(((v - sc->v_since) >> PS_SHIFT) * (full - rate) / rate);
+		sc->v_since = v;
+		return;
+	}
+	if (sc->busy_since < READ_ONCE(speed_epoch))
+		sc->busy_since = READ_ONCE(speed_epoch);
+	if (sc->busy && now > sc->busy_since && rate && rate < full)
+		sc->debt += (s64)((now - sc->busy_since) * (full - rate) / rate);
+	sc->busy_since = now;
+}
+
+/* A stall ends when QEMU next runs the vCPU, often later than its deadline
+ * while others are busy (-icount round-robin): the overrun is credit against
+ * the next debt, bounded by one tick so an old overrun cannot hide new work. */
+static s64 speed_credit(s64 debt)
+{
+	return debt < -(s64)TICK_NSEC ? -(s64)TICK_NSEC : debt;
+}
+
+/* speed_clock=ps: the debt is V time; stall n_others x it, then count what V
+ * really did (others may have started or stopped meanwhile). */
+static void speed_stall_ps(struct speed_cpu *sc)
+{
+	u64 start = arch_clock_ns();
+
+	for (int round = 0; round < 4 && sc->debt >= SPEED_MIN_STALL_NS; round++) {
+		u64 v0, v1, n;
+
+		spin_lock(&ps_lock);
+		v0 = ps_update(arch_clock_ns(), sc->busy ? -1 : 0);
+		n = ps_n ? ps_n : 1;
+		spin_unlock(&ps_lock);
+		arch_stall_until(arch_clock_ns() + (u64)sc->debt * n);
+		v1 = ps_now(sc->busy ? 1 : 0);
+		v1 = (v1 - v0) >> PS_SHIFT;
+		sc->debt = speed_credit(sc->debt - (s64)v1);
+		sc->v_since = ps_v;
+	}
+	sc->paid += arch_clock_ns() - start;
+	sc->busy_since = arch_clock_ns();
+}
+
+static void speed_stall(struct speed_cpu *sc)
+{
+	u64 start = arch_clock_ns(), end;
+
+	if (sc->debt < SPEED_MIN_STALL_NS)
+		return;
+	if (speed_ps) {
+		speed_stall_ps(sc);
+		return;
+	}
+	arch_stall_until(start + (u64)sc->debt);
+	end = arch_clock_ns();
+	sc->paid += end - start;
+	sc->debt = speed_credit(sc->debt - (s64)(end - start));
+	sc->busy_since = end;	/* the stall is not execution */
+}
+
+/* Pay what this CPU owes now (any context; a wakeup, the tick). */
+void __speed_pay(void)
+{
+	unsigned long flags;
+	struct speed_cpu *sc;
+	int cpu;
+
+	flags = arch_irq_save();
+	cpu = (int)arch_cpu_id();
+	sc = &speed_cpu[cpu];
+	if (sc->busy) {
+		speed_accrue(sc, cpu, arch_clock_ns());
+		if (sc->in_irq)
+			sc->pay_at_exit = true;
+		else
+			speed_stall(sc);
+	}
+	arch_irq_restore(flags);
+}
+
+/* The interrupt controller holds the stall's own timer interrupt off while a
+ * handler is active (its running priority), so a stall inside a handler
+ * would never end: a tick or a wakeup there pays at speed_irq_exit(), after
+ * the end of interrupt. The arch's IRQ entry brackets its handlers. */
+void __speed_irq_enter(void)
+{
+	speed_cpu[arch_cpu_id()].in_irq = true;
+}
+
+void __speed_irq_exit(void)
+{
+	struct speed_cpu *sc = &speed_cpu[arch_cpu_id()];
+
+	sc->in_irq = false;
+	if (sc->pay_at_exit) {
+		sc->pay_at_exit = false;
+		__speed_pay();
+	}
+}
+
+/* speed.h's inline wrappers call these with speed=all only. */
+
+/* The CPU stops executing (IRQs off): idle pays first (its effects, then the
+ * wait); cpu_work()'s wait only books the debt (the task still runs). */
+void __speed_busy_end(bool pay)
+{
+	int cpu = (int)arch_cpu_id();
+	struct speed_cpu *sc = &speed_cpu[cpu];
+
+	speed_accrue(sc, cpu, arch_clock_ns());
+	if (pay)
+		speed_stall(sc);
+	if (pay && sc->debt < 0)
+		sc->debt = 0;	/* an overrun's credit does not outlive the busy stretch */
+	if (sc->busy && speed_ps)
+		ps_now(-1);
+	sc->busy = false;
+}
+
+/* The CPU executes again (IRQs off): out of idle or cpu_work()'s wait. */
+void __speed_busy_begin(void)
+{
+	struct speed_cpu *sc = &speed_cpu[arch_cpu_id()];
+
+	sc->busy_since = arch_clock_ns();
+	if (!sc->busy && speed_ps)
+		sc->v_since = ps_now(1);
+	sc->busy = true;
+}
+
+/* At run time (self-tests compare the models in one boot): each CPU's debt
+ * counts from now; a CPU in the middle of a stretch joins at its next idle. */
+void speed_set_model(enum speed_model m)
+{
+	unsigned long flags = arch_irq_save();
+
+	/* Only speed=all keeps the busy flags: every CPU counts as not executing
+	 * until it next leaves idle (a self-test's switch, not a hot path; a CPU
+	 * executing right now goes free until then). */
+	for (unsigned int c = 0; c < NR_CPUS; c++)
+		WRITE_ONCE(speed_cpu[c].busy, false);
+	spin_lock(&ps_lock);
+	ps_update(arch_clock_ns(), 0);
+	ps_n = 0;
+	spin_unlock(&ps_lock);
+	WRITE_ONCE(speed_epoch, arch_clock_ns());
+	WRITE_ONCE(speed_model, m);
+	arch_irq_restore(flags);
+}
+
+u64 speed_stalled_ns(unsigned int cpu)
+{
+	return cpu < NR_CPUS ? READ_ONCE(speed_cpu[cpu].paid) : 0;
+}
