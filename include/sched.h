@@ -174,7 +174,7 @@ void nohz_balance_enter_idle(unsigned int cpu);
 void irq_exit_preempt(void);	/* from the IRQ return path */
 void cpu_idle_loop(void) __attribute__((noreturn));
 void cpu_idle_once(void);	/* one pass of it, for hosted arches (tests/host/fake_arch.c) */
-int set_cpus_allowed(struct task_struct *t, cpumask_t mask);
+int set_cpus_allowed(struct task_struct *t, const cpumask_t *mask);
 void resched_cpu(unsigned int cpu);
 bool need_resched(void);
 u64 cpu_nr_switches(unsigned int cpu);

@@ -28,6 +28,7 @@ static void sugov_update_shared(struct update_util_data *d, u64 time, unsigned i
 	struct sugov_policy *sg = &policy->sg;
 	struct sugov_cpu_util *u = sg->util;
 	unsigned int cpu;
+	cpumask_t cpus;
 	bool arm = false;
 	int n = 0;
 	u32 next;
@@ -38,7 +39,8 @@ static void sugov_update_shared(struct update_util_data *d, u64 time, unsigned i
 	if (!sugov_should_update(time, sg->last_freq_update_time,
 				 (u64)policy->rate_limit_us * NSEC_PER_USEC, sg->limits_changed))
 		goto out;
-	for_each_cpu(cpu, policy->cpus & cpu_online_mask)
+	cpumask_and(&cpus, &policy->cpus, cpu_online_mask);
+	for_each_cpu(cpu, &cpus)
 		sugov_get_util(cpu, &u[n++]);
 	if (!n)
 		goto out;
@@ -69,7 +71,7 @@ void sugov_start(struct cpufreq_policy *policy)
 	sg->next_freq = policy->cur;
 	sg->last_freq_update_time = 0;
 	spin_unlock_irqrestore(&policy->lock, flags);
-	for_each_cpu(cpu, policy->cpus) {
+	for_each_cpu(cpu, &policy->cpus) {
 		sg->cpu[cpu].policy = policy;
 		sg->cpu[cpu].update_util.func = sugov_update_shared;
 		WRITE_ONCE(cpufreq_update_util_data[cpu], &sg->cpu[cpu].update_util);
@@ -82,6 +84,6 @@ void sugov_stop(struct cpufreq_policy *policy)
 {
 	unsigned int cpu;
 
-	for_each_cpu(cpu, policy->cpus)
+	for_each_cpu(cpu, &policy->cpus)
 		WRITE_ONCE(cpufreq_update_util_data[cpu], NULL);
 }

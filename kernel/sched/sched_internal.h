@@ -274,7 +274,7 @@ unsigned long cpu_load(const struct rq *rq);
 bool idle_cpu(int cpu);
 void update_cpu_capacity(struct rq *rq);
 void post_init_entity_util_avg(struct task_struct *p);	/* a new task, on its first rq */
-int select_idle_capacity(struct task_struct *p, cpumask_t span, int target);
+int select_idle_capacity(struct task_struct *p, const cpumask_t *span, int target);
 
 /* balance.c: load_balance() and what it needs */
 extern int sched_rd_overload;	/* Linux: rq->rd->overload (one root domain) */

@@ -155,7 +155,7 @@ struct task_struct *kthread_create(void (*fn)(void *), void *arg, const char *na
 	t->ctx.regs[13] = (u64)(uintptr_t)th;
 	t->pid = next_pid++;
 	t->cpu = -1;
-	t->cpus_allowed = ~0ull;
+	cpumask_setall(&t->cpus_allowed);
 	t->state = TASK_NEW;
 	t->refcount = 2;
 	sched_task_init(t);

@@ -37,7 +37,7 @@ static void hog_fn(void *arg)
 }
 
 static struct task_struct *start_pinned(void (*fn)(void *), void *arg, const char *name,
-					cpumask_t mask)
+					const cpumask_t *mask)
 {
 	struct task_struct *t = kthread_create(fn, arg, name);
 
@@ -237,18 +237,18 @@ static void sched_small_tasks_stay_little(struct ktest *t)
 	struct periodic p[N];
 	struct task_struct *th[N];
 	unsigned int wakeups = 0, on_big = 0;
-	cpumask_t little = 0;
+	cpumask_t little = { { 0 } };
 
 	if (!cpu_topology.asym_cpucapacity)
 		KTEST_SKIP(t, "symmetric machine");
 	memset(p, 0, sizeof(p));
 	for (unsigned int c = 0; c < nr_cpu_ids; c++)
 		if (cpu_online(c) && capacity_orig_of(c) < SCHED_CAPACITY_SCALE)
-			little |= cpumask_of(c);
+			__cpumask_set_cpu(c, &little);
 	/* Started on the LITTLE cluster, then free to go anywhere: they must
 	 * not be moved to the big CPUs (wakeups keep a prev CPU they fit). */
 	for (int i = 0; i < N; i++) {
-		th[i] = start_pinned(periodic_fn, &p[i], "small", little);
+		th[i] = start_pinned(periodic_fn, &p[i], "small", &little);
 		ASSERT_TRUE(t, th[i] != NULL);
 	}
 	msleep(20);
@@ -361,7 +361,10 @@ static void random_worker(void *arg)
 	while (__atomic_sub_fetch(&random_ops_left, 1, __ATOMIC_RELAXED) >= 0) {
 		u32 r = next_rand(&seed);
 		struct task_struct *other = all[r % RANDOM_THREADS];
-		cpumask_t mask = (next_rand(&seed) & cpu_online_mask) ?: cpu_online_mask;
+		cpumask_t mask = cpumask_from_u64(next_rand(&seed));
+
+		if (!cpumask_and(&mask, &mask, cpu_online_mask))
+			mask = *cpu_online_mask;
 
 		switch (r % 7) {
 		case 0:
@@ -371,7 +374,7 @@ static void random_worker(void *arg)
 			cpu_work(next_rand(&seed) % (100 * US));
 			break;
 		case 2:
-			set_cpus_allowed(current, mask);
+			set_cpus_allowed(current, &mask);
 			break;
 		case 3:
 			set_user_nice(other ? other : current, (int)(next_rand(&seed) % 40) - 20);
@@ -381,7 +384,7 @@ static void random_worker(void *arg)
 			break;
 		case 5:
 			if (other)
-				set_cpus_allowed(other, mask);
+				set_cpus_allowed(other, &mask);
 			break;
 		default:
 			sched_setscheduler(current, next_rand(&seed) % 4 == 0 ? SCHED_RR : SCHED_NORMAL,

@@ -10,7 +10,7 @@
 #define BP_SCTLR 24
 #define BP_NR_CPUS 32
 #define BP_MPIDR 40
-#define BP_NR_CPUS_MAX 16	/* == NR_CPUS */
+#define BP_NR_CPUS_MAX 256	/* == NR_CPUS */
 #define BP_STACK (BP_MPIDR + 8 * BP_NR_CPUS_MAX)
 
 #ifndef __ASSEMBLY__
