@@ -95,13 +95,14 @@ static void check_command(int argc, char **argv)
 	struct spawn_args a;
 	long delay, count;
 	bool exp;
+	const cpumask_t online = { { 0xff } };
 
-	if (parse_spawn_args(argc, argv, 0xff, &a)) {
+	if (parse_spawn_args(argc, argv, &online, &a)) {
 		CHECK(a.work >= 1 && a.work <= 10000000);
 		CHECK(a.period == 0 || (a.period >= a.work && a.period <= 100000000));
 		CHECK(a.nice >= -20 && a.nice <= 19 && a.prio >= 1 && a.prio <= 99);
 		CHECK(strcmp(policy_name(a.policy), "?") != 0);
-		CHECK(a.mask && !(a.mask & ~0xffull));
+		CHECK(!cpumask_empty(&a.mask) && cpumask_subset(&a.mask, &online));
 	}
 	if (parse_top_args(argc, argv, &delay, &count))
 		CHECK(delay >= 10 && delay <= 60000 && (count == -1 || (count >= 1 && count <= 100000)));
