@@ -170,6 +170,8 @@ int arch_cpu_start(unsigned int cpu, struct task_struct *idle)
 	struct boot_params *bp = &boot_params;
 	u64 entry = (u64)secondary_entry;
 
+	if (!gic_serves_cpu(cpu))
+		return -1;	/* gic*_probe said why */
 	secondary_idle[cpu] = idle;
 	bp->mpidr[cpu] = ct->mpidr;
 	bp->stack[cpu] = idle_stack_top(idle);

@@ -24,6 +24,8 @@ void gic_handle_irq(void);
 /* Interrupt number (GIC INTID) of entry `index` of a node's "interrupts". */
 int dt_irq(const struct dtb *dt, int node, int index);
 const char *gic_name(void);
+/* Whether the GIC can target logical CPU `cpu` (arch_cpu_start refuses others). */
+bool gic_serves_cpu(unsigned int cpu);
 
 struct gic_ops {
 	const char *name;
@@ -33,6 +35,7 @@ struct gic_ops {
 	void (*enable)(unsigned int irq);
 	void (*send_sgi)(unsigned int cpu, unsigned int sgi);
 	void (*set_affinity)(unsigned int irq, unsigned int cpu);	/* an SPI */
+	unsigned int max_cpus;	/* CPUs it can target (GICv2: 8); 0: no limit */
 };
 const struct gic_ops *gicv2_probe(const struct dtb *dt, int node);
 const struct gic_ops *gicv3_probe(const struct dtb *dt, int node);
