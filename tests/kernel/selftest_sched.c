@@ -105,7 +105,7 @@ static bool spread_settled(struct task_struct **th, int nr, unsigned int *per_cp
 	return true;
 }
 
-/* 16 CPU-bound threads on 8 CPUs: no CPU is left idle, and none has more
+/* Two CPU-bound threads per CPU (16 on 8 CPUs): no CPU is left idle, and none has more
  * than its share: two each on a symmetric machine; on big.LITTLE the load
  * balancer weighs load by capacity, so a big CPU takes at least as many
  * as a LITTLE one (Linux does the same). Fork placement (Linux's
@@ -119,11 +119,12 @@ static bool spread_settled(struct task_struct **th, int nr, unsigned int *per_cp
  * is bounded by twice that cap. */
 static void sched_spread(struct ktest *t)
 {
-	enum { N = 16 };
-	struct hog h[N];
-	struct task_struct *th[N];
-	unsigned int per_cpu[NR_CPUS], cpu, other, n = num_online_cpus();
-	int waited = 0, limit = 2 * (int)(1000 * n / 10);	/* ms: 2 x max_load_balance_interval */
+	static struct hog h[2 * NR_CPUS];
+	static struct task_struct *th[2 * NR_CPUS];
+	static unsigned int per_cpu[NR_CPUS];
+	unsigned int cpu, other, n = num_online_cpus();
+	int N = 2 * (int)n, waited = 0;
+	int limit = 2 * (int)(1000 * n / 10);	/* ms: 2 x max_load_balance_interval */
 
 	memset(h, 0, sizeof(h));
 	for (int i = 0; i < N; i++) {
@@ -142,7 +143,7 @@ static void sched_spread(struct ktest *t)
 	for_each_cpu(cpu, cpu_online_mask) {
 		EXPECT_GE(t, per_cpu[cpu], 1);
 		if (!cpu_topology.asym_cpucapacity)
-			EXPECT_EQ(t, per_cpu[cpu], N / n);
+			EXPECT_EQ(t, per_cpu[cpu], (unsigned int)N / n);
 		for_each_cpu(other, cpu_online_mask)
 			if (capacity_orig_of(other) < capacity_orig_of(cpu))
 				EXPECT_GE(t, per_cpu[cpu], per_cpu[other]);
@@ -187,7 +188,8 @@ static void sched_rt_preempts_cfs(struct ktest *t)
 }
 
 /* An always-running thread started on a LITTLE CPU becomes misfit and is
- * moved to a big CPU (Linux 6.1 on the same machine: 44 ms). */
+ * moved to a big CPU (Linux 6.1 on the same machine: 44 ms; 117 ms here on
+ * qemu-bl64). */
 static void sched_misfit_upmigration(struct ktest *t)
 {
 	struct hog h = { 0 };
@@ -209,7 +211,9 @@ static void sched_misfit_upmigration(struct ktest *t)
 	kthread_join(th);
 	ASSERT_NE(t, h.first_big_ns, 0);
 	delay = h.first_big_ns - h.start_ns;
-	EXPECT_LT(t, delay, 100 * MS);
+	/* 100 ms on 8 CPUs; more CPUs add to the DIE level's balance interval, which
+	 * starts at its span weight in ms (Linux: sd_init) */
+	EXPECT_LT(t, delay, (92 + num_online_cpus()) * MS);
 	ktest_diag(t, "on a big CPU after %llu.%03llu ms", delay / MS, delay % MS / US);
 }
 
