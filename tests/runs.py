@@ -41,6 +41,8 @@ QEMU_DTBS = [
     ("virt-gicv3-el2-a72-smp20.dtb",
      ["-M", "virt,gic-version=3,virtualization=on,dumpdtb={out}", "-cpu", "cortex-a72",
       "-smp", "20"]),
+    ("virt-gicv3-a53-smp64.dtb",
+     ["-M", "virt,gic-version=3,dumpdtb={out}", "-cpu", "cortex-a53", "-smp", "64"]),
 ]
 
 # Every self-test boot: repeatable emulated time (docs/design.md), serial on stdio.
@@ -93,6 +95,13 @@ RUNS = [
               "-smp", "20", "-dtb", "{build}/dts/qemu-hikey-mpidr.dtb"],
      "topology_of": "{build}/dts/qemu-hikey-mpidr.dtb",
      "expect": [("all-online", r"smp: 8 of 8 CPUs online at \d+ us")]},
+    # (b') 64 CPUs, 32 LITTLE + 32 big in clusters of 8, GICv3 (QEMU: 16 CPUs per Aff1,
+    # so SGIs need Aff1 routing), every self-test suite (~25 s of host time on one core).
+    {"name": "bl64-gicv3-el1", "kind": "qemu",
+     "qemu": ["-M", "virt,gic-version=3", "-cpu", "cortex-a53", "-smp", "64",
+              "-dtb", "{build}/dts/qemu-bl64.dtb"],
+     "topology_of": "{build}/dts/qemu-bl64.dtb",
+     "expect": [("all-online", r"smp: 64 of 64 CPUs online at \d+ us")]},
     # (c) QEMU's own generated tree.
     {"name": "qemu-dtb-smp2", "kind": "qemu",
      "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "2"],

@@ -162,13 +162,16 @@ static void check_invariants(struct ktest *t, const struct topology *topo)
 #define MC_FLAGS  SD_SHARE_PKG_RESOURCES
 #define ASYM_FULL (SD_ASYM_CPUCAPACITY | SD_ASYM_CPUCAPACITY_FULL)
 
+#define MACHINE_MAX_CPUS 64
+
 struct machine {
 	const char *name;
 	int nr_cpus;
-	u64 mpidr[8];
-	u32 capacity[8];
-	int cluster[8];
-	u32 fmax[8];
+	u64 mpidr[MACHINE_MAX_CPUS];
+	u32 capacity[MACHINE_MAX_CPUS];
+	int cluster[MACHINE_MAX_CPUS];
+	u32 fmax[MACHINE_MAX_CPUS];
+	int nr_clusters; /* 0: 2 with a DIE level, else 1 */
 	int nr_freq_domains;
 	u32 mc_flags; /* every MC domain */
 	bool die;     /* a DIE level exists (more than one cluster) */
@@ -183,6 +186,11 @@ struct machine {
 #define MPIDR_0_7 { 0, 1, 2, 3, 4, 5, 6, 7 }
 #define CAPS_44 { L, L, L, L, B, B, B, B }
 #define CLUSTERS_44 { 0, 0, 0, 0, 1, 1, 1, 1 }
+/* qemu-bl64: QEMU's GICv3 MPIDRs (16 per Aff1), clusters of 8, 32 LITTLE then 32 big. */
+#define X8(v) v, v, v, v, v, v, v, v
+#define X32(v) X8(v), X8(v), X8(v), X8(v)
+#define AFF16(h) h, h + 1, h + 2, h + 3, h + 4, h + 5, h + 6, h + 7, h + 8, h + 9, \
+	h + 10, h + 11, h + 12, h + 13, h + 14, h + 15
 
 static const struct machine machines[] = {
 	{ .name = "hi3660-hikey960", .nr_cpus = 8, .mpidr = HIKEY_MPIDR, .capacity = CAPS_44,
@@ -211,6 +219,13 @@ static const struct machine machines[] = {
 	  .cluster = CLUSTERS_44, .fmax = HIKEY_FMAX, .nr_freq_domains = 2,
 	  .mc_flags = MC_FLAGS, .die = true, .sd_asym = SD_LEVEL_DIE,
 	  .compat_big = "arm,cortex-a72" },
+	{ .name = "qemu-bl64", .nr_cpus = 64,
+	  .mpidr = { AFF16(0), AFF16(0x100), AFF16(0x200), AFF16(0x300) },
+	  .capacity = { X32(L), X32(B) },
+	  .cluster = { X8(0), X8(1), X8(2), X8(3), X8(4), X8(5), X8(6), X8(7) },
+	  .fmax = { X32(1844000), X32(2362000) }, .nr_clusters = 8, .nr_freq_domains = 2,
+	  .mc_flags = MC_FLAGS, .die = true, .sd_asym = SD_LEVEL_DIE,
+	  .compat_big = "arm,cortex-a53" },
 };
 /* clang-format on */
 
@@ -218,7 +233,7 @@ static void check_machine_cpu(struct ktest *t, const struct machine *m, const st
 			      int cpu)
 {
 	const struct cpu_topology *c = &topo->cpu[cpu];
-	u64 all = (1ull << m->nr_cpus) - 1, cluster = 0;
+	u64 all = m->nr_cpus >= 64 ? ~0ull : (1ull << m->nr_cpus) - 1, cluster = 0;
 
 	for (int i = 0; i < m->nr_cpus; i++)
 		if (m->cluster[i] == m->cluster[cpu])
@@ -251,7 +266,7 @@ static void check_machine(struct ktest *t, const struct machine *m)
 	EXPECT_EQ(t, tr->topo.warnings, 0);
 	EXPECT_TRUE(t, tr->topo.cpu_map);
 	EXPECT_EQ(t, tr->topo.nr_cpus, m->nr_cpus);
-	EXPECT_EQ(t, tr->topo.nr_clusters, m->die ? 2 : 1);
+	EXPECT_EQ(t, tr->topo.nr_clusters, m->nr_clusters ? m->nr_clusters : m->die ? 2 : 1);
 	EXPECT_EQ(t, tr->topo.nr_freq_domains, m->nr_freq_domains);
 	EXPECT_EQ(t, tr->topo.asym_cpucapacity, m->sd_asym >= 0);
 	check_invariants(t, &tr->topo);

@@ -194,17 +194,19 @@ static bool any_asym_flag(void)
 }
 
 /* The cluster of the last CPU (the big one on big.LITTLE trees) off and
- * back: the rest is symmetric in between, its policy inactive. */
+ * back: the rest is symmetric in between (if one capacity is left), its
+ * policy keeps only its CPUs of other clusters (none: inactive). */
 static void hotplug_cluster(struct ktest *t)
 {
 	const struct topology *topo = &cpu_topology;
 	unsigned int last = last_online(), cpu;
 	int k = topo->cpu[last].cluster_id, pol = cpufreq_policy_of(last);
 	bool asym_before = topo->asym_cpucapacity, uniform = true;
-	cpumask_t cl, stay;
+	cpumask_t cl, stay, pol_cpus, now;
 	int err = 0;
 
 	all_online();
+	pol_cpus = cpufreq_policy_cpus(pol);
 	cpumask_and(&cl, &topo->cluster_cpus[k], cpu_online_mask);
 	if (topo->nr_clusters < 2 || cpumask_equal(&cl, cpu_online_mask))
 		KTEST_SKIP(t, "one cluster");
@@ -221,11 +223,12 @@ static void hotplug_cluster(struct ktest *t)
 		EXPECT_FALSE(t, topo->asym_cpucapacity);
 		EXPECT_FALSE(t, any_asym_flag());
 	}
-	if (pol >= 0) {
-		EXPECT_FALSE(t, cpufreq_policy_active(pol));
-		cpumask_t none = cpufreq_policy_cpus(pol);
+	if (pol >= 0) {	/* a policy spanning clusters keeps its other CPUs */
+		bool left = cpumask_andnot(&stay, &pol_cpus, &cl);
 
-		EXPECT_TRUE(t, cpumask_empty(&none));
+		EXPECT_EQ(t, cpufreq_policy_active(pol), left);
+		now = cpufreq_policy_cpus(pol);
+		EXPECT_TRUE(t, cpumask_equal(&now, &stay));
 	}
 	EXPECT_EQ(t, offline_nr_running(), 0);
 	EXPECT_EQ(t, sched_check_invariants(true), 0);
@@ -237,9 +240,8 @@ static void hotplug_cluster(struct ktest *t)
 	EXPECT_EQ(t, any_asym_flag(), asym_before);
 	if (pol >= 0) {
 		EXPECT_TRUE(t, cpufreq_policy_active(pol));
-		cpumask_t now = cpufreq_policy_cpus(pol);
-
-		EXPECT_TRUE(t, cpumask_equal(&now, &cl));
+		now = cpufreq_policy_cpus(pol);
+		EXPECT_TRUE(t, cpumask_equal(&now, &pol_cpus));
 	}
 	EXPECT_EQ(t, sched_check_invariants(true), 0);
 }
