@@ -151,6 +151,8 @@ int arch_platform_init(const struct dtb *dt)
 
 void arch_cpu_init_local(unsigned int cpu)
 {
+	if (overflow_stack_alloc(cpu))	/* the boot CPU's; secondaries have theirs */
+		panic("no memory for CPU%u's overflow stack", cpu);
 	gic_cpu_init(cpu);
 	arm_timer_cpu_init();
 	pl011_enable_rx_irq();
@@ -172,6 +174,8 @@ int arch_cpu_start(unsigned int cpu, struct task_struct *idle)
 
 	if (!gic_serves_cpu(cpu))
 		return -1;	/* gic*_probe said why */
+	if (overflow_stack_alloc(cpu))
+		return -1;
 	secondary_idle[cpu] = idle;
 	bp->mpidr[cpu] = ct->mpidr;
 	bp->stack[cpu] = idle_stack_top(idle);

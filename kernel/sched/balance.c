@@ -86,9 +86,11 @@ void sched_domains_init(void)
 			cpumask_t left, g;
 			int c;
 
-			if (cpumask_empty(&tsd->span) || cpumask_equal(&tsd->span, &prev_span))
+			if (cpumask_empty(&tsd->span) || cpumask_equal(&tsd->span, &prev_span) ||
+			    !rq->sd_groups)	/* no memory at bring-up: no domains */
 				continue;
 			sd_init(sd, tsd, l);
+			sd->groups = rq->sd_groups + (size_t)rq->nr_sd * (size_t)t->nr_cpus;
 			/* Every level has SD_PREFER_SIBLING but the child of an
 			 * asymmetric one: "don't spread across capacities". */
 			sd->prefer_sibling = rq->nr_sd && !(sd->flags & SD_ASYM_CPUCAPACITY);

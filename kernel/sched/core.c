@@ -15,6 +15,7 @@
  * taken before pi_lock or as leaves, never around a class they order after.
  * The rq lock is held across the context switch and released by the task
  * switched to (finish_task_switch), as in Linux. */
+#include "mm.h"
 #include "sched_internal.h"
 #include "trace.h"
 
@@ -967,6 +968,9 @@ void sched_init_cpu(unsigned int cpu, struct task_struct *idle)
 	struct rq *rq = cpu_rq(cpu);
 
 	spin_lock_init_class(&rq->lock, LOCK_CLASS_RQ, cpu);
+	if (!rq->sd_groups)	/* never freed: a CPU coming back reuses it */
+		rq->sd_groups = kzalloc(SD_NR_LEVELS * (size_t)MAX(cpu_topology.nr_cpus, 1) *
+					sizeof(cpumask_t));
 	sched_debug_rq_init(cpu);
 	rq->cpu = cpu;
 	init_cfs_rq(&rq->cfs);

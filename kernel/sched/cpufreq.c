@@ -6,9 +6,12 @@
  * (cpufreq_math.c). Policy state under policy->lock (cpufreq_policy.h). */
 #include "bootargs.h"
 #include "cpufreq_policy.h"
+#include "mm.h"
 #include "trace.h"
 
-static struct cpufreq_policy policies[NR_CPUS];
+/* One per frequency domain with OPPs, allocated by cpufreq_init (a static
+ * [NR_CPUS] array was 1.2 MiB at NR_CPUS 256). */
+static struct cpufreq_policy *policies[NR_CPUS];
 static int nr_policies;
 static int cpu_policy[NR_CPUS];	/* policy index, -1: no OPP table */
 static struct call_single_data freq_csd[NR_CPUS];	/* freq_apply_local(its policy) */
@@ -22,7 +25,7 @@ static const char *const governor_names[CPUFREQ_NR_GOVERNORS] = {
 
 static struct cpufreq_policy *policy_get(int id)
 {
-	return id >= 0 && id < nr_policies ? &policies[id] : NULL;
+	return id >= 0 && id < nr_policies ? policies[id] : NULL;
 }
 
 static int freq_index(const struct cpufreq_policy *policy, u32 khz)
@@ -194,7 +197,7 @@ static void governors_from_bootargs(void)
 			       name, i, governor_names[CPUFREQ_DEFAULT_GOVERNOR]);
 			g = CPUFREQ_DEFAULT_GOVERNOR;
 		}
-		governor_start(&policies[i], (enum cpufreq_governor)g);
+		governor_start(policies[i], (enum cpufreq_governor)g);
 	}
 }
 
@@ -216,10 +219,19 @@ void cpufreq_init(void)
 		if (fd->opp_table < 0 || topo->opp_table[fd->opp_table].nr_opps < 1)
 			continue;
 		tab = &topo->opp_table[fd->opp_table];
-		policy = &policies[nr_policies];
+		policy = kzalloc(sizeof(*policy));
+		if (!policy) {
+			printk("cpufreq: no memory for a policy of CPUs %u...: no DVFS there\n",
+			       cpumask_first(&fd->cpus));
+			continue;
+		}
+		policies[nr_policies] = policy;
 		spin_lock_init_class(&policy->lock, LOCK_CLASS_RQ_INNER, 0);
 		policy->id = nr_policies;
 		policy->related_cpus = fd->cpus;
+		policy->sg.util = kzalloc(cpumask_weight(&fd->cpus) * sizeof(*policy->sg.util));
+		if (!policy->sg.util)
+			printk("cpufreq: policy%d: no memory for schedutil\n", nr_policies);
 		cpumask_and(&policy->cpus, &fd->cpus, cpu_online_mask);
 		policy->nr_opps = tab->nr_opps;
 		for (int i = 0; i < tab->nr_opps; i++)
@@ -242,12 +254,12 @@ void cpufreq_init(void)
 	for (int i = 0; i < nr_policies; i++) {
 		char span[64];
 
-		topology_format_mask(span, sizeof(span), &policies[i].related_cpus);
+		topology_format_mask(span, sizeof(span), &policies[i]->related_cpus);
 		printk("cpufreq: policy%d cpus=%s opps=%d %u-%u kHz latency=%u ns "
 		       "rate_limit_us=%u governor=%s\n",
-		       i, span, policies[i].nr_opps, policies[i].freq[0],
-		       policies[i].freq[policies[i].nr_opps - 1], policies[i].latency_ns,
-		       policies[i].rate_limit_us, governor_names[policies[i].governor]);
+		       i, span, policies[i]->nr_opps, policies[i]->freq[0],
+		       policies[i]->freq[policies[i]->nr_opps - 1], policies[i]->latency_ns,
+		       policies[i]->rate_limit_us, governor_names[policies[i]->governor]);
 	}
 }
 

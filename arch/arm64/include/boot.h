@@ -52,6 +52,8 @@ extern struct boot_fw_rsv boot_fw_rsv;
 
 void dcache_inval_poc(u64 start, u64 end);
 void dcache_clean_poc(u64 start, u64 end);
+/* traps.c: CPU `cpu`'s overflow stack (entry.S), allocated once; 0 or -1. */
+int overflow_stack_alloc(unsigned int cpu);
 void secondary_entry(void);
 
 /* mmu.c */
