@@ -200,6 +200,11 @@ u64 cpu_idle_time_ns(unsigned int cpu);	/* idle so far, the current stretch incl
 /* E3: totals of CFS PELT updates and of their timed ns over all CPUs; then
  * turns their timing on or off (one load and branch per update when off). */
 void sched_pelt_stats(bool timing, u64 *updates, u64 *ns);
+/* experiment=cost: emulated ns of one full wakeup scan of the asymmetric domain
+ * (fair.c; 0 if symmetric) and of one load-balance pass's statistics at the top
+ * domain (balance.c), on the calling CPU, averaged over `loops`. */
+u64 sched_wakeup_scan_cost_ns(unsigned int loops);
+u64 sched_lb_pass_cost_ns(unsigned int loops);
 const char *task_class_name(const struct task_struct *p);	/* stop, rt, fair, idle */
 /* Hotplug (kernel/cpu.c): on the dying CPU inside stop_machine, move every
  * queued task away; before a CPU starts again, reset its run queue. */

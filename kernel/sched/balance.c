@@ -880,3 +880,27 @@ out_one_pinned:
 		sd->balance_interval *= 2;
 	return 0;
 }
+
+/* experiment=cost (kernel/bench): emulated ns of one load-balance pass's
+ * statistics at this CPU's top domain - find_busiest_group(), which reads
+ * every CPU of the domain once - averaged over `loops`, IRQs off, as a CPU_IDLE
+ * balance would run it. Moves nothing. 0 without a domain. */
+u64 sched_lb_pass_cost_ns(unsigned int loops)
+{
+	struct rq *rq = this_rq();
+	struct lb_env env = { .dst_cpu = (int)rq->cpu, .dst_rq = rq, .idle = CPU_IDLE };
+	unsigned long flags;
+	u64 t0, ns;
+
+	if (!rq->nr_sd || !loops)
+		return 0;
+	env.sd = &rq->sd[rq->nr_sd - 1];
+	cpumask_and(&env.cpus, &env.sd->span, cpu_active_mask);
+	flags = arch_irq_save();
+	t0 = arch_clock_ns();
+	for (unsigned int i = 0; i < loops; i++)
+		find_busiest_group(&env);
+	ns = arch_clock_ns() - t0;
+	arch_irq_restore(flags);
+	return ns / loops;
+}

@@ -1242,3 +1242,28 @@ const struct sched_class fair_sched_class = {
 	.switched_to = switched_to_fair,
 	.prio_changed = prio_changed_fair,
 };
+
+/* experiment=cost (kernel/bench): emulated ns of one wakeup scan of the whole
+ * asymmetric domain - select_idle_capacity() for a task that fits no CPU, so
+ * every CPU is looked at, as for a misfit wakee on a busy machine - averaged
+ * over `loops`, IRQs off, nothing written. 0 on a symmetric machine. */
+u64 sched_wakeup_scan_cost_ns(unsigned int loops)
+{
+	static struct task_struct t;	/* a task of util 1024, on no run queue */
+	struct rq *rq = this_rq();
+	unsigned long flags;
+	u64 t0, ns;
+
+	if (!rq->sd_asym_cpucapacity || !loops)
+		return 0;
+	t.se.avg.util_avg = SCHED_CAPACITY_SCALE;
+	t.uclamp_req[UCLAMP_MAX] = SCHED_CAPACITY_SCALE;
+	cpumask_setall(&t.cpus_allowed);
+	flags = arch_irq_save();
+	t0 = arch_clock_ns();
+	for (unsigned int i = 0; i < loops; i++)
+		select_idle_capacity(&t, &rq->sd_asym_cpucapacity->span, (int)rq->cpu);
+	ns = arch_clock_ns() - t0;
+	arch_irq_restore(flags);
+	return ns / loops;
+}
