@@ -53,7 +53,8 @@ extern const cpumask_t cpu_bit_masks[NR_CPUS];
 static inline bool cpumask_test_cpu(unsigned int cpu, const cpumask_t *m)
 {
 	/* A relaxed load: one ldr, never torn or cached across a loop. */
-	return cpu < NR_CPUS && (__atomic_load_n(&m->bits[cpu / 64], __ATOMIC_RELAXED) >> (cpu % 64)) & 1;
+	return cpu < NR_CPUS &&
+	       (__atomic_load_n(&m->bits[cpu / 64], __ATOMIC_RELAXED) >> (cpu % 64)) & 1;
 }
 static inline void __cpumask_set_cpu(unsigned int cpu, cpumask_t *m)
 {
@@ -147,7 +148,7 @@ static inline unsigned int cpumask_weight(const cpumask_t *m)
 static inline unsigned int cpumask_find_from(const cpumask_t *m, unsigned int start)
 {
 	for (unsigned int i = start / 64; start < NR_CPUS && i < CPUMASK_WORDS; i++) {
-		u64 w = __atomic_load_n(&m->bits[i], __ATOMIC_RELAXED);
+		u64 w = m->bits[i];	/* plain, as Linux's find_next_bit */
 
 		if (i == start / 64)
 			w &= ~0ull << (start % 64);

@@ -28,12 +28,14 @@ void set_nr_cpu_ids(unsigned int nr);	/* nr_cpu_ids and cpu_possible_mask */
 static inline bool cpu_online(unsigned int cpu)
 {
 	return cpu < NR_CPUS &&
-	       (__atomic_load_n(&__cpu_online_mask.bits[cpu / 64], __ATOMIC_ACQUIRE) >> (cpu % 64)) & 1;
+	       (__atomic_load_n(&__cpu_online_mask.bits[cpu / 64], __ATOMIC_ACQUIRE) >>
+		(cpu % 64)) & 1;
 }
 static inline bool cpu_active(unsigned int cpu)
 {
 	return cpu < NR_CPUS &&
-	       (__atomic_load_n(&__cpu_active_mask.bits[cpu / 64], __ATOMIC_ACQUIRE) >> (cpu % 64)) & 1;
+	       (__atomic_load_n(&__cpu_active_mask.bits[cpu / 64], __ATOMIC_ACQUIRE) >>
+		(cpu % 64)) & 1;
 }
 static inline unsigned int num_online_cpus(void)
 {

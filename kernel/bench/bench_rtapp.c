@@ -175,7 +175,8 @@ static void apply_sched(struct task_struct *p, const struct rtapp_sched *s, int 
 		umin = s->util_min != RTAPP_UNSET ? (unsigned int)s->util_min : umin;
 		WARN_ON_ONCE(sched_set_uclamp(p, MIN(umin, umax), umax));
 	}
-	if (!cpumask_empty(&s->cpus) && set_cpus_allowed(p, &s->cpus))	/* checked before the run */
+	/* checked online before the run */
+	if (!cpumask_empty(&s->cpus) && set_cpus_allowed(p, &s->cpus))
 		printk("rtapp: %s: cpus %#llx no longer online; affinity unchanged\n", p->comm,
 		       cpumask_bits(&s->cpus)[0]);
 }
