@@ -148,7 +148,9 @@ static inline unsigned int cpumask_weight(const cpumask_t *m)
 static inline unsigned int cpumask_find_from(const cpumask_t *m, unsigned int start)
 {
 	for (unsigned int i = start / 64; start < NR_CPUS && i < CPUMASK_WORDS; i++) {
-		u64 w = m->bits[i];	/* plain, as Linux's find_next_bit */
+		/* relaxed (READ_ONCE): shared masks change under the walk; plain
+		 * loads let a loop keep a stale word (README, "More CPUs") */
+		u64 w = __atomic_load_n(&m->bits[i], __ATOMIC_RELAXED);
 
 		if (i == start / 64)
 			w &= ~0ull << (start % 64);
