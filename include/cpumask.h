@@ -148,8 +148,8 @@ static inline unsigned int cpumask_weight(const cpumask_t *m)
 static inline unsigned int cpumask_find_from(const cpumask_t *m, unsigned int start)
 {
 	for (unsigned int i = start / 64; start < NR_CPUS && i < CPUMASK_WORDS; i++) {
-		/* relaxed (READ_ONCE): shared masks change under the walk; plain
-		 * loads let a loop keep a stale word (README, "More CPUs") */
+		/* relaxed (READ_ONCE): shared masks change under the walk; with
+		 * plain loads a 64-CPU boot ran differently (README, "More CPUs") */
 		u64 w = __atomic_load_n(&m->bits[i], __ATOMIC_RELAXED);
 
 		if (i == start / 64)
