@@ -87,6 +87,8 @@ void smp_init(void)
 		if (!cpu_online(cpu)) {
 			printk("smp: CPU%u (MPIDR %#llx) failed to come online (%s), left out\n", cpu,
 			       cpu_topology.cpu[cpu].mpidr,
+			       err == -ENODEV ? "the interrupt controller cannot reach it" :
+			       err == -ENOMEM ? "no memory for it" :
 			       err ? "the firmware refused to start it" : "timed out");
 			continue;
 		}

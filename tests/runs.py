@@ -128,6 +128,16 @@ RUNS = [
                 ("cpu7-reported", r"smp: CPU7 \(MPIDR 0x7\) failed to come online"),
                 ("six-online", r"smp: 6 of 8 CPUs online"),
                 ("cpu6-not-hotplugged", r"^cpu: CPU6 never came online at boot")]},
+    # More CPUs in the tree than a GICv2 can target (8): said at boot, the rest stay
+    # offline, boot goes on.
+    {"name": "gicv2-too-many-cpus", "kind": "qemu", "append": "selftest=boot,timer,sched",
+     "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8",
+              "-dtb", "{build}/tests/dts/qemu-gicv2-10cpus.dtb"],
+     "expect": [("refused", r"gicv2: the device tree has 10 CPUs but GICv2 targets at most "
+                 r"8: CPUs 8-9 stay offline"),
+                ("cpu9-why", r"smp: CPU9 \(MPIDR 0x9\) failed to come online \(the "
+                 r"interrupt controller cannot reach it\)"),
+                ("eight-online", r"smp: 8 of 10 CPUs online")]},
     # An unexpected exception is reported in full and stops every other CPU.
     crash_run("fault-report", "fault",
               [("exception-class", r"Unhandled exception: data abort \(same EL\)"),

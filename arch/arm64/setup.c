@@ -173,9 +173,9 @@ int arch_cpu_start(unsigned int cpu, struct task_struct *idle)
 	u64 entry = (u64)secondary_entry;
 
 	if (!gic_serves_cpu(cpu))
-		return -1;	/* gic*_probe said why */
+		return -ENODEV;	/* gic*_probe said why */
 	if (overflow_stack_alloc(cpu))
-		return -1;
+		return -ENOMEM;
 	secondary_idle[cpu] = idle;
 	bp->mpidr[cpu] = ct->mpidr;
 	bp->stack[cpu] = idle_stack_top(idle);
