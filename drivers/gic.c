@@ -40,6 +40,11 @@ const char *gic_name(void)
 	return gic ? gic->name : "none";
 }
 
+bool gic_serves_cpu(unsigned int cpu)
+{
+	return !gic || !gic->max_cpus || cpu < gic->max_cpus;
+}
+
 void gic_cpu_init(unsigned int cpu)
 {
 	gic->cpu_init(cpu);

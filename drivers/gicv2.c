@@ -6,8 +6,11 @@
 #include "boot.h"
 #include "drivers.h"
 #include "kernel.h"
+#include "arch_topology.h"	/* cpu_topology: how many CPUs the tree has */
 #include "sysreg.h"
+#include "topology.h"
 
+#define GICV2_MAX_CPUS 8	/* CPU interface numbers 0-7 (IHI 0048B 1.4.4) */
 #define GICD_CTLR 0x000
 #define GICD_TYPER 0x004
 #define GICD_ISENABLER 0x100
@@ -87,7 +90,7 @@ static void v2_set_priority(unsigned int irq, u8 prio)
 
 static const struct gic_ops v2_ops = {
 	"GICv2", v2_cpu_init, v2_ack, v2_eoi, v2_enable, v2_send_sgi, v2_set_affinity,
-	v2_set_pmr, v2_set_priority,
+	v2_set_pmr, v2_set_priority, GICV2_MAX_CPUS,
 };
 
 const struct gic_ops *gicv2_probe(const struct dtb *dt, int node)
@@ -107,5 +110,9 @@ const struct gic_ops *gicv2_probe(const struct dtb *dt, int node)
 	for (unsigned int i = 32; i < nr_lines; i += 32)
 		writel(~0u, dist + GICD_ICENABLER + i / 8);
 	writel(1, dist + GICD_CTLR);
+	if (cpu_topology.nr_cpus > GICV2_MAX_CPUS)	/* 8-bit GICD_ITARGETSR / SGI lists */
+		printk("gicv2: the device tree has %d CPUs but GICv2 targets at most %d: "
+		       "CPUs %d-%d stay offline (use a GICv3)\n", cpu_topology.nr_cpus,
+		       GICV2_MAX_CPUS, GICV2_MAX_CPUS, cpu_topology.nr_cpus - 1);
 	return &v2_ops;
 }

@@ -1,7 +1,8 @@
 /* gicv3.c - GICv3 (arm,gic-v3): distributor with affinity routing, one
- * redistributor per CPU (found by matching GICR_TYPER's affinity with
- * MPIDR), and the CPU interface through ICC_* system registers. All
- * interrupts are Group 1 (non-secure). Offsets: GICv3 spec (IHI 0069) 12. */
+ * redistributor per CPU (found by walking every redistributor region of the
+ * tree for the frame whose GICR_TYPER affinity matches the MPIDR, as Linux's
+ * gic_populate_rdist), and the CPU interface through ICC_* system registers.
+ * All interrupts are Group 1 (non-secure). Offsets: GICv3 spec (IHI 0069) 12. */
 #include "arch.h"
 #include "boot.h"
 #include "drivers.h"
@@ -40,9 +41,16 @@
 #define ICC_IGRPEN1_EL1 S3_0_C12_C12_7
 #define ICC_SGI1R_EL1 S3_0_C12_C11_5
 
-static volatile u8 *dist, *redist;
-static u64 redist_size;
+#define MAX_REDIST_REGIONS 8	/* #redistributor-regions; QEMU virt uses 1 or 2 */
+
+static volatile u8 *dist;
+static struct {
+	volatile u8 *base;
+	u64 size;
+} redist[MAX_REDIST_REGIONS];
+static unsigned int nr_redist;
 static u64 cpu_mpidr[NR_CPUS];
+static volatile u8 *cpu_redist[NR_CPUS];	/* found once, in v3_cpu_init */
 static u64 boot_mpidr;
 
 static void wait_rwp(void)
@@ -60,14 +68,16 @@ static volatile u8 *find_redist(u64 mpidr)
 {
 	u64 aff = mpidr_to_aff(mpidr);
 
-	for (u64 off = 0; off < redist_size;) {
-		u64 typer = readq(redist + off + GICR_TYPER);
+	for (unsigned int r = 0; r < nr_redist; r++) {
+		for (u64 off = 0; off < redist[r].size;) {
+			u64 typer = readq(redist[r].base + off + GICR_TYPER);
 
-		if ((typer >> 32) == aff)
-			return redist + off;
-		if (typer & TYPER_LAST)
-			break;
-		off += (typer & TYPER_VLPIS) ? 0x40000 : 0x20000;
+			if ((typer >> 32) == aff)
+				return redist[r].base + off;
+			if (typer & TYPER_LAST)
+				break;
+			off += (typer & TYPER_VLPIS) ? 0x40000 : 0x20000;
+		}
 	}
 	return NULL;
 }
@@ -78,6 +88,7 @@ static void v3_cpu_init(unsigned int cpu)
 	volatile u8 *rd = find_redist(mpidr);
 
 	cpu_mpidr[cpu] = mpidr;
+	cpu_redist[cpu] = rd;
 	if (!rd) {
 		printk("gicv3: no redistributor for MPIDR %#llx\n", mpidr);
 		return;
@@ -118,7 +129,7 @@ static void v3_eoi(u32 intid)
 static void v3_enable(unsigned int irq)
 {
 	if (irq < 32) {
-		volatile u8 *rd = find_redist(cpu_mpidr[arch_cpu_id()]);
+		volatile u8 *rd = cpu_redist[arch_cpu_id()];
 
 		if (rd)
 			writel(1u << irq, rd + GICR_ISENABLER0);
@@ -130,11 +141,14 @@ static void v3_enable(unsigned int irq)
 	wait_rwp();
 }
 
+/* ICC_SGI1R_EL1: Aff3.Aff2.Aff1 name a group of 16 CPUs (Aff0 RS*16 .. RS*16+15),
+ * the target list picks among them (Linux: gic_send_sgi, gic_compute_target_list).
+ * One CPU per write here: IPIs go to single CPUs. */
 static void v3_send_sgi(unsigned int cpu, unsigned int sgi)
 {
-	u64 m = cpu_mpidr[cpu];
-	u64 v = ((m >> 32) & 0xff) << 48 | ((m >> 16) & 0xff) << 32 | (u64)sgi << 24 |
-		((m >> 8) & 0xff) << 16 | (1ull << (m & 0xf));
+	u64 m = cpu_mpidr[cpu], aff0 = m & 0xff;
+	u64 v = ((m >> 32) & 0xff) << 48 | (aff0 >> 4) << 44 | ((m >> 16) & 0xff) << 32 |
+		(u64)sgi << 24 | ((m >> 8) & 0xff) << 16 | (1ull << (aff0 & 0xf));
 
 	dsb(ishst);
 	write_sysreg(ICC_SGI1R_EL1, v);
@@ -168,22 +182,38 @@ static void v3_set_priority(unsigned int irq, u8 prio)
 
 static const struct gic_ops v3_ops = {
 	"GICv3", v3_cpu_init, v3_ack, v3_eoi, v3_enable, v3_send_sgi, v3_set_affinity,
-	v3_set_pmr, v3_set_priority,
+	v3_set_pmr, v3_set_priority, 0,
 };
 
 const struct gic_ops *gicv3_probe(const struct dtb *dt, int node)
 {
-	u64 dpa, dsz, rpa;
+	u64 dpa, dsz, rpa, rsz;
+	u32 regions = 1;
 	unsigned int lines;
 
-	if (dtb_reg(dt, node, 0, &dpa, &dsz) || dtb_reg(dt, node, 1, &rpa, &redist_size)) {
+	dtb_prop_u32(dt, node, "#redistributor-regions", &regions);
+	if (regions > MAX_REDIST_REGIONS) {
+		printk("gicv3: %u redistributor regions, using the first %d\n", regions,
+		       MAX_REDIST_REGIONS);
+		regions = MAX_REDIST_REGIONS;
+	}
+	if (dtb_reg(dt, node, 0, &dpa, &dsz)) {
 		printk("gicv3: reg must give the distributor and redistributors\n");
 		return NULL;
 	}
 	dist = ioremap(dpa, dsz ? dsz : 0x10000);
-	redist = ioremap(rpa, redist_size);
-	if (!dist || !redist)
+	for (nr_redist = 0; nr_redist < regions; nr_redist++) {
+		if (dtb_reg(dt, node, 1 + (int)nr_redist, &rpa, &rsz))
+			break;
+		redist[nr_redist].base = ioremap(rpa, rsz);
+		redist[nr_redist].size = rsz;
+		if (!redist[nr_redist].base)
+			return NULL;
+	}
+	if (!dist || !nr_redist) {
+		printk("gicv3: reg must give the distributor and redistributors\n");
 		return NULL;
+	}
 	boot_mpidr = read_sysreg(mpidr_el1) & 0xff00ffffffull;
 	lines = 32 * ((readl(dist + GICD_TYPER) & 0x1f) + 1);
 	writel(0, dist + GICD_CTLR);

@@ -63,7 +63,8 @@ void arch_context_init(struct arch_context *ctx, void *stack_top, void (*entry)(
 
 /* Start logical CPU `cpu` (as cpu_topology describes it: MPIDR, enable
  * method) running `idle` on idle's stack; 0, or a negative error if the
- * firmware refused. The CPU then calls secondary_cpu_main(cpu). */
+ * firmware refused (-ENODEV: the interrupt controller cannot reach the CPU,
+ * -ENOMEM: no memory for it). The CPU then calls secondary_cpu_main(cpu). */
 int arch_cpu_start(unsigned int cpu, struct task_struct *idle);
 /* CPU hotplug. arch_cpu_die(): on the dying CPU's idle task, IRQs off, once
  * it is offline and has said so: stop its timer and turn it off (PSCI

@@ -11,6 +11,6 @@ extern struct topology cpu_topology;	/* the machine, parsed once at boot */
 /* Linux: arch_scale_cpu_capacity(), arch_scale_freq_capacity(), arch_set_freq_scale() */
 unsigned long arch_scale_cpu_capacity(int cpu);
 unsigned long arch_scale_freq_capacity(int cpu);
-void arch_set_freq_scale(cpumask_t cpus, unsigned long scale);
+void arch_set_freq_scale(const cpumask_t *cpus, unsigned long scale);
 
 #endif

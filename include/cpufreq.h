@@ -48,7 +48,7 @@ int cpufreq_set_speed(int policy, u32 khz);
 void cpufreq_cpu_offline(unsigned int cpu);
 void cpufreq_cpu_online(unsigned int cpu);
 bool cpufreq_policy_active(int policy);
-u64 cpufreq_policy_cpus(int policy);	/* its online CPUs */
+cpumask_t cpufreq_policy_cpus(int policy);	/* its online CPUs */
 u32 cpufreq_cur_freq(int policy);	/* kHz, the applied OPP */
 u32 cpufreq_target_freq(int policy);	/* kHz, the last requested OPP */
 u32 cpufreq_min_freq(int policy);

@@ -6,6 +6,7 @@
 #ifndef RTAPP_H
 #define RTAPP_H
 
+#include "cpumask.h"
 #include "types.h"
 
 #define RTAPP_MAX_FILE (32 * 1024)	/* bytes of JSON text */
@@ -36,7 +37,7 @@ enum rtapp_event_type {
 struct rtapp_sched {
 	int policy;		/* SCHED_* or RTAPP_UNSET */
 	int priority;		/* nice for SCHED_OTHER/BATCH/IDLE, 1..99 for RT */
-	u64 cpus;		/* affinity mask; 0 = unset */
+	cpumask_t cpus;		/* affinity mask; empty = unset */
 	u32 cpus_line, cpus_col;	/* where "cpus" is, to name it if the machine lacks one */
 	int util_min, util_max;	/* 0..1024 or RTAPP_UNSET */
 };

@@ -174,7 +174,7 @@ void nohz_balance_enter_idle(unsigned int cpu);
 void irq_exit_preempt(void);	/* from the IRQ return path */
 void cpu_idle_loop(void) __attribute__((noreturn));
 void cpu_idle_once(void);	/* one pass of it, for hosted arches (tests/host/fake_arch.c) */
-int set_cpus_allowed(struct task_struct *t, cpumask_t mask);
+int set_cpus_allowed(struct task_struct *t, const cpumask_t *mask);
 void resched_cpu(unsigned int cpu);
 bool need_resched(void);
 u64 cpu_nr_switches(unsigned int cpu);
@@ -200,6 +200,11 @@ u64 cpu_idle_time_ns(unsigned int cpu);	/* idle so far, the current stretch incl
 /* E3: totals of CFS PELT updates and of their timed ns over all CPUs; then
  * turns their timing on or off (one load and branch per update when off). */
 void sched_pelt_stats(bool timing, u64 *updates, u64 *ns);
+/* experiment=cost: emulated ns of one full wakeup scan of the asymmetric domain
+ * (fair.c; 0 if symmetric) and of one load-balance pass's statistics at the top
+ * domain (balance.c), on the calling CPU, averaged over `loops`. */
+u64 sched_wakeup_scan_cost_ns(unsigned int loops);
+u64 sched_lb_pass_cost_ns(unsigned int loops);
 const char *task_class_name(const struct task_struct *p);	/* stop, rt, fair, idle */
 /* Hotplug (kernel/cpu.c): on the dying CPU inside stop_machine, move every
  * queued task away; before a CPU starts again, reset its run queue. */

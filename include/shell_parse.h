@@ -39,7 +39,7 @@ int shell_split(char *line, char **argv);
 
 /* Each returns false after printing what was wrong; *out is set only on success. */
 bool parse_long(const char *what, const char *s, long min, long max, long *v);
-bool parse_cpulist_of(const char *s, cpumask_t online, cpumask_t *mask);	/* "0-3,6" */
+bool parse_cpulist_of(const char *s, const cpumask_t *online, cpumask_t *mask);	/* "0-3,6" */
 bool parse_policy(const char *s, unsigned int *policy);	/* normal batch idle fifo rr */
 const char *policy_name(unsigned int policy);
 /* "all" or a policy number below nr: [*lo, *hi). */
@@ -53,7 +53,8 @@ struct spawn_args {
 	unsigned int policy;
 	cpumask_t mask;
 };
-bool parse_spawn_args(int argc, char **argv, cpumask_t online, struct spawn_args *a);
+bool parse_spawn_args(int argc, char **argv, const cpumask_t *online,
+		      struct spawn_args *a);
 /* top [-d MS] [-n COUNT]: *count -1 means until a key. */
 bool parse_top_args(int argc, char **argv, long *delay, long *count);
 /* run BENCH [k=v ...] | run experiment N [...]: the words after "run" (and

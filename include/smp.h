@@ -7,38 +7,35 @@
 #include "arch.h"
 #include "types.h"
 
-typedef u64 cpumask_t;
-#define cpumask_of(cpu) (1ull << (cpu))
-#define for_each_cpu(cpu, mask)                                                            \
-	for ((cpu) = 0; (cpu) < NR_CPUS; (cpu)++)                                          \
-		if ((mask) & cpumask_of(cpu))
+#include "cpumask.h"	/* cpumask_t and its operations: the API is listed there */
 
 #include "arch_topology.h"	/* cpu_topology: the machine, parsed once at boot */
-extern cpumask_t cpu_online_mask;
+/* Linux: the cpu_*_mask pointers over __cpu_*_mask. Written only through
+ * set_cpu_online()/set_cpu_active() (atomic bit operations, kernel/smp.c);
+ * read by any CPU at any time. */
+extern cpumask_t __cpu_online_mask, __cpu_active_mask, __cpu_possible_mask;
+#define cpu_online_mask ((const cpumask_t *)&__cpu_online_mask)
 /* Linux: cpu_active_mask. Online CPUs the scheduler may place tasks on and
  * balance to; a CPU going offline leaves it first (kernel/cpu.c), and only
  * its per-CPU kthreads (idle, stop task) may still run there. */
-extern cpumask_t cpu_active_mask;
+#define cpu_active_mask ((const cpumask_t *)&__cpu_active_mask)
+/* CPUs 0..nr_cpu_ids-1 (Linux: cpu_possible_mask, set with nr_cpu_ids). */
+#define cpu_possible_mask ((const cpumask_t *)&__cpu_possible_mask)
 extern unsigned int nr_cpu_ids;	/* possible CPUs (from the DT) */
+void set_cpu_online(unsigned int cpu, bool online);
+void set_cpu_active(unsigned int cpu, bool active);
+void set_nr_cpu_ids(unsigned int nr);	/* nr_cpu_ids and cpu_possible_mask */
 static inline bool cpu_online(unsigned int cpu)
 {
-	return __atomic_load_n(&cpu_online_mask, __ATOMIC_ACQUIRE) & cpumask_of(cpu);
+	return cpu < NR_CPUS &&
+	       (__atomic_load_n(&__cpu_online_mask.bits[cpu / 64], __ATOMIC_ACQUIRE) >>
+		(cpu % 64)) & 1;
 }
 static inline bool cpu_active(unsigned int cpu)
 {
-	return __atomic_load_n(&cpu_active_mask, __ATOMIC_ACQUIRE) & cpumask_of(cpu);
-}
-static inline cpumask_t cpu_possible_mask(void)
-{
-	return nr_cpu_ids >= 64 ? ~0ull : (1ull << nr_cpu_ids) - 1;
-}
-static inline unsigned int cpumask_weight(cpumask_t m)
-{
-	unsigned int n = 0;
-
-	for (; m; m &= m - 1)	/* no libgcc (__popcountdi2): count bits by hand */
-		n++;
-	return n;
+	return cpu < NR_CPUS &&
+	       (__atomic_load_n(&__cpu_active_mask.bits[cpu / 64], __ATOMIC_ACQUIRE) >>
+		(cpu % 64)) & 1;
 }
 static inline unsigned int num_online_cpus(void)
 {

@@ -7,6 +7,7 @@
 #define TOPOLOGY_H
 
 #include "dtb.h"
+#include "cpumask.h"
 #include "types.h"
 
 /* Linux: SCHED_CAPACITY_SCALE. The biggest CPU at its highest OPP. */
@@ -18,8 +19,6 @@
 #define MPIDR_INVALID	      (~0ull) /* Linux: INVALID_HWID; reg absent, bad or duplicated */
 /* Linux: MPIDR_HWID_BITMASK - the affinity fields Aff3..Aff0 that reg may hold. */
 #define MPIDR_HWID_BITMASK    0xff00ffffffull
-
-_Static_assert(NR_CPUS <= 64, "cpu masks are u64 bitmasks");
 
 /* Sched-domain levels, lowest first. Linux: default_topology[] without SMT/CLS. */
 enum topology_level {
@@ -78,7 +77,7 @@ struct topology_em_state {
 
 /* A frequency domain (Linux: a cpufreq policy and its em_perf_domain). */
 struct topology_freq_domain {
-	u64 cpus;	    /* mask of logical cpus */
+	cpumask_t cpus;	    /* logical cpus */
 	int opp_table;	    /* index in topology->opp_table, -1 if none */
 	u32 power_coeff;    /* dynamic-power-coefficient, 0 if none */
 	int nr_perf_states; /* 0: no energy model */
@@ -102,7 +101,7 @@ struct topology_idle_state {
 };
 
 struct topology_sd {
-	u64 span;  /* 0: this level does not exist for this cpu */
+	cpumask_t span; /* empty: this level does not exist for this cpu */
 	u32 flags; /* SD_* */
 };
 
@@ -129,7 +128,7 @@ struct topology {
 	int nr_cpus;
 	struct cpu_topology cpu[NR_CPUS];
 	int nr_clusters;
-	u64 cluster_cpus[TOPOLOGY_MAX_CLUSTERS];
+	cpumask_t cluster_cpus[TOPOLOGY_MAX_CLUSTERS];
 	bool cpu_map; /* clusters came from /cpus/cpu-map (else MPIDR) */
 	int nr_opp_tables;
 	struct topology_opp_table opp_table[NR_CPUS];
@@ -162,11 +161,11 @@ void topology_print(const struct topology *topo);
  * inactive cpus get none, spans lose them, and the SD_ASYM_CPUCAPACITY(_FULL)
  * flags follow the capacities the active cpus have (Linux: build_sched_domains
  * over cpu_active_mask). Pure: only *topo changes. */
-void topology_build_sched_domains(struct topology *topo, u64 active);
+void topology_build_sched_domains(struct topology *topo, const cpumask_t *active);
 
 const char *topology_level_name(int level); /* "MC", "DIE" */
 
 /* Span as a cpu list ("0-3,6"): writes at most size bytes, NUL-terminated. */
-void topology_format_mask(char *buf, size_t size, u64 mask);
+void topology_format_mask(char *buf, size_t size, const cpumask_t *mask);
 
 #endif

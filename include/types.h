@@ -26,6 +26,6 @@ typedef long long s64;
 
 /* Upper bound on logical CPUs, an array size only (as Linux's NR_CPUS): the
  * real count always comes from the device tree. */
-#define NR_CPUS 16
+#define NR_CPUS 256
 
 #endif

@@ -27,7 +27,7 @@ unsigned long arch_scale_freq_capacity(int cpu)
 	return s ? s : SCHED_CAPACITY_SCALE;
 }
 
-void arch_set_freq_scale(cpumask_t cpus, unsigned long scale)
+void arch_set_freq_scale(const cpumask_t *cpus, unsigned long scale)
 {
 	unsigned int cpu;
 

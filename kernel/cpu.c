@@ -31,7 +31,7 @@ struct takedown {
 
 static unsigned int first_active(void)
 {
-	return (unsigned int)__builtin_ctzll(cpu_active_mask);
+	return cpumask_first(cpu_active_mask);
 }
 
 /* Linux: sched_cpu_deactivate() + take_cpu_down() + sched_cpu_dying(), in
@@ -46,7 +46,7 @@ static int take_cpu_down(void *arg)
 	struct takedown *td = arg;
 	unsigned int cpu = td->cpu;
 
-	__atomic_fetch_and(&cpu_active_mask, ~cpumask_of(cpu), __ATOMIC_RELEASE);
+	set_cpu_active(cpu, false);
 	sched_domains_init();
 	stop_machine_park(cpu);
 	td->migrated = sched_migrate_tasks(cpu);
@@ -72,7 +72,7 @@ static int sched_cpu_activate(void *arg)
 {
 	unsigned int cpu = *(unsigned int *)arg;
 
-	__atomic_fetch_or(&cpu_active_mask, cpumask_of(cpu), __ATOMIC_RELEASE);
+	set_cpu_active(cpu, true);
 	sched_domains_init();
 	return 0;
 }

@@ -16,7 +16,9 @@ unsigned long debug_failures(void)
 }
 
 #ifdef CONFIG_DEBUG_SCHED
-#define MAX_HELD 16
+/* sched_check_invariants() (kernel/sched/stats.c) holds every online rq->lock at
+ * once: room for all of them and a few more (debug build only: 1.6 MiB at 256). */
+#define MAX_HELD (NR_CPUS + 16)
 
 struct held_lock {
 	const spinlock_t *lock;

@@ -274,15 +274,15 @@ static int cmd_energy(int argc, char **argv)
 static void print_policies(void)
 {
 	for (int p = 0; p < cpufreq_nr_policies(); p++) {
-		cpumask_t m = 0;
+		cpumask_t m = { { 0 } };
 		unsigned int cpu;
 		char buf[64];
 
 		for_each_cpu(cpu, cpu_online_mask)
 			if (cpufreq_policy_of(cpu) == p)
-				m |= cpumask_of(cpu);
-		topology_format_mask(buf, sizeof(buf), m);
-		if (!m)	/* every CPU of it offline */
+				__cpumask_set_cpu(cpu, &m);
+		topology_format_mask(buf, sizeof(buf), &m);
+		if (cpumask_empty(&m))	/* every CPU of it offline */
 			strlcpy_k(buf, "none(inactive)", sizeof(buf));
 		printk("policy%d cpus=%s governor=%s cur=%u target=%u min=%u max=%u "
 		       "rate_limit_us=%u\n",
@@ -402,7 +402,7 @@ static int cmd_spawn(int argc, char **argv)
 		sched_setscheduler(t, a.policy, 0);
 		set_user_nice(t, (int)a.nice);
 	}
-	set_cpus_allowed(t, a.mask);
+	set_cpus_allowed(t, &a.mask);
 	s->t = t;
 	wake_up_new_task(t);
 	printk("spawned %s pid %d: %s, work %ld us%s", t->comm, t->pid, policy_name(a.policy),
@@ -436,8 +436,8 @@ static int cmd_kill(int argc, char **argv)
 static int cmd_taskset(int argc, char **argv)
 {
 	struct task_struct *t;
-	cpumask_t mask = 0;
-	char buf[64];
+	cpumask_t mask = { { 0 } };
+	char buf[128];
 	int ret = 0;
 
 	if (argc < 2 || argc > 3)
@@ -449,11 +449,11 @@ static int cmd_taskset(int argc, char **argv)
 		return -1;
 	if (argc == 3 && !changeable(t)) {
 		ret = -1;
-	} else if (argc == 3 && set_cpus_allowed(t, mask)) {
+	} else if (argc == 3 && set_cpus_allowed(t, &mask)) {
 		printk("cannot change the affinity of %s\n", t->comm);
 		ret = -1;
 	}
-	topology_format_mask(buf, sizeof(buf), t->cpus_allowed);
+	topology_format_mask(buf, sizeof(buf), &t->cpus_allowed);
 	printk("pid %d (%s) affinity %s\n", t->pid, t->comm, buf);
 	put_task_struct(t);
 	return ret;

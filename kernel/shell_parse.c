@@ -155,9 +155,9 @@ static int cpu_range(const char **p, long *a, long *b)
 	return *a >= NR_CPUS || *b >= NR_CPUS || *b < *a ? -1 : 0;
 }
 
-bool parse_cpulist_of(const char *s, cpumask_t online, cpumask_t *mask)
+bool parse_cpulist_of(const char *s, const cpumask_t *online, cpumask_t *mask)
 {
-	cpumask_t m = 0;
+	cpumask_t m = { { 0 } }, off;
 	const char *p = s;
 
 	while (*p) {
@@ -166,16 +166,16 @@ bool parse_cpulist_of(const char *s, cpumask_t online, cpumask_t *mask)
 		if (cpu_range(&p, &a, &b))
 			goto bad;
 		for (long c = a; c <= b; c++)
-			m |= cpumask_of(c);
+			__cpumask_set_cpu((unsigned int)c, &m);
 		if (*p == ',')
 			p++;
 		else if (*p)
 			goto bad;
 	}
-	if (!m)
+	if (cpumask_empty(&m))
 		goto bad;
-	if (m & ~online) {
-		char buf[64];
+	if (cpumask_andnot(&off, &m, online)) {
+		char buf[128];
 
 		topology_format_mask(buf, sizeof(buf), online);
 		printk("cpu list '%s' names CPUs that are not online (online: %s)\n", s, buf);
@@ -243,7 +243,7 @@ bool shell_opt(const char *arg, const char *key, const char **val)
 
 /* ---- whole commands' arguments -------------------------------------------------------- */
 
-static bool spawn_arg(const char *arg, cpumask_t online, struct spawn_args *a)
+static bool spawn_arg(const char *arg, const cpumask_t *online, struct spawn_args *a)
 {
 	const char *v;
 
@@ -263,12 +263,12 @@ static bool spawn_arg(const char *arg, cpumask_t online, struct spawn_args *a)
 	return false;
 }
 
-bool parse_spawn_args(int argc, char **argv, cpumask_t online, struct spawn_args *a)
+bool parse_spawn_args(int argc, char **argv, const cpumask_t *online, struct spawn_args *a)
 {
 	const char *v;
 
 	*a = (struct spawn_args){ .work = 1000, .prio = 1, .policy = SCHED_NORMAL,
-				  .mask = online };
+				  .mask = *online };
 	if (argc < 2 || shell_opt(argv[1], "work", &v) || shell_opt(argv[1], "period", &v))
 		return false;	/* no NAME */
 	for (int i = 2; i < argc; i++)

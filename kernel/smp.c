@@ -11,8 +11,9 @@
 
 #define CPU_START_TIMEOUT_NS (1000 * NSEC_PER_MSEC)	/* emulated time */
 
-cpumask_t cpu_online_mask;
-cpumask_t cpu_active_mask;
+cpumask_t __cpu_online_mask;
+cpumask_t __cpu_active_mask;
+cpumask_t __cpu_possible_mask = { { 1 } };
 unsigned int nr_cpu_ids = 1;
 
 static struct {
@@ -21,10 +22,22 @@ static struct {
 	u64 online_ns;
 } percpu[NR_CPUS];
 
-static void set_cpu_online(unsigned int cpu)
+void set_cpu_online(unsigned int cpu, bool online)
 {
+	if (!online) {
+		cpumask_clear_cpu(cpu, &__cpu_online_mask);
+		return;
+	}
 	percpu[cpu].online_ns = arch_clock_ns();
-	__atomic_fetch_or(&cpu_online_mask, cpumask_of(cpu), __ATOMIC_RELEASE);
+	cpumask_set_cpu(cpu, &__cpu_online_mask);
+}
+
+void set_nr_cpu_ids(unsigned int nr)
+{
+	nr_cpu_ids = nr;
+	cpumask_clear(&__cpu_possible_mask);
+	for (unsigned int cpu = 0; cpu < nr; cpu++)
+		__cpumask_set_cpu(cpu, &__cpu_possible_mask);
 }
 
 u64 smp_boot_time_ns(unsigned int cpu)
@@ -32,9 +45,12 @@ u64 smp_boot_time_ns(unsigned int cpu)
 	return percpu[cpu].online_ns;
 }
 
-static void set_cpu_active(unsigned int cpu)
+void set_cpu_active(unsigned int cpu, bool active)
 {
-	__atomic_fetch_or(&cpu_active_mask, cpumask_of(cpu), __ATOMIC_RELEASE);
+	if (active)
+		cpumask_set_cpu(cpu, &__cpu_active_mask);
+	else
+		cpumask_clear_cpu(cpu, &__cpu_active_mask);
 }
 
 /* Boot CPU, after the scheduler and timers are up. Every CPU that comes
@@ -44,9 +60,9 @@ void smp_init(void)
 {
 	unsigned int self = arch_cpu_id();
 
-	nr_cpu_ids = (unsigned int)cpu_topology.nr_cpus;
-	set_cpu_online(self);
-	set_cpu_active(self);
+	set_nr_cpu_ids((unsigned int)cpu_topology.nr_cpus);
+	set_cpu_online(self, true);
+	set_cpu_active(self, true);
 	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		struct task_struct *idle;
 		u64 deadline;
@@ -69,12 +85,14 @@ void smp_init(void)
 		while (!err && !cpu_online(cpu) && arch_clock_ns() < deadline)
 			arch_cpu_relax();
 		if (!cpu_online(cpu)) {
-			printk("smp: CPU%u (MPIDR %#llx) failed to come online (%s), left out\n",
-			       cpu, cpu_topology.cpu[cpu].mpidr,
+			printk("smp: CPU%u (MPIDR %#llx) failed to come online (%s), left out\n", cpu,
+			       cpu_topology.cpu[cpu].mpidr,
+			       err == -ENODEV ? "the interrupt controller cannot reach it" :
+			       err == -ENOMEM ? "no memory for it" :
 			       err ? "the firmware refused to start it" : "timed out");
 			continue;
 		}
-		set_cpu_active(cpu);
+		set_cpu_active(cpu, true);
 	}
 	printk("smp: %u of %u CPUs online at %llu us\n", num_online_cpus(), nr_cpu_ids,
 	       arch_clock_ns() / NSEC_PER_USEC);
@@ -86,7 +104,7 @@ void smp_init(void)
 void secondary_cpu_main(unsigned int cpu)
 {
 	timer_cpu_init(cpu, nr_cpu_ids);
-	set_cpu_online(cpu);
+	set_cpu_online(cpu, true);
 	arch_irq_enable();
 	cpu_idle_loop();
 }
@@ -177,14 +195,14 @@ int smp_call_function_single_async(unsigned int cpu, struct call_single_data *cs
 void smp_cpu_dying(unsigned int cpu)
 {
 	spin_lock(&percpu[cpu].lock);
-	__atomic_fetch_and(&cpu_online_mask, ~cpumask_of(cpu), __ATOMIC_RELEASE);
+	set_cpu_online(cpu, false);
 	spin_unlock(&percpu[cpu].lock);
 	run_calls(cpu);
 }
 
 static void stop_this_cpu(void)
 {
-	__atomic_fetch_and(&cpu_online_mask, ~cpumask_of(arch_cpu_id()), __ATOMIC_RELEASE);
+	set_cpu_online(arch_cpu_id(), false);
 	arch_irq_disable();
 	for (;;)
 		arch_idle();
@@ -194,13 +212,15 @@ void smp_send_stop(void)
 {
 	unsigned int cpu, self = arch_cpu_id(), sent = 0;
 	u64 deadline = arch_clock_ns() + 100 * NSEC_PER_MSEC;
-	cpumask_t others = cpu_online_mask & ~cpumask_of(self);
+	cpumask_t others;
 
-	for_each_cpu(cpu, others) {
+	cpumask_andnot(&others, cpu_online_mask, cpumask_of(self));
+	for_each_cpu(cpu, &others) {
 		arch_send_ipi(cpu, IPI_STOP);
 		sent++;
 	}
-	while ((cpu_online_mask & ~cpumask_of(self)) && arch_clock_ns() < deadline)
+	while (cpumask_andnot(&others, cpu_online_mask, cpumask_of(self)) &&
+	       arch_clock_ns() < deadline)
 		arch_cpu_relax();
 	printk("panic: stopped %u other CPUs%s\n", sent - num_online_cpus() + 1,
 	       num_online_cpus() > 1 ? " (some did not answer)" : "");

@@ -22,7 +22,7 @@ static void task_init_common(struct task_struct *t, const char *name)
 	spin_lock_init_class(&t->pi_lock, LOCK_CLASS_PI, 0);
 	init_waitqueue_head(&t->exit_wq);
 	t->cpu = -1;
-	t->cpus_allowed = ~0ull;
+	cpumask_setall(&t->cpus_allowed);
 	flags = spin_lock_irqsave(&tasks_lock);
 	t->pid = next_pid++;
 	list_add_tail(&t->tasks, &all_tasks);

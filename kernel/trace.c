@@ -14,9 +14,11 @@
 
 /* Per CPU: 1 MiB, ~10900 events (8 MiB on an 8-CPU machine): a short
  * experiment's half fits (E1 short on qemu-bl44: 12100 events in all, at
- * most ~3000 on one CPU), a longer one is cut cleanly. Allocated at the
- * first start and kept. */
-#define TRACE_PAGES 256
+ * most ~3000 on one CPU), a longer one is cut cleanly. Less when the CPUs'
+ * buffers would take more than an eighth of RAM (64 CPUs in 512 MiB: 1 MiB
+ * each; 256: 256 KiB), at least 64 KiB. Allocated at the first start, kept. */
+#define TRACE_PAGES_MAX 256
+#define TRACE_PAGES_MIN 16
 
 enum trace_type { T_SWITCH, T_WAKEUP, T_WAKEUP_NEW, T_MIGRATE, T_FREQ, T_IDLE, T_PELT_CFS,
 		  T_PELT_SE };
@@ -59,6 +61,7 @@ struct trace_buf {
 bool trace_on;
 static struct trace_buf bufs[NR_CPUS];
 static unsigned int nr_entries;
+static unsigned long trace_pages;	/* per CPU, set by the first start() */
 static bool fill_once;		/* trace_start_fill(): drop instead of overwriting */
 static u64 dropped[NR_CPUS];	/* events refused by a full buffer in fill_once mode */
 
@@ -207,10 +210,13 @@ static int start(bool once)
 	unsigned int cpu;
 
 	trace_stop();
-	nr_entries = TRACE_PAGES * PAGE_SIZE / sizeof(struct trace_entry);
+	if (!trace_pages)	/* once: buffers keep their size */
+		trace_pages = MAX(TRACE_PAGES_MIN, MIN(TRACE_PAGES_MAX, page_alloc_total_count() /
+							   8 / MAX(nr_cpu_ids, 1)));
+	nr_entries = (unsigned int)(trace_pages * PAGE_SIZE / sizeof(struct trace_entry));
 	for_each_cpu(cpu, cpu_online_mask) {
 		if (!bufs[cpu].e)
-			bufs[cpu].e = alloc_pages(TRACE_PAGES);
+			bufs[cpu].e = alloc_pages(trace_pages);
 		if (!bufs[cpu].e)
 			return -1;
 		bufs[cpu].head = 0;

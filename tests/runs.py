@@ -41,6 +41,8 @@ QEMU_DTBS = [
     ("virt-gicv3-el2-a72-smp20.dtb",
      ["-M", "virt,gic-version=3,virtualization=on,dumpdtb={out}", "-cpu", "cortex-a72",
       "-smp", "20"]),
+    ("virt-gicv3-a53-smp64.dtb",
+     ["-M", "virt,gic-version=3,dumpdtb={out}", "-cpu", "cortex-a53", "-smp", "64"]),
 ]
 
 # Every self-test boot: repeatable emulated time (docs/design.md), serial on stdio.
@@ -97,6 +99,13 @@ RUNS = [
               "-smp", "20", "-dtb", "{build}/dts/qemu-hikey-mpidr.dtb"],
      "topology_of": "{build}/dts/qemu-hikey-mpidr.dtb",
      "expect": [("all-online", r"smp: 8 of 8 CPUs online at \d+ us")]},
+    # (b') 64 CPUs, 32 LITTLE + 32 big in clusters of 8, GICv3 (QEMU: 16 CPUs per Aff1,
+    # so SGIs need Aff1 routing), every self-test suite (~25 s of host time on one core).
+    {"name": "bl64-gicv3-el1", "kind": "qemu",
+     "qemu": ["-M", "virt,gic-version=3", "-cpu", "cortex-a53", "-smp", "64",
+              "-dtb", "{build}/dts/qemu-bl64.dtb"],
+     "topology_of": "{build}/dts/qemu-bl64.dtb",
+     "expect": [("all-online", r"smp: 64 of 64 CPUs online at \d+ us")]},
     # (c) QEMU's own generated tree.
     {"name": "qemu-dtb-smp2", "kind": "qemu",
      "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "2"],
@@ -123,6 +132,16 @@ RUNS = [
                 ("cpu7-reported", r"smp: CPU7 \(MPIDR 0x7\) failed to come online"),
                 ("six-online", r"smp: 6 of 8 CPUs online"),
                 ("cpu6-not-hotplugged", r"^cpu: CPU6 never came online at boot")]},
+    # More CPUs in the tree than a GICv2 can target (8): said at boot, the rest stay
+    # offline, boot goes on.
+    {"name": "gicv2-too-many-cpus", "kind": "qemu", "append": "selftest=boot,timer,sched",
+     "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8",
+              "-dtb", "{build}/tests/dts/qemu-gicv2-10cpus.dtb"],
+     "expect": [("refused", r"gicv2: the device tree has 10 CPUs but GICv2 targets at most "
+                 r"8: CPUs 8-9 stay offline"),
+                ("cpu9-why", r"smp: CPU9 \(MPIDR 0x9\) failed to come online \(the "
+                 r"interrupt controller cannot reach it\)"),
+                ("eight-online", r"smp: 8 of 10 CPUs online")]},
     # An unexpected exception is reported in full and stops every other CPU.
     crash_run("fault-report", "fault",
               [("exception-class", r"Unhandled exception: data abort \(same EL\)"),

@@ -118,17 +118,19 @@ el1_sync:
 	kernel_exit
 
 /* sp is unusable: park it in TPIDR_EL0, use sp itself as the scratch that
- * computes this CPU's overflow stack top (overflow_stack[cpu + 1]), build
- * the frame there with the real sp in it, and report; handle_sync panics. */
+ * loads this CPU's overflow stack top (overflow_stack_top[cpu], traps.c),
+ * build the frame there with the real sp in it, and report; handle_sync
+ * panics. */
 el1_sync_overflow:
 	mov	x0, sp
 	msr	tpidr_el0, x0
 	mrs	x0, tpidr_el1			/* logical CPU id (arch_cpu_id) */
-	add	x0, x0, #1
-	lsl	x0, x0, #OVERFLOW_STACK_SHIFT
+	lsl	x0, x0, #3
 	mov	sp, x0
-	adr_l	x0, overflow_stack
+	adr_l	x0, overflow_stack_top
 	add	sp, sp, x0
+	ldr	x0, [sp]
+	mov	sp, x0
 	mrs	x0, tpidrro_el0
 	kernel_entry
 	mrs	x21, tpidr_el0

@@ -151,6 +151,8 @@ int arch_platform_init(const struct dtb *dt)
 
 void arch_cpu_init_local(unsigned int cpu)
 {
+	if (overflow_stack_alloc(cpu))	/* the boot CPU's; secondaries have theirs */
+		panic("no memory for CPU%u's overflow stack", cpu);
 	gic_cpu_init(cpu);
 	arm_timer_cpu_init();
 	pl011_enable_rx_irq();
@@ -170,6 +172,10 @@ int arch_cpu_start(unsigned int cpu, struct task_struct *idle)
 	struct boot_params *bp = &boot_params;
 	u64 entry = (u64)secondary_entry;
 
+	if (!gic_serves_cpu(cpu))
+		return -ENODEV;	/* gic*_probe said why */
+	if (overflow_stack_alloc(cpu))
+		return -ENOMEM;
 	secondary_idle[cpu] = idle;
 	bp->mpidr[cpu] = ct->mpidr;
 	bp->stack[cpu] = idle_stack_top(idle);

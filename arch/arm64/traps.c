@@ -11,8 +11,24 @@
 
 int mmu_lookup(u64 va, u64 *attrs);
 
-/* Where entry.S reports a fault whose stack cannot take the frame. */
-u8 overflow_stack[NR_CPUS][1 << OVERFLOW_STACK_SHIFT] __attribute__((aligned(16)));
+/* Where entry.S reports a fault whose stack cannot take the frame: the top of
+ * each CPU's overflow stack, allocated before the CPU starts (a static
+ * [NR_CPUS][16 KiB] array was 4 MiB of bss at NR_CPUS 256). */
+u64 overflow_stack_top[NR_CPUS];
+
+int overflow_stack_alloc(unsigned int cpu)
+{
+	unsigned long pages = (1ul << OVERFLOW_STACK_SHIFT) / PAGE_SIZE;
+	u8 *s;
+
+	if (overflow_stack_top[cpu])
+		return 0;
+	s = alloc_pages(pages);
+	if (!s)
+		return -1;
+	overflow_stack_top[cpu] = (u64)(s + (1ul << OVERFLOW_STACK_SHIFT));
+	return 0;
+}
 
 /* The two tables below keep one value a line. */
 /* clang-format off */

@@ -165,10 +165,11 @@ static int bench_one(const char *spec)
 	}
 	if (is(spec, "hackbench")) {
 		struct hackbench_result r;
-		u64 us;
+		u64 us, m = bench_arg(spec, "m", ~0ull);	/* m=: the first 64 CPUs only */
+		cpumask_t mask = cpumask_from_u64(m);
 
 		if (bench_hackbench_on(bench_arg(spec, "g", 1), bench_arg(spec, "l", 10),
-				       bench_arg(spec, "w", 0), bench_arg(spec, "m", ~0ull), &r))
+				       bench_arg(spec, "w", 0), m == ~0ull ? NULL : &mask, &r))
 			return -1;
 		us = r.ns / 1000;
 		printk("# %llu sender and receiver threads per group\n# %llu groups == %llu "

@@ -71,11 +71,11 @@ static void hb_receiver(void *arg)
 
 int bench_hackbench(u64 groups, u64 loops, u64 work, struct hackbench_result *r)
 {
-	return bench_hackbench_on(groups, loops, work, ~0ull, r);
+	return bench_hackbench_on(groups, loops, work, NULL, r);
 }
 
-/* Every thread allowed only `cpus` (taskset -c of the whole run). */
-int bench_hackbench_on(u64 groups, u64 loops, u64 work, u64 cpus,
+/* Every thread allowed only `cpus` (taskset -c of the whole run; NULL: any CPU). */
+int bench_hackbench_on(u64 groups, u64 loops, u64 work, const cpumask_t *cpus,
 		       struct hackbench_result *r)
 {
 	size_t nt = (size_t)groups * 2 * HB_FDS;
@@ -117,7 +117,7 @@ int bench_hackbench_on(u64 groups, u64 loops, u64 work, u64 cpus,
 		}
 	}
 	for (size_t i = 0; i < nt; i++) {
-		if (cpus != ~0ull)
+		if (cpus)
 			set_cpus_allowed(th[i], cpus);
 		wake_up_new_task(th[i]);
 	}

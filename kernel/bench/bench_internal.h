@@ -5,6 +5,7 @@
 #ifndef BENCH_INTERNAL_H
 #define BENCH_INTERNAL_H
 
+#include "cpumask.h"
 #include "types.h"
 
 /* The value of key in "name,k=v,k2=v2" (decimal), or def if absent. */
@@ -24,7 +25,7 @@ struct hackbench_result {
 };
 /* work: emulated work units per message, for its writer and its reader. */
 int bench_hackbench(u64 groups, u64 loops, u64 work, struct hackbench_result *r);
-int bench_hackbench_on(u64 groups, u64 loops, u64 work, u64 cpus,
+int bench_hackbench_on(u64 groups, u64 loops, u64 work, const cpumask_t *cpus,
 		       struct hackbench_result *r);
 
 struct sysbench_result {
@@ -35,7 +36,7 @@ int bench_sysbench_threads(u64 threads, u64 locks, u64 yields, u64 work, u64 ms,
 			   struct sysbench_result *r);
 int bench_sysbench_cpu(u64 threads, u64 work_units, bool real, u64 ms, struct sysbench_result *r);
 /* The same with every thread pinned to cpus (0: anywhere); E5 runs it beside rt-app. */
-int bench_sysbench_cpu_on(u64 threads, u64 work_units, bool real, u64 ms, u64 cpus,
+int bench_sysbench_cpu_on(u64 threads, u64 work_units, bool real, u64 ms, const cpumask_t *cpus,
 			  struct sysbench_result *r);
 
 /* bench_rtapp.c: "rtapp,file=NAME" or "rtapp,NAME" (no name: list the built-in files). */

@@ -175,9 +175,10 @@ static void apply_sched(struct task_struct *p, const struct rtapp_sched *s, int 
 		umin = s->util_min != RTAPP_UNSET ? (unsigned int)s->util_min : umin;
 		WARN_ON_ONCE(sched_set_uclamp(p, MIN(umin, umax), umax));
 	}
-	if (s->cpus && set_cpus_allowed(p, s->cpus))	/* checked online before the run */
+	/* checked online before the run */
+	if (!cpumask_empty(&s->cpus) && set_cpus_allowed(p, &s->cpus))
 		printk("rtapp: %s: cpus %#llx no longer online; affinity unchanged\n", p->comm,
-		       s->cpus);
+		       cpumask_bits(&s->cpus)[0]);
 }
 
 static void rt_thread_fn(void *arg)
@@ -215,12 +216,12 @@ static void rt_thread_fn(void *arg)
 /* A CPU list must name online CPUs: refused before anything starts. */
 static int check_cpus(const struct rtapp_sched *s, const char *task)
 {
-	cpumask_t bad = s->cpus & ~cpu_online_mask;
+	cpumask_t bad;
 
-	if (!bad)
+	if (!cpumask_andnot(&bad, &s->cpus, cpu_online_mask))
 		return 0;
 	printk("rtapp: %u:%u: task \"%s\": cpus names CPU%d, which is not online "
-	       "(online: %u CPUs, 0-%u)\n", s->cpus_line, s->cpus_col, task, __builtin_ctzll(bad),
+	       "(online: %u CPUs, 0-%u)\n", s->cpus_line, s->cpus_col, task, cpumask_first(&bad),
 	       num_online_cpus(), num_online_cpus() - 1);
 	return -1;
 }

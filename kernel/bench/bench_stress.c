@@ -37,6 +37,17 @@ static u64 rnd(u64 *s)	/* xorshift64* */
 	return *s * 0x2545f4914f6cdd1dull;
 }
 
+/* A random subset of the online CPUs in *m (all of them if that is empty); one
+ * rnd() value seeds every word, so the sequence is the one of 64-bit masks. */
+static const cpumask_t *random_mask(u64 r, cpumask_t *m)
+{
+	for (int i = 0; i < CPUMASK_WORDS; i++)
+		cpumask_bits(m)[i] = i ? (r << (13 * i)) | (r >> (64 - 13 * i)) : r;
+	if (!cpumask_and(m, m, cpu_online_mask))
+		*m = *cpu_online_mask;
+	return m;
+}
+
 static void add(unsigned long *c)
 {
 	__atomic_add_fetch(c, 1, __ATOMIC_ACQ_REL);
@@ -91,6 +102,7 @@ static void note_peak(void);
 
 static void op_child(u64 *s)
 {
+	cpumask_t m;
 	struct task_struct *c =
 		kthread_create(worker, (void *)(uintptr_t)(rnd(s) | 1), "stress-child");
 
@@ -99,7 +111,7 @@ static void op_child(u64 *s)
 		return;
 	}
 	add(&st.children);
-	set_cpus_allowed(c, (rnd(s) & cpu_online_mask) ?: cpu_online_mask);
+	set_cpus_allowed(c, random_mask(rnd(s), &m));
 	wake_up_new_task(c);
 	kthread_join(c);
 }
@@ -109,6 +121,7 @@ static void worker(void *arg)
 {
 	u64 s = (u64)(uintptr_t)arg, n;
 	bool child = s & 1;
+	cpumask_t m;
 
 	add(&st.started);
 	note_peak();
@@ -120,7 +133,7 @@ static void worker(void *arg)
 		case 0: sleep_ns(rnd(&s) % (2 * NSEC_PER_MSEC)); break;
 		case 1: yield(); break;
 		case 2: set_user_nice(current, (int)(rnd(&s) % 16) - 5); break;
-		case 3: set_cpus_allowed(current, (rnd(&s) & cpu_online_mask) ?: cpu_online_mask);
+		case 3: set_cpus_allowed(current, random_mask(rnd(&s), &m));
 			break;
 		case 4: op_policy(&s); break;
 		case 5: op_mutex(&s); break;
@@ -190,6 +203,7 @@ static bool start_one(struct task_struct **slot, unsigned int *alive, u64 *s)
 	struct task_struct *t =
 		kthread_create(worker, (void *)(uintptr_t)(rnd(s) & ~1ull), "stress");
 	unsigned int i = 0;
+	cpumask_t m;
 
 	if (!t)
 		return false;
@@ -198,7 +212,7 @@ static bool start_one(struct task_struct **slot, unsigned int *alive, u64 *s)
 	slot[i] = t;
 	(*alive)++;
 	if (rnd(s) % 4 == 0)
-		set_cpus_allowed(t, (rnd(s) & cpu_online_mask) ?: cpu_online_mask);
+		set_cpus_allowed(t, random_mask(rnd(s), &m));
 	wake_up_new_task(t);
 	return true;
 }

@@ -22,7 +22,7 @@ struct sb_ctx {
 	u64 nlocks, yields, work, end_ns, t0;
 	u64 requests;		/* sysbench 0.4's request counter (atomic) */
 	bool real, cpu;
-	cpumask_t cpus;		/* affinity of every thread; 0: any CPU */
+	cpumask_t cpus;		/* affinity of every thread; empty: any CPU */
 	u64 events[SB_MAX_THREADS], lat[SB_MAX_THREADS];
 };
 
@@ -97,8 +97,8 @@ static int sb_run(struct sb_ctx *c, u64 threads, u64 ms, struct sysbench_result 
 			kfree(c);
 			return -1;
 		}
-		if (c->cpus)
-			set_cpus_allowed(th[i], c->cpus);
+		if (!cpumask_empty(&c->cpus))
+			set_cpus_allowed(th[i], &c->cpus);
 	}
 	for (u64 i = 0; i < threads; i++)
 		wake_up_new_task(th[i]);
@@ -143,10 +143,10 @@ int bench_sysbench_threads(u64 threads, u64 locks, u64 yields, u64 work, u64 ms,
 
 int bench_sysbench_cpu(u64 threads, u64 work_units, bool real, u64 ms, struct sysbench_result *r)
 {
-	return bench_sysbench_cpu_on(threads, work_units, real, ms, 0, r);
+	return bench_sysbench_cpu_on(threads, work_units, real, ms, NULL, r);
 }
 
-int bench_sysbench_cpu_on(u64 threads, u64 work_units, bool real, u64 ms, cpumask_t cpus,
+int bench_sysbench_cpu_on(u64 threads, u64 work_units, bool real, u64 ms, const cpumask_t *cpus,
 			  struct sysbench_result *r)
 {
 	struct sb_ctx *c;
@@ -160,7 +160,10 @@ int bench_sysbench_cpu_on(u64 threads, u64 work_units, bool real, u64 ms, cpumas
 	if (!c)
 		return -1;
 	c->cpu = true;
-	c->cpus = cpus;
+	if (cpus)
+		c->cpus = *cpus;
+	else
+		cpumask_clear(&c->cpus);
 	c->real = real;
 	c->work = real ? 10000 : work_units;	/* real: sysbench's --cpu-max-prime=10000 */
 	c->end_ns = ~0ull;

@@ -59,7 +59,7 @@ static int e5_mode(int pol, bool on, struct rtapp_workload *hog, struct rtapp_wo
 	if (!th)
 		return -1;
 	bench_sysbench_cpu_on(1, E5_SB_WORK, false, (u64)fifo->duration_s * 1000,
-			      1ull << E5_CPU, &m->sb);
+			      cpumask_of(E5_CPU), &m->sb);
 	kthread_join(th);
 	cpufreq_get_stats(pol, &s);
 	m->trans_sb = s.total_trans;

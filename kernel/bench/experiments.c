@@ -8,6 +8,7 @@
 #include "cpufreq.h"
 #include "kernel.h"
 #include "sched.h"
+#include "timer.h"
 #include "topology.h"
 
 void ktap_check(int *n, bool ok, const char *name)
@@ -115,6 +116,24 @@ static int bench_smoke(void)
 	return 0;
 }
 
+/* "experiment=cost": what a machine's size costs (README, "More CPUs"): when
+ * the last CPU came online, one full wakeup scan and one load-balance pass's
+ * statistics, in emulated ns, measured on this (the boot) CPU with the others
+ * idle. Printed, not judged. */
+static int experiment_cost(void)
+{
+	u64 online = 0;
+	unsigned int cpu;
+
+	for_each_cpu(cpu, cpu_online_mask)
+		online = MAX(online, smp_boot_time_ns(cpu));
+	msleep(100);	/* the others settle into idle */
+	printk("cost: cpus=%u all_online_us=%llu wakeup_scan_ns=%llu lb_pass_ns=%llu\n",
+	       num_online_cpus(), online / NSEC_PER_USEC, sched_wakeup_scan_cost_ns(1000),
+	       sched_lb_pass_cost_ns(1000));
+	return 0;
+}
+
 int experiment_run(const char *spec)
 {
 	bool shortrun = bench_flag(spec, "short");
@@ -122,6 +141,8 @@ int experiment_run(const char *spec)
 	experiment_trace_setup(spec);
 	if (!strcmp(spec, "smoke"))
 		return bench_smoke();
+	if (!strcmp(spec, "cost"))
+		return experiment_cost();
 	if (!strncmp(spec, "placement", 9) && (spec[9] == ',' || !spec[9]))
 		return experiment_placement(bench_flag(spec, "skip_up"));
 	if (spec[0] == '1' && (spec[1] == ',' || !spec[1]))
@@ -134,6 +155,6 @@ int experiment_run(const char *spec)
 		return experiment_e4(shortrun);
 	if (spec[0] == '5' && (spec[1] == ',' || !spec[1]))
 		return experiment_e5(shortrun);
-	printk("experiment: \"%s\" is not available (implemented: 1-5, smoke, placement)\n", spec);
+	printk("experiment: \"%s\" is not available (implemented: 1-5, smoke, placement, cost)\n", spec);
 	return -1;
 }

@@ -313,20 +313,20 @@ static int parse_cpus(struct ps *p, int i, struct rtapp_sched *s)
 
 	pos_of(p->js, t->start, &s->cpus_line, &s->cpus_col);
 	if (t->type == JSMN_PRIMITIVE) {
-		if (tok_int(p, i, 0, 63, &c, "cpu"))
+		if (tok_int(p, i, 0, NR_CPUS - 1, &c, "cpu"))
 			return -1;
-		s->cpus = 1ull << c;
+		s->cpus = *cpumask_of(c);
 		return 0;
 	}
 	if (t->type != JSMN_ARRAY)
 		return fail_at(p, t->start, "cpus must be an array of CPU numbers");
 	if (!t->size)
 		return fail_at(p, t->start, "cpus is an empty list");
-	s->cpus = 0;
+	cpumask_clear(&s->cpus);
 	for (int k = 0, e = i + 1; k < t->size; k++, e = skip(p, e)) {
-		if (tok_int(p, e, 0, 63, &c, "cpu"))
+		if (tok_int(p, e, 0, NR_CPUS - 1, &c, "cpu"))
 			return -1;
-		s->cpus |= 1ull << c;
+		__cpumask_set_cpu((unsigned int)c, &s->cpus);
 	}
 	return 0;
 }

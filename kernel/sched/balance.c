@@ -55,7 +55,7 @@ static void sd_init(struct sched_domain *sd, const struct topology_sd *tsd, int 
 	sd->level = level;
 	sd->span = tsd->span;
 	sd->flags = tsd->flags;
-	sd->span_weight = cpumask_weight(sd->span);
+	sd->span_weight = cpumask_weight(&sd->span);
 	sd->min_interval = sd->span_weight;
 	sd->max_interval = 2 * sd->span_weight;
 	sd->balance_interval = sd->min_interval;
@@ -76,35 +76,36 @@ void sched_domains_init(void)
 	topology_build_sched_domains(&cpu_topology, cpu_active_mask);
 	for (int cpu = 0; cpu < t->nr_cpus; cpu++) {
 		struct rq *rq = cpu_rq(cpu);
-		cpumask_t prev_span = 0;
+		cpumask_t prev_span = { { 0 } };
 
 		rq->nr_sd = 0;
 		rq->sd_asym_cpucapacity = NULL;
 		for (int l = 0; l < SD_NR_LEVELS; l++) {
 			const struct topology_sd *tsd = &t->cpu[cpu].sd[l];
 			struct sched_domain *sd = &rq->sd[rq->nr_sd];
-			cpumask_t left;
+			cpumask_t left, g;
+			int c;
 
-			if (!tsd->span || tsd->span == prev_span)
+			if (cpumask_empty(&tsd->span) || cpumask_equal(&tsd->span, &prev_span) ||
+			    !rq->sd_groups)	/* no memory at bring-up: no domains */
 				continue;
 			sd_init(sd, tsd, l);
+			sd->groups = rq->sd_groups + (size_t)rq->nr_sd * (size_t)t->nr_cpus;
 			/* Every level has SD_PREFER_SIBLING but the child of an
 			 * asymmetric one: "don't spread across capacities". */
 			sd->prefer_sibling = rq->nr_sd && !(sd->flags & SD_ASYM_CPUCAPACITY);
 			/* Groups: the child level's spans (one CPU each at the lowest). */
 			left = sd->span;
-			for (int c = 0; c < NR_CPUS && left; c++) {
-				cpumask_t g = cpumask_of(c);
-
-				if (!(left & g))
-					continue;
+			for_each_cpu(c, &left) {
+				g = *cpumask_of(c);
 				if (rq->nr_sd) {
 					int child = rq->sd[rq->nr_sd - 1].level;
 
-					g = (t->cpu[c].sd[child].span & left) | g;
+					cpumask_and(&g, &t->cpu[c].sd[child].span, &left);
+					__cpumask_set_cpu((unsigned int)c, &g);
 				}
 				sd->groups[sd->nr_groups++] = g;
-				left &= ~g;
+				cpumask_andnot(&left, &left, &g);
 			}
 			if (t->cpu[cpu].sd_asym_cpucapacity == l)
 				rq->sd_asym_cpucapacity = sd;
@@ -161,18 +162,20 @@ static enum group_type group_classify(unsigned int pct, const struct sg_lb_stats
 }
 
 /* Linux: update_sg_lb_stats(). avg_load only for an overloaded group. */
-static void update_sg_lb_stats(struct lb_env *env, cpumask_t group, struct sg_lb_stats *s,
-			       bool local, int *sg_status)
+static void update_sg_lb_stats(struct lb_env *env, const cpumask_t *group,
+			       struct sg_lb_stats *s, bool local, int *sg_status)
 {
+	cpumask_t cpus;
+	int c;
+
 	memset(s, 0, sizeof(*s));
 	s->min_capacity = ~0ul;
-	for (int c = 0; c < NR_CPUS; c++) {
+	cpumask_and(&cpus, group, &env->cpus);
+	for_each_cpu(c, &cpus) {
 		struct rq *rq = cpu_rq(c);
 		unsigned long cap = capacity_of((unsigned int)c);
 		unsigned int nr = rq->nr_running;
 
-		if (!(group & env->cpus & cpumask_of(c)))
-			continue;
 		s->group_weight++;
 		s->group_load += cpu_load(rq);
 		s->group_util += cpu_util(c);
@@ -260,15 +263,15 @@ static void update_sd_lb_stats(struct lb_env *env, struct sd_lb_stats *sds)
 	sds->busiest_idx = -1;
 	sds->busiest.idle_cpus = ~0u;
 	for (int i = 0; i < sd->nr_groups; i++)
-		if (sd->groups[i] & cpumask_of(env->dst_cpu))
+		if (cpumask_test_cpu(env->dst_cpu, &sd->groups[i]))
 			local_idx = i;
-	update_sg_lb_stats(env, sd->groups[local_idx], &sds->local, true, &sg_status);
+	update_sg_lb_stats(env, &sd->groups[local_idx], &sds->local, true, &sg_status);
 	sds->total_load = sds->local.group_load;
 	sds->total_capacity = sds->local.group_capacity;
 	for (int i = 0; i < sd->nr_groups; i++) {
 		if (i == local_idx)
 			continue;
-		update_sg_lb_stats(env, sd->groups[i], &cur, false, &sg_status);
+		update_sg_lb_stats(env, &sd->groups[i], &cur, false, &sg_status);
 		if (pick_busiest(env, &cur, &sds->busiest, &sds->local)) {
 			sds->busiest = cur;
 			sds->busiest_idx = i;
@@ -402,18 +405,21 @@ bool check_cpu_capacity(const struct rq *rq, const struct sched_domain *sd)
 /* Linux: find_busiest_queue(): within the busiest group, the CPU that has most
  * of the unit being moved (load per capacity, util, tasks, misfit load). On an
  * asym domain a CPU whose one task would land on a CPU not bigger is skipped. */
-static struct rq *find_busiest_queue(struct lb_env *env, cpumask_t group)
+static struct rq *find_busiest_queue(struct lb_env *env, const cpumask_t *group)
 {
 	unsigned long busiest_load = 0, busiest_cap = 1, busiest_util = 0;
 	unsigned int busiest_nr = 0;
 	struct rq *busiest = NULL;
+	cpumask_t cpus;
+	int c;
 
-	for (int c = 0; c < NR_CPUS; c++) {
+	cpumask_and(&cpus, group, &env->cpus);
+	for_each_cpu(c, &cpus) {
 		struct rq *rq = cpu_rq(c);
 		unsigned long cap = capacity_of((unsigned int)c), load, util;
 		unsigned int nr = rq->cfs.h_nr_running;
 
-		if (!(group & env->cpus & cpumask_of(c)) || !nr)
+		if (!nr)
 			continue;
 		/* Never a lone task to a CPU that is not bigger: no high->low active balance. */
 		if ((env->sd->flags & SD_ASYM_CPUCAPACITY) &&
@@ -480,7 +486,7 @@ static int task_hot(struct task_struct *p, struct lb_env *env)
  * failed more than cache_nice_tries times. Clears LBF_ALL_PINNED on the way. */
 static int can_migrate_task(struct task_struct *p, struct lb_env *env)
 {
-	if (p->per_cpu_kthread || !(p->cpus_allowed & cpumask_of(env->dst_cpu)))
+	if (p->per_cpu_kthread || !cpumask_test_cpu(env->dst_cpu, &p->cpus_allowed))
 		return 0;
 	env->flags &= ~LBF_ALL_PINNED;
 	if (task_running(env->src_rq, p))
@@ -597,7 +603,7 @@ static int active_load_balance_cpu_stop(void *data)
 	double_rq_lock(busiest, target);
 	busiest->lb.alb_count++;
 	for (int i = 0; i < target->nr_sd && !env.sd; i++)	/* a domain spanning both */
-		if (target->sd[i].span & cpumask_of(busiest->cpu))
+		if (cpumask_test_cpu(busiest->cpu, &target->sd[i].span))
 			env.sd = &target->sd[i];
 	if (busiest->active_balance && cpu_active(target->cpu) && cpu_active(busiest->cpu) &&
 	    busiest->nr_running > 1 && env.sd) {
@@ -653,19 +659,20 @@ static bool need_active_balance(struct lb_env *env)
  * level for the group. */
 static bool should_we_balance(struct lb_env *env)
 {
-	cpumask_t group = 0;
+	cpumask_t group = { { 0 } };
+	int c;
 
-	if (!(env->cpus & cpumask_of(env->dst_cpu)))
+	if (!cpumask_test_cpu(env->dst_cpu, &env->cpus))
 		return false;
 	if (env->idle == CPU_NEWLY_IDLE)
 		return !env->dst_rq->nr_running;
 	for (int i = 0; i < env->sd->nr_groups; i++)
-		if (env->sd->groups[i] & cpumask_of(env->dst_cpu))
-			group = env->sd->groups[i] & env->cpus;
-	for (int c = 0; c < NR_CPUS; c++)
-		if ((group & cpumask_of(c)) && idle_cpu(c))
+		if (cpumask_test_cpu(env->dst_cpu, &env->sd->groups[i]))
+			cpumask_and(&group, &env->sd->groups[i], &env->cpus);
+	for_each_cpu(c, &group)
+		if (idle_cpu(c))
 			return c == env->dst_cpu;
-	return group && __builtin_ctzll(group) == env->dst_cpu;
+	return !cpumask_empty(&group) && (int)cpumask_first(&group) == env->dst_cpu;
 }
 
 /* ---- load_balance ----------------------------------------------------------------- */
@@ -714,7 +721,7 @@ static int start_active_balance(struct lb_env *env, bool this_locked)
 		return 0;
 	else if (busiest->cpu > env->dst_rq->cpu)
 		spin_lock(&busiest->lock);
-	pinned = !(busiest->curr->cpus_allowed & cpumask_of(env->dst_cpu));
+	pinned = !cpumask_test_cpu(env->dst_cpu, &busiest->curr->cpus_allowed);
 	if (!pinned && !busiest->active_balance) {
 		busiest->active_balance = 1;
 		busiest->push_cpu = env->dst_cpu;
@@ -807,10 +814,11 @@ int load_balance(int this_cpu, struct sched_domain *sd, enum cpu_idle_type idle,
 		 bool this_locked, int *continue_balancing)
 {
 	struct rq *this_rq = cpu_rq(this_cpu), *busiest;
-	struct lb_env env = { .sd = sd, .dst_cpu = this_cpu, .dst_rq = this_rq, .idle = idle,
-			      .cpus = sd->span & cpu_active_mask };
-	cpumask_t local_group = 0;
+	struct lb_env env = { .sd = sd, .dst_cpu = this_cpu, .dst_rq = this_rq, .idle = idle };
+	cpumask_t local_group = { { 0 } };
 	int gi, moved;
+
+	cpumask_and(&env.cpus, &sd->span, cpu_active_mask);
 
 	lockdep_assert_irqs_disabled();
 	if (this_locked)
@@ -820,7 +828,7 @@ int load_balance(int this_cpu, struct sched_domain *sd, enum cpu_idle_type idle,
 	this_rq->lb.lb_count[idle]++;
 	sd->lb_count[idle]++;
 	for (int i = 0; i < sd->nr_groups; i++)
-		if (sd->groups[i] & cpumask_of(this_cpu))
+		if (cpumask_test_cpu(this_cpu, &sd->groups[i]))
 			local_group = sd->groups[i];
 redo:
 	if (!should_we_balance(&env)) {
@@ -834,7 +842,7 @@ redo:
 	gi = find_busiest_group(&env);
 	if (gi < 0)
 		sd->lb_nobusyg[idle]++;
-	busiest = gi < 0 ? NULL : find_busiest_queue(&env, sd->groups[gi]);
+	busiest = gi < 0 ? NULL : find_busiest_queue(&env, &sd->groups[gi]);
 	if (!busiest)
 		goto out_balanced;
 	env.src_rq = busiest;
@@ -844,8 +852,10 @@ redo:
 		goto out_one_pinned;	/* newidle could not lock busiest: give up */
 	if (!moved && (env.flags & LBF_ALL_PINNED) && busiest->nr_running > 1) {
 		/* Every task there is pinned: try the other CPUs. */
-		env.cpus &= ~cpumask_of(busiest->cpu);
-		if (env.cpus & ~local_group)
+		cpumask_t rest;
+
+		__cpumask_clear_cpu(busiest->cpu, &env.cpus);
+		if (cpumask_andnot(&rest, &env.cpus, &local_group))
 			goto redo;
 		goto out_all_pinned;
 	}
@@ -869,4 +879,28 @@ out_one_pinned:
 	     sd->balance_interval < sd->max_interval))
 		sd->balance_interval *= 2;
 	return 0;
+}
+
+/* experiment=cost (kernel/bench): emulated ns of one load-balance pass's
+ * statistics at this CPU's top domain - find_busiest_group(), which reads
+ * every CPU of the domain once - averaged over `loops`, IRQs off, as a CPU_IDLE
+ * balance would run it. Moves nothing. 0 without a domain. */
+u64 sched_lb_pass_cost_ns(unsigned int loops)
+{
+	struct rq *rq = this_rq();
+	struct lb_env env = { .dst_cpu = (int)rq->cpu, .dst_rq = rq, .idle = CPU_IDLE };
+	unsigned long flags;
+	u64 t0, ns;
+
+	if (!rq->nr_sd || !loops)
+		return 0;
+	env.sd = &rq->sd[rq->nr_sd - 1];
+	cpumask_and(&env.cpus, &env.sd->span, cpu_active_mask);
+	flags = arch_irq_save();
+	t0 = arch_clock_ns();
+	for (unsigned int i = 0; i < loops; i++)
+		find_busiest_group(&env);
+	ns = arch_clock_ns() - t0;
+	arch_irq_restore(flags);
+	return ns / loops;
 }

@@ -16,6 +16,7 @@
  * The rq lock is held across the context switch and released by the task
  * switched to (finish_task_switch), as in Linux. */
 #include "cpuidle.h"
+#include "mm.h"
 #include "sched_internal.h"
 #include "trace.h"
 #include "speed.h"
@@ -230,17 +231,12 @@ static struct rq *task_rq_lock(struct task_struct *p)
 	}
 }
 
-static unsigned int first_cpu(cpumask_t m)
-{
-	return m ? (unsigned int)__builtin_ctzll(m) : NR_CPUS;
-}
-
 /* Linux: is_cpu_allowed(). Tasks run on active CPUs only; a per-CPU kthread
  * (idle, stop task) stays allowed on its CPU while that is still online. Our
  * other kthreads stand for user tasks, so they get the user-task rule. */
 static bool is_cpu_allowed(const struct task_struct *p, int cpu)
 {
-	if (cpu < 0 || cpu >= NR_CPUS || !(p->cpus_allowed & cpumask_of(cpu)))
+	if (cpu < 0 || cpu >= NR_CPUS || !cpumask_test_cpu((unsigned int)cpu, &p->cpus_allowed))
 		return false;
 	if (p->per_cpu_kthread)
 		return cpu_online((unsigned int)cpu);
@@ -253,20 +249,19 @@ static bool is_cpu_allowed(const struct task_struct *p, int cpu)
  * from the dying CPU inside stop_machine. */
 static int select_fallback_rq(struct task_struct *p, int cpu)
 {
-	cpumask_t ok = p->cpus_allowed & cpu_active_mask;
+	cpumask_t ok;
 
-	if (p->per_cpu_kthread && (p->cpus_allowed & cpu_online_mask))
-		return (int)first_cpu(p->cpus_allowed & cpu_online_mask);
-	if (!ok) {
-		p->cpus_allowed = cpu_possible_mask();
-		p->nr_cpus_allowed = (int)cpumask_weight(p->cpus_allowed);
-		ok = p->cpus_allowed & cpu_active_mask;
-		printk("sched: process %d (%s) no longer affine to cpu%d: allowed on all CPUs "
-		       "now\n",
+	if (p->per_cpu_kthread && cpumask_and(&ok, &p->cpus_allowed, cpu_online_mask))
+		return (int)cpumask_first(&ok);
+	if (!cpumask_and(&ok, &p->cpus_allowed, cpu_active_mask)) {
+		p->cpus_allowed = *cpu_possible_mask;
+		p->nr_cpus_allowed = (int)cpumask_weight(&p->cpus_allowed);
+		cpumask_and(&ok, &p->cpus_allowed, cpu_active_mask);
+		printk("sched: process %d (%s) no longer affine to cpu%d: allowed on all CPUs now\n",
 		       p->pid, p->comm, cpu);
 	}
-	BUG_ON(!ok);	/* cpu_down() never takes the last active CPU */
-	return (int)first_cpu(ok);
+	BUG_ON(cpumask_empty(&ok));	/* cpu_down() never takes the last active CPU */
+	return (int)cpumask_first(&ok);
 }
 
 static int select_task_rq(struct task_struct *p, int cpu, int wake_flags)
@@ -276,7 +271,7 @@ static int select_task_rq(struct task_struct *p, int cpu, int wake_flags)
 	if (p->nr_cpus_allowed > 1)
 		cpu = p->sched_class->select_task_rq(p, cpu, wake_flags);
 	else
-		cpu = (int)first_cpu(p->cpus_allowed);
+		cpu = (int)cpumask_first(&p->cpus_allowed);
 	if (!is_cpu_allowed(p, cpu))
 		cpu = select_fallback_rq(p, prev);
 	return cpu;
@@ -370,7 +365,7 @@ static void sched_fork(struct task_struct *p)
 void sched_task_init(struct task_struct *p)
 {
 	sched_fork(p);
-	p->nr_cpus_allowed = (int)cpumask_weight(p->cpus_allowed & ((1ull << NR_CPUS) - 1));
+	p->nr_cpus_allowed = (int)cpumask_weight(&p->cpus_allowed);
 }
 
 /* Linux: wake_up_new_task(): fork balancing picks the CPU. */
@@ -491,7 +486,7 @@ static int migration_cpu_stop(void *arg)
 	struct rq *rq = task_rq_lock(p);
 
 	if (p->cpu == (int)arch_cpu_id() && task_on_rq_queued(p) && !task_running(rq, p) &&
-	    !(p->cpus_allowed & cpumask_of(p->cpu))) {
+	    !cpumask_test_cpu((unsigned int)p->cpu, &p->cpus_allowed)) {
 		move_queued_task(rq, p, select_task_rq(p, p->cpu, 0));
 	} else {
 		spin_unlock(&rq->lock);
@@ -658,18 +653,17 @@ void cpu_idle_loop(void)
 /* Change affinity; a task queued or running outside the new mask moves:
  * a queued one at once, a running one by its CPU's stop task (Linux:
  * migration_cpu_stop). A mask with no online CPU is refused. */
-int set_cpus_allowed(struct task_struct *p, cpumask_t mask)
+int set_cpus_allowed(struct task_struct *p, const cpumask_t *mask)
 {
 	unsigned long flags;
 	struct rq *rq;
 	bool stop = false;
 	int cpu;
 
-	mask &= (NR_CPUS == 64 ? ~0ull : (1ull << NR_CPUS) - 1);
-	if (!(mask & (p->per_cpu_kthread ? cpu_online_mask : cpu_active_mask)))
+	if (!cpumask_intersects(mask, p->per_cpu_kthread ? cpu_online_mask : cpu_active_mask))
 		return -1;
 	flags = spin_lock_irqsave(&p->pi_lock);
-	p->cpus_allowed = mask;
+	p->cpus_allowed = *mask;
 	p->nr_cpus_allowed = (int)cpumask_weight(mask);
 	if (p->state == TASK_NEW) {	/* not queued anywhere yet */
 		spin_unlock_irqrestore(&p->pi_lock, flags);
@@ -677,7 +671,7 @@ int set_cpus_allowed(struct task_struct *p, cpumask_t mask)
 	}
 	rq = task_rq_lock(p);
 	cpu = p->cpu;
-	if (!(mask & cpumask_of(cpu)) && task_on_rq_queued(p)) {
+	if (!cpumask_test_cpu((unsigned int)cpu, mask) && task_on_rq_queued(p)) {
 		if (task_running(rq, p)) {
 			stop = true;
 		} else {
@@ -988,6 +982,9 @@ void sched_init_cpu(unsigned int cpu, struct task_struct *idle)
 	struct rq *rq = cpu_rq(cpu);
 
 	spin_lock_init_class(&rq->lock, LOCK_CLASS_RQ, cpu);
+	if (!rq->sd_groups)	/* never freed: a CPU coming back reuses it */
+		rq->sd_groups = kzalloc(SD_NR_LEVELS * (size_t)MAX(cpu_topology.nr_cpus, 1) *
+					sizeof(cpumask_t));
 	sched_debug_rq_init(cpu);
 	rq->cpu = cpu;
 	init_cfs_rq(&rq->cfs);
@@ -1006,7 +1003,7 @@ void sched_init_cpu(unsigned int cpu, struct task_struct *idle)
 	idle->sched_class = &idle_sched_class;
 	idle->policy = SCHED_IDLE;
 	idle->prio = MAX_PRIO;
-	idle->cpus_allowed = cpumask_of(cpu);
+	idle->cpus_allowed = *cpumask_of(cpu);
 	idle->nr_cpus_allowed = 1;
 }
 

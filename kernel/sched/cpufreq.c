@@ -7,9 +7,12 @@
 #include "bootargs.h"
 #include "cpufreq_policy.h"
 #include "cpuidle.h"
+#include "mm.h"
 #include "trace.h"
 
-static struct cpufreq_policy policies[NR_CPUS];
+/* One per frequency domain with OPPs, allocated by cpufreq_init (a static
+ * [NR_CPUS] array was 1.2 MiB at NR_CPUS 256). */
+static struct cpufreq_policy *policies[NR_CPUS];
 static int nr_policies;
 static int cpu_policy[NR_CPUS];	/* policy index, -1: no OPP table */
 static struct call_single_data freq_csd[NR_CPUS];	/* freq_apply_local(its policy) */
@@ -23,7 +26,7 @@ static const char *const governor_names[CPUFREQ_NR_GOVERNORS] = {
 
 static struct cpufreq_policy *policy_get(int id)
 {
-	return id >= 0 && id < nr_policies ? &policies[id] : NULL;
+	return id >= 0 && id < nr_policies ? policies[id] : NULL;
 }
 
 static int freq_index(const struct cpufreq_policy *policy, u32 khz)
@@ -65,6 +68,7 @@ static void transition_fn(struct timer *t)
 	u32 f = policy->target;
 	bool changed = f != policy->cur;
 	unsigned int cpu;
+	cpumask_t cpus;
 
 	policy->transition_pending = false;
 	if (changed) {
@@ -76,7 +80,8 @@ static void transition_fn(struct timer *t)
 		return;
 	/* -EBUSY: the CPU has yet to run the previous switch, which reads
 	 * policy->cur when it runs and so applies f as well. */
-	for_each_cpu(cpu, policy->cpus & cpu_online_mask)
+	cpumask_and(&cpus, &policy->cpus, cpu_online_mask);
+	for_each_cpu(cpu, &cpus)
 		smp_call_function_single_async(cpu, &freq_csd[cpu]);
 }
 
@@ -194,7 +199,7 @@ static void governors_from_bootargs(void)
 			       name, i, governor_names[CPUFREQ_DEFAULT_GOVERNOR]);
 			g = CPUFREQ_DEFAULT_GOVERNOR;
 		}
-		governor_start(&policies[i], (enum cpufreq_governor)g);
+		governor_start(policies[i], (enum cpufreq_governor)g);
 	}
 }
 
@@ -216,11 +221,20 @@ void cpufreq_init(void)
 		if (fd->opp_table < 0 || topo->opp_table[fd->opp_table].nr_opps < 1)
 			continue;
 		tab = &topo->opp_table[fd->opp_table];
-		policy = &policies[nr_policies];
+		policy = kzalloc(sizeof(*policy));
+		if (!policy) {
+			printk("cpufreq: no memory for a policy of CPUs %u...: no DVFS there\n",
+			       cpumask_first(&fd->cpus));
+			continue;
+		}
+		policies[nr_policies] = policy;
 		spin_lock_init_class(&policy->lock, LOCK_CLASS_RQ_INNER, 0);
 		policy->id = nr_policies;
 		policy->related_cpus = fd->cpus;
-		policy->cpus = fd->cpus & cpu_online_mask;
+		policy->sg.util = kzalloc(cpumask_weight(&fd->cpus) * sizeof(*policy->sg.util));
+		if (!policy->sg.util)
+			printk("cpufreq: policy%d: no memory for schedutil\n", nr_policies);
+		cpumask_and(&policy->cpus, &fd->cpus, cpu_online_mask);
 		policy->nr_opps = tab->nr_opps;
 		for (int i = 0; i < tab->nr_opps; i++)
 			policy->freq[i] = tab->opp[i].freq_khz;
@@ -231,7 +245,7 @@ void cpufreq_init(void)
 		timer_init(&policy->transition, transition_fn);
 		cpufreq_stats_init(&policy->stats, policy->freq, policy->nr_opps,
 				   policy->nr_opps - 1, arch_clock_ns());
-		for_each_cpu(cpu, fd->cpus) {
+		for_each_cpu(cpu, &fd->cpus) {
 			cpu_policy[cpu] = nr_policies;
 			freq_csd[cpu] = (struct call_single_data){ .fn = freq_apply_local,
 								   .arg = policy };
@@ -242,12 +256,12 @@ void cpufreq_init(void)
 	for (int i = 0; i < nr_policies; i++) {
 		char span[64];
 
-		topology_format_mask(span, sizeof(span), policies[i].related_cpus);
+		topology_format_mask(span, sizeof(span), &policies[i]->related_cpus);
 		printk("cpufreq: policy%d cpus=%s opps=%d %u-%u kHz latency=%u ns "
 		       "rate_limit_us=%u governor=%s\n",
-		       i, span, policies[i].nr_opps, policies[i].freq[0],
-		       policies[i].freq[policies[i].nr_opps - 1], policies[i].latency_ns,
-		       policies[i].rate_limit_us, governor_names[policies[i].governor]);
+		       i, span, policies[i]->nr_opps, policies[i]->freq[0],
+		       policies[i]->freq[policies[i]->nr_opps - 1], policies[i]->latency_ns,
+		       policies[i]->rate_limit_us, governor_names[policies[i]->governor]);
 	}
 }
 
@@ -262,14 +276,14 @@ void cpufreq_cpu_offline(unsigned int cpu)
 	struct cpufreq_policy *policy = policy_get(cpufreq_policy_of(cpu));
 	unsigned long flags;
 
-	if (!policy || !(policy->cpus & cpumask_of(cpu)))
+	if (!policy || !cpumask_test_cpu(cpu, &policy->cpus))
 		return;
 	if (policy->governor == CPUFREQ_GOV_SCHEDUTIL)
 		sugov_stop(policy);
 	flags = spin_lock_irqsave(&policy->lock);
-	policy->cpus &= ~cpumask_of(cpu);
+	__cpumask_clear_cpu(cpu, &policy->cpus);
 	spin_unlock_irqrestore(&policy->lock, flags);
-	if (policy->cpus) {
+	if (!cpumask_empty(&policy->cpus)) {
 		if (policy->governor == CPUFREQ_GOV_SCHEDUTIL)
 			sugov_start(policy);
 		return;
@@ -290,14 +304,14 @@ void cpufreq_cpu_online(unsigned int cpu)
 	unsigned long flags;
 	bool was_inactive;
 
-	if (!policy || (policy->cpus & cpumask_of(cpu)))
+	if (!policy || cpumask_test_cpu(cpu, &policy->cpus))
 		return;
 	arch_set_freq_scale(cpumask_of(cpu), (unsigned long)READ_ONCE(policy->cur) *
 						     SCHED_CAPACITY_SCALE /
 						     policy->freq[policy->nr_opps - 1]);
 	flags = spin_lock_irqsave(&policy->lock);
-	was_inactive = !policy->cpus;
-	policy->cpus |= cpumask_of(cpu);
+	was_inactive = cpumask_empty(&policy->cpus);
+	__cpumask_set_cpu(cpu, &policy->cpus);
 	spin_unlock_irqrestore(&policy->lock, flags);
 	if (was_inactive)
 		printk("cpufreq: policy%d active again with CPU%u\n", policy->id, cpu);
@@ -308,14 +322,17 @@ bool cpufreq_policy_active(int id)
 {
 	struct cpufreq_policy *policy = policy_get(id);
 
-	return policy && READ_ONCE(policy->cpus);
+	return policy && !cpumask_empty(&policy->cpus);
 }
 
-u64 cpufreq_policy_cpus(int id)
+cpumask_t cpufreq_policy_cpus(int id)
 {
 	struct cpufreq_policy *policy = policy_get(id);
+	cpumask_t m = { { 0 } };
 
-	return policy ? READ_ONCE(policy->cpus) : 0;
+	for (int i = 0; policy && i < CPUMASK_WORDS; i++)
+		cpumask_bits(&m)[i] = READ_ONCE(cpumask_bits(&policy->cpus)[i]);
+	return m;
 }
 
 /* ---- accessors and statistics ------------------------------------------------------ */

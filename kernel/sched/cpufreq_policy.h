@@ -14,12 +14,14 @@ struct sugov_cpu {
 	struct cpufreq_policy *policy;
 };
 
+/* The struct sugov_cpu of each CPU is per CPU (cpufreq_schedutil.c), as in Linux. */
 struct sugov_policy {
-	struct sugov_cpu cpu[NR_CPUS];	/* registered for the CPUs of the policy */
 	u64 last_freq_update_time;	/* ns */
 	u32 next_freq;			/* kHz, the last request */
 	bool limits_changed;		/* re-evaluate at once (start, limit change) */
-	struct sugov_cpu_util util[NR_CPUS];	/* scratch of the hook, off the stack */
+	/* Scratch of the hook, off the stack: one entry per CPU of related_cpus,
+	 * allocated by cpufreq_init (NULL: no memory, the governor stays off). */
+	struct sugov_cpu_util *util;
 };
 
 struct cpufreq_policy {

@@ -6,6 +6,8 @@
  * policy->lock, never sleeps, never takes another rq's lock. */
 #include "cpufreq_policy.h"
 
+static struct sugov_cpu sugov_cpus[NR_CPUS];	/* Linux: DEFINE_PER_CPU(sugov_cpu) */
+
 /* What one CPU contributes, read without its rq lock as Linux does
  * (sugov_get_util()): each signal is one word, a slightly stale value only
  * delays the decision to the next update. */
@@ -28,17 +30,19 @@ static void sugov_update_shared(struct update_util_data *d, u64 time, unsigned i
 	struct sugov_policy *sg = &policy->sg;
 	struct sugov_cpu_util *u = sg->util;
 	unsigned int cpu;
+	cpumask_t cpus;
 	bool arm = false;
 	int n = 0;
 	u32 next;
 
 	spin_lock(&policy->lock);
-	if (policy->governor != CPUFREQ_GOV_SCHEDUTIL)	/* stopping: a late call */
+	if (policy->governor != CPUFREQ_GOV_SCHEDUTIL || !u)	/* stopping: a late call */
 		goto out;
 	if (!sugov_should_update(time, sg->last_freq_update_time,
 				 (u64)policy->rate_limit_us * NSEC_PER_USEC, sg->limits_changed))
 		goto out;
-	for_each_cpu(cpu, policy->cpus & cpu_online_mask)
+	cpumask_and(&cpus, &policy->cpus, cpu_online_mask);
+	for_each_cpu(cpu, &cpus)
 		sugov_get_util(cpu, &u[n++]);
 	if (!n)
 		goto out;
@@ -69,10 +73,10 @@ void sugov_start(struct cpufreq_policy *policy)
 	sg->next_freq = policy->cur;
 	sg->last_freq_update_time = 0;
 	spin_unlock_irqrestore(&policy->lock, flags);
-	for_each_cpu(cpu, policy->cpus) {
-		sg->cpu[cpu].policy = policy;
-		sg->cpu[cpu].update_util.func = sugov_update_shared;
-		WRITE_ONCE(cpufreq_update_util_data[cpu], &sg->cpu[cpu].update_util);
+	for_each_cpu(cpu, &policy->cpus) {
+		sugov_cpus[cpu].policy = policy;
+		sugov_cpus[cpu].update_util.func = sugov_update_shared;
+		WRITE_ONCE(cpufreq_update_util_data[cpu], &sugov_cpus[cpu].update_util);
 	}
 }
 
@@ -82,6 +86,6 @@ void sugov_stop(struct cpufreq_policy *policy)
 {
 	unsigned int cpu;
 
-	for_each_cpu(cpu, policy->cpus)
+	for_each_cpu(cpu, &policy->cpus)
 		WRITE_ONCE(cpufreq_update_util_data[cpu], NULL);
 }

@@ -45,7 +45,7 @@ struct cpuidle_device {
  * the last CPU, Linux counts nothing of it; OS-initiated: genpd's last man). */
 struct cluster_pm {
 	spinlock_t lock;
-	u64 cpus, requesting;
+	cpumask_t cpus, requesting;
 	bool down;
 	u64 gen, down_since;
 	struct cpuidle_cluster_stats st;
@@ -217,10 +217,15 @@ static struct cluster_pm *cluster_of(unsigned int cpu)
 
 static void cluster_enter(struct cluster_pm *cl, unsigned int cpu, u64 *gen, u64 now)
 {
+	cpumask_t awake;
+
 	spin_lock(&cl->lock);
-	cl->requesting |= cpumask_of(cpu);
+	__cpumask_set_cpu(cpu, &cl->requesting);
 	*gen = cl->gen;
-	if (!cl->down && !(cl->cpus & cpu_online_mask & ~cl->requesting)) {
+	/* the last man: every online CPU of the cluster asks for a cluster state */
+	cpumask_and(&awake, &cl->cpus, cpu_online_mask);
+	cpumask_andnot(&awake, &awake, &cl->requesting);
+	if (!cl->down && cpumask_empty(&awake)) {
 		cl->down = true;
 		cl->gen++;
 		cl->down_since = now;
@@ -237,7 +242,7 @@ static bool cluster_exit(struct cluster_pm *cl, unsigned int cpu, u64 gen, u64 n
 	bool up = false;
 
 	spin_lock(&cl->lock);
-	cl->requesting &= ~cpumask_of(cpu);
+	__cpumask_clear_cpu(cpu, &cl->requesting);
 	*was_down = cl->down || cl->gen != gen;
 	if (cl->down) {
 		cl->down = false;

@@ -155,7 +155,7 @@ void energy_print(const char *prefix, const char *tag)
 		u64 uj = 0;
 
 		for (int cpu = 0; cpu < cpu_topology.nr_cpus; cpu++)
-			if (cpu_topology.cluster_cpus[c] & cpumask_of(cpu))
+			if (cpumask_test_cpu((unsigned int)cpu, &cpu_topology.cluster_cpus[c]))
 				uj += energy_cpu_uj((unsigned int)cpu);
 		print_line(prefix, tag, "cluster", c, uj, ns);
 		total += uj;

@@ -746,7 +746,7 @@ static bool cpus_share_cache(int a, int b)
 {
 	struct rq *rq = cpu_rq(a);
 
-	return rq->nr_sd && (rq->sd[0].span & cpumask_of(b));
+	return rq->nr_sd && cpumask_test_cpu(b, &rq->sd[0].span);
 }
 
 /* SIS_DEBOUNCE (E2): was the task placed in the current tick of its CPU? */
@@ -766,19 +766,19 @@ static bool cache_cold(const struct task_struct *p)
 /* Linux 5.7: select_idle_capacity(): the first idle CPU of the asymmetric
  * domain (scanning from target) on which the task fits, else the idle CPU
  * with the most capacity; -1 if none is idle. */
-int select_idle_capacity(struct task_struct *p, cpumask_t span, int target)
+int select_idle_capacity(struct task_struct *p, const cpumask_t *span, int target)
 {
 	unsigned long util = task_util_est_of(p), umin = p->uclamp_req[UCLAMP_MIN];
 	unsigned long umax = p->uclamp_req[UCLAMP_MAX], best_cap = 0;
-	cpumask_t cpus = span & p->cpus_allowed;
-	int best = -1;
+	cpumask_t cpus;
+	int best = -1, cpu;
 
-	for (int i = 0; i < NR_CPUS; i++) {
-		int cpu = (target + i) % NR_CPUS;
+	cpumask_and(&cpus, span, &p->cpus_allowed);
+	for_each_cpu_wrap(cpu, &cpus, (unsigned int)target) {
 		unsigned long cap = capacity_of((unsigned int)cpu);
 		int fits;
 
-		if (!(cpus & cpumask_of(cpu)) || !available_idle_cpu(cpu))
+		if (!available_idle_cpu(cpu))
 			continue;
 		fits = util_fits_cpu(util, umin, umax, cpu);
 		if (fits > 0)
@@ -804,14 +804,13 @@ static bool asym_fits_cpu(struct task_struct *p, unsigned long util, int cpu)
 static int select_idle_cpu(struct task_struct *p, int target)
 {
 	struct rq *rq = cpu_rq(target);
-	cpumask_t span = rq->nr_sd ? rq->sd[0].span : cpumask_of(target);
+	cpumask_t cpus;
+	int cpu;
 
-	for (int i = 0; i < NR_CPUS; i++) {
-		int cpu = (target + i) % NR_CPUS;
-
-		if ((span & p->cpus_allowed & cpumask_of(cpu)) && available_idle_cpu(cpu))
+	cpumask_and(&cpus, rq->nr_sd ? &rq->sd[0].span : cpumask_of(target), &p->cpus_allowed);
+	for_each_cpu_wrap(cpu, &cpus, (unsigned int)target)
+		if (available_idle_cpu(cpu))
 			return cpu;
-	}
 	return -1;
 }
 
@@ -827,7 +826,7 @@ static int select_idle_sibling(struct task_struct *p, int prev, int target)
 	int recent = p->recent_used_cpu, i;
 
 	if (asym && !sched_feat(ASYM_PREFER_PREV)) {
-		i = select_idle_capacity(p, rq->sd_asym_cpucapacity->span, target);
+		i = select_idle_capacity(p, &rq->sd_asym_cpucapacity->span, target);
 		return i >= 0 ? i : target;
 	}
 	if (available_idle_cpu(target) && asym_fits_cpu(p, util, target))
@@ -836,13 +835,13 @@ static int select_idle_sibling(struct task_struct *p, int prev, int target)
 	    asym_fits_cpu(p, util, prev))
 		return prev;
 	if (recent >= 0 && recent != prev && recent != target && cpus_share_cache(recent, target) &&
-	    available_idle_cpu(recent) && (p->cpus_allowed & cpumask_of(recent)) &&
+	    available_idle_cpu(recent) && cpumask_test_cpu(recent, &p->cpus_allowed) &&
 	    asym_fits_cpu(p, util, recent)) {
 		p->recent_used_cpu = prev;
 		return recent;
 	}
 	if (asym) {
-		i = select_idle_capacity(p, rq->sd_asym_cpucapacity->span, target);
+		i = select_idle_capacity(p, &rq->sd_asym_cpucapacity->span, target);
 		return i >= 0 ? i : target;
 	}
 	i = select_idle_cpu(p, target);
@@ -870,7 +869,7 @@ static bool wake_wide(struct task_struct *p)
 {
 	unsigned int master = current->wakee_flips, slave = p->wakee_flips;
 	unsigned int factor = cpu_rq(arch_cpu_id())->nr_sd ?
-				      cpumask_weight(cpu_rq(arch_cpu_id())->sd[0].span) : 1;
+				      cpumask_weight(&cpu_rq(arch_cpu_id())->sd[0].span) : 1;
 
 	if (master < slave) {
 		unsigned int t = master;
@@ -942,7 +941,7 @@ static bool sched_idle_cpu(int cpu)
  * SD_BALANCE_WAKE is off, there is no exec), in no CPU's sums, so Linux's *_without(p)
  * helpers reduce to the plain values. On an asymmetric domain the group counts as
  * misfit unless p fits one of its CPUs. */
-static void update_sg_wakeup_stats(struct sched_domain *sd, cpumask_t group,
+static void update_sg_wakeup_stats(struct sched_domain *sd, const cpumask_t *group,
 				   struct sg_lb_stats *sgs, struct task_struct *p)
 {
 	unsigned int i;
@@ -1003,14 +1002,14 @@ static int find_idlest_group(struct sched_domain *sd, struct task_struct *p, int
 	unsigned long imbalance;
 
 	for (int g = 0; g < sd->nr_groups; g++) {
-		if (!(sd->groups[g] & p->cpus_allowed))
+		if (!cpumask_intersects(&sd->groups[g], &p->cpus_allowed))
 			continue;
-		if (sd->groups[g] & cpumask_of(this_cpu)) {
+		if (cpumask_test_cpu(this_cpu, &sd->groups[g])) {
 			local_g = g;
-			update_sg_wakeup_stats(sd, sd->groups[g], &local, p);
+			update_sg_wakeup_stats(sd, &sd->groups[g], &local, p);
 			continue;
 		}
-		update_sg_wakeup_stats(sd, sd->groups[g], &sgs, p);
+		update_sg_wakeup_stats(sd, &sd->groups[g], &sgs, p);
 		if (update_pick_idlest(&idlest, &sgs)) {
 			idlest_g = g;
 			idlest = sgs;
@@ -1048,16 +1047,18 @@ static int find_idlest_group(struct sched_domain *sd, struct task_struct *p, int
  * Linux's idle_stamp is 0 on a CPU idle since boot, which then loses to this_cpu even
  * when busy; a running Linux has none such, our experiments start with them: the + 1
  * makes them candidates (deviation table). */
-static int find_idlest_group_cpu(cpumask_t group, struct task_struct *p, int this_cpu)
+static int find_idlest_group_cpu(const cpumask_t *group, struct task_struct *p, int this_cpu)
 {
 	unsigned long min_load = ~0ul;
 	u64 latest_idle = 0, min_exit_latency = ~0ull;
 	int least_loaded = this_cpu, shallowest_idle = -1;
 	unsigned int i;
+	cpumask_t cpus;
 
 	if (cpumask_weight(group) == 1)
-		return __builtin_ctzll(group);	/* Linux: cpumask_first() */
-	for_each_cpu(i, group & p->cpus_allowed) {
+		return (int)cpumask_first(group);
+	cpumask_and(&cpus, group, &p->cpus_allowed);
+	for_each_cpu(i, &cpus) {
 		struct rq *rq = cpu_rq(i);
 
 		if (sched_idle_cpu((int)i))
@@ -1089,7 +1090,7 @@ static int find_idlest_cpu(struct task_struct *p, int cpu, int prev_cpu)
 {
 	int level = cpu_rq(cpu)->nr_sd - 1, new_cpu = cpu;
 
-	if (!(cpu_rq(cpu)->sd[level].span & p->cpus_allowed))
+	if (!cpumask_intersects(&cpu_rq(cpu)->sd[level].span, &p->cpus_allowed))
 		return prev_cpu;
 	while (level >= 0) {
 		struct sched_domain *sd = &cpu_rq(cpu)->sd[level];
@@ -1100,7 +1101,7 @@ static int find_idlest_cpu(struct task_struct *p, int cpu, int prev_cpu)
 			level--;
 			continue;
 		}
-		new_cpu = find_idlest_group_cpu(sd->groups[g], p, cpu);
+		new_cpu = find_idlest_group_cpu(&sd->groups[g], p, cpu);
 		if (new_cpu == cpu) {
 			level--;	/* balance at a lower level of cpu */
 			continue;
@@ -1186,7 +1187,7 @@ static struct sched_domain *affine_domain(int this_cpu, int prev_cpu)
 	struct rq *rq = cpu_rq(this_cpu);
 
 	for (int l = 0; l < rq->nr_sd; l++)
-		if (rq->sd[l].span & cpumask_of(prev_cpu))
+		if (cpumask_test_cpu(prev_cpu, &rq->sd[l].span))
 			return &rq->sd[l];
 	return NULL;
 }
@@ -1206,11 +1207,11 @@ static int select_task_rq_fair(struct task_struct *p, int prev_cpu, int wake_fla
 	/* SIS_DEBOUNCE: placed in this tick already, so not moved again in it,
 	 * idle or not (the 2017 RFC: the wakee counts as cache hot there). */
 	if (sched_feat(SIS_DEBOUNCE) && placed_this_tick(p) &&
-	    (p->cpus_allowed & cpumask_of(prev_cpu)) &&
+	    cpumask_test_cpu(prev_cpu, &p->cpus_allowed) &&
 	    cpu_online((unsigned int)prev_cpu))
 		return prev_cpu;
 	record_wakee(p);
-	if (!wake_wide(p) && (p->cpus_allowed & cpumask_of(this_cpu)) && this_cpu != prev_cpu &&
+	if (!wake_wide(p) && cpumask_test_cpu(this_cpu, &p->cpus_allowed) && this_cpu != prev_cpu &&
 	    (sd = affine_domain(this_cpu, prev_cpu)) &&
 	    /* SIS_DEBOUNCE: a cache-cold wakee is not pulled to another LLC */
 	    (cpus_share_cache(this_cpu, prev_cpu) || !(sched_feat(SIS_DEBOUNCE) && cache_cold(p))))
@@ -1252,3 +1253,28 @@ const struct sched_class fair_sched_class = {
 	.switched_to = switched_to_fair,
 	.prio_changed = prio_changed_fair,
 };
+
+/* experiment=cost (kernel/bench): emulated ns of one wakeup scan of the whole
+ * asymmetric domain - select_idle_capacity() for a task that fits no CPU, so
+ * every CPU is looked at, as for a misfit wakee on a busy machine - averaged
+ * over `loops`, IRQs off, nothing written. 0 on a symmetric machine. */
+u64 sched_wakeup_scan_cost_ns(unsigned int loops)
+{
+	static struct task_struct t;	/* a task of util 1024, on no run queue */
+	struct rq *rq = this_rq();
+	unsigned long flags;
+	u64 t0, ns;
+
+	if (!rq->sd_asym_cpucapacity || !loops)
+		return 0;
+	t.se.avg.util_avg = SCHED_CAPACITY_SCALE;
+	t.uclamp_req[UCLAMP_MAX] = SCHED_CAPACITY_SCALE;
+	cpumask_setall(&t.cpus_allowed);
+	flags = arch_irq_save();
+	t0 = arch_clock_ns();
+	for (unsigned int i = 0; i < loops; i++)
+		select_idle_capacity(&t, &rq->sd_asym_cpucapacity->span, (int)rq->cpu);
+	ns = arch_clock_ns() - t0;
+	arch_irq_restore(flags);
+	return ns / loops;
+}

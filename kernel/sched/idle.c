@@ -238,18 +238,18 @@ static int multi_cpu_stop(void *arg)
 int stop_machine(int (*fn)(void *), void *arg, unsigned int cpu)
 {
 	struct multi_stop ms = { .fn = fn, .arg = arg, .cpu = cpu };
-	cpumask_t cpus = cpu_online_mask;
+	cpumask_t cpus = *cpu_online_mask;
 	unsigned int c;
 
-	if (!(cpus & cpumask_of(cpu)))
+	if (!cpumask_test_cpu(cpu, &cpus))
 		return -1;
-	for_each_cpu(c, cpus)
+	for_each_cpu(c, &cpus)
 		if (!cpu_rq(c)->stop || READ_ONCE(stop_queue[c].parked))
 			return -1;
 	init_completion(&ms.done);
-	ms.nr = cpumask_weight(cpus);
+	ms.nr = cpumask_weight(&cpus);
 	preempt_disable();
-	for_each_cpu(c, cpus) {
+	for_each_cpu(c, &cpus) {
 		unsigned long flags = spin_lock_irqsave(&stop_lock[c]);
 
 		BUG_ON(stop_queue[c].multi);

@@ -137,7 +137,7 @@ static bool update_nohz_stats(struct rq *rq)
 
 	if (!READ_ONCE(rq->has_blocked_load))
 		return false;
-	if (!(READ_ONCE(nohz.idle_cpus_mask) & cpumask_of(rq->cpu)))
+	if (!cpumask_test_cpu(rq->cpu, &nohz.idle_cpus_mask))
 		return false;
 	if (!time_after(sched_jiffies(), READ_ONCE(rq->last_blocked_load_update_tick)))
 		return true;
@@ -154,6 +154,7 @@ static void _nohz_idle_balance(struct rq *this_rq, unsigned int flags)
 {
 	unsigned long now = sched_jiffies(), next_balance = now + 60 * HZ;
 	bool has_blocked_load = false, update_next = false;
+	unsigned int cpu;
 
 	this_rq->lb.nohz_passes++;
 	if (flags & NOHZ_STATS_KICK)
@@ -161,11 +162,11 @@ static void _nohz_idle_balance(struct rq *this_rq, unsigned int flags)
 	if (flags & NOHZ_NEXT_KICK)
 		WRITE_ONCE(nohz.needs_update, 0);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);	/* vs nohz_balance_enter_idle() */
-	for (unsigned int i = 1; i <= NR_CPUS; i++) {
-		unsigned int cpu = (this_rq->cpu + i) % NR_CPUS;
+	/* this CPU last: from the next one round (Linux: for_each_cpu_wrap) */
+	for_each_cpu_wrap(cpu, &nohz.idle_cpus_mask, (this_rq->cpu + 1) % NR_CPUS) {
 		struct rq *rq = cpu_rq(cpu);
 
-		if (!(READ_ONCE(nohz.idle_cpus_mask) & cpumask_of(cpu)) || !idle_cpu((int)cpu))
+		if (!idle_cpu((int)cpu))
 			continue;
 		if (need_resched()) {	/* work arrived here: the next owner takes over */
 			has_blocked_load |= flags & NOHZ_STATS_KICK;
@@ -201,15 +202,16 @@ abort:
  * all; its reschedule IPI ends its wait (Linux: nohz_csd). */
 static void kick_ilb(struct rq *rq, unsigned int flags)
 {
-	cpumask_t idle = READ_ONCE(nohz.idle_cpus_mask) & cpu_active_mask;
+	cpumask_t idle;
 	unsigned int ilb, prev;
 
+	cpumask_and(&idle, &nohz.idle_cpus_mask, cpu_active_mask);
 	if (flags & NOHZ_BALANCE_KICK)
 		WRITE_ONCE(nohz.next_balance, sched_jiffies() + 1);
-	for (ilb = 0; ilb < NR_CPUS; ilb++)
-		if ((idle & cpumask_of(ilb)) && ilb != rq->cpu && idle_cpu((int)ilb))
+	for_each_cpu(ilb, &idle)
+		if (ilb != rq->cpu && idle_cpu((int)ilb))
 			break;
-	if (ilb == NR_CPUS)
+	if (ilb >= NR_CPUS)
 		return;
 	prev = __atomic_fetch_or(&cpu_rq(ilb)->nohz_flags, flags, __ATOMIC_ACQ_REL);
 	if (prev & NOHZ_KICK_MASK)
@@ -262,9 +264,14 @@ static void nohz_balancer_kick(struct rq *rq)
 		goto out;
 	}
 	llc = (rq->sd[0].flags & SD_SHARE_PKG_RESOURCES) ? &rq->sd[0] : NULL;
-	if (llc && cpumask_weight(llc->span & cpu_active_mask &	/* sds->nr_busy_cpus */
-				  ~READ_ONCE(nohz.idle_cpus_mask)) > 1)
-		flags = NOHZ_STATS_KICK | NOHZ_BALANCE_KICK;
+	if (llc) {
+		cpumask_t busy;	/* sds->nr_busy_cpus */
+
+		cpumask_and(&busy, &llc->span, cpu_active_mask);
+		cpumask_andnot(&busy, &busy, &nohz.idle_cpus_mask);
+		if (cpumask_weight(&busy) > 1)
+			flags = NOHZ_STATS_KICK | NOHZ_BALANCE_KICK;
+	}
 out:
 	if (READ_ONCE(nohz.needs_update))
 		flags |= NOHZ_NEXT_KICK;
@@ -285,7 +292,7 @@ void nohz_balance_enter_idle(unsigned int cpu)
 		if (!rq->nr_sd)
 			return;
 		rq->nohz_tick_stopped = true;
-		__atomic_or_fetch(&nohz.idle_cpus_mask, cpumask_of(cpu), __ATOMIC_SEQ_CST);
+		cpumask_set_cpu(cpu, &nohz.idle_cpus_mask);
 		__atomic_add_fetch(&nohz.nr_cpus, 1, __ATOMIC_SEQ_CST);
 		WRITE_ONCE(nohz.needs_update, 1);
 	}
@@ -299,7 +306,7 @@ void nohz_balance_exit_idle(struct rq *rq)
 	if (!rq->nohz_tick_stopped)
 		return;
 	rq->nohz_tick_stopped = false;
-	__atomic_and_fetch(&nohz.idle_cpus_mask, ~cpumask_of(rq->cpu), __ATOMIC_SEQ_CST);
+	cpumask_clear_cpu(rq->cpu, &nohz.idle_cpus_mask);
 	__atomic_sub_fetch(&nohz.nr_cpus, 1, __ATOMIC_SEQ_CST);
 }
 

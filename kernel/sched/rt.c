@@ -171,16 +171,16 @@ static void task_tick_rt(struct rq *rq, struct task_struct *p)
 static int select_task_rq_rt(struct task_struct *p, int cpu, int wake_flags)
 {
 	struct task_struct *curr = READ_ONCE(cpu_rq(cpu)->curr);
-	int best = cpu, best_prio = curr ? curr->prio : MAX_PRIO;
+	int best = cpu, best_prio = curr ? curr->prio : MAX_PRIO, c;
+	cpumask_t cpus;
 
 	if (!curr || curr->prio > p->prio || (wake_flags & WF_FORK && idle_cpu(cpu)))
 		return cpu;
-	for (int c = 0; c < NR_CPUS; c++) {
+	cpumask_and(&cpus, &p->cpus_allowed, cpu_active_mask);
+	for_each_cpu(c, &cpus) {
 		struct task_struct *t;
 		int prio;
 
-		if (!(p->cpus_allowed & cpumask_of(c)) || !cpu_active((unsigned int)c))
-			continue;
 		t = READ_ONCE(cpu_rq(c)->curr);
 		prio = idle_cpu(c) ? MAX_PRIO + 1 : (t ? t->prio : MAX_PRIO);
 		if (cpu_rq(c)->rt.rt_nr_running && !idle_cpu(c))

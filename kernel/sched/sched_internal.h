@@ -103,7 +103,7 @@ struct sched_domain {
 	u64 lb_nobusyg[CPU_MAX_IDLE_TYPES];	/* ... that looked and found no busier group */
 	unsigned long last_decay_max_lb_cost;	/* jiffies */
 	int nr_groups;
-	cpumask_t groups[NR_CPUS];
+	cpumask_t *groups;	/* nr_groups masks, in the rq's sd_groups */
 };
 
 struct rq_lb_stats {
@@ -137,6 +137,10 @@ struct rq {
 	/* balancing */
 	int nr_sd;
 	struct sched_domain sd[SD_NR_LEVELS];
+	/* Room for the groups of every level: SD_NR_LEVELS x the DT's CPU count
+	 * masks, allocated once by sched_init_cpu (a static [NR_CPUS] array per
+	 * level made struct rq 19 KiB at NR_CPUS 256). */
+	cpumask_t *sd_groups;
 	struct sched_domain *sd_asym_cpucapacity;
 	struct list_head cfs_tasks;	/* queued CFS tasks, the last picked first (MRU) */
 	unsigned long next_balance;	/* jiffies (balance.c) */
@@ -274,7 +278,7 @@ unsigned long cpu_load(const struct rq *rq);
 bool idle_cpu(int cpu);
 void update_cpu_capacity(struct rq *rq);
 void post_init_entity_util_avg(struct task_struct *p);	/* a new task, on its first rq */
-int select_idle_capacity(struct task_struct *p, cpumask_t span, int target);
+int select_idle_capacity(struct task_struct *p, const cpumask_t *span, int target);
 
 /* balance.c: load_balance() and what it needs */
 extern int sched_rd_overload;	/* Linux: rq->rd->overload (one root domain) */

@@ -292,7 +292,7 @@ bool sched_pelt_timing;
 void sched_pelt_stats(bool timing, u64 *updates, u64 *ns)
 {
 	*updates = *ns = 0;
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		*updates += READ_ONCE(cpu_rq(cpu)->nr_pelt_updates);
 		*ns += READ_ONCE(cpu_rq(cpu)->pelt_update_ns);
 	}
@@ -310,15 +310,15 @@ void sched_print_domains(void)
 
 		for (int i = 0; i < rq->nr_sd; i++) {
 			const struct sched_domain *sd = &rq->sd[i];
-			char span[64], groups[160];
+			char span[64], groups[400];
 			size_t n = 0;
 
-			topology_format_mask(span, sizeof(span), sd->span);
+			topology_format_mask(span, sizeof(span), &sd->span);
 			groups[0] = '\0';
 			for (int g = 0; g < sd->nr_groups && n < sizeof(groups); g++) {
 				char m[64];
 
-				topology_format_mask(m, sizeof(m), sd->groups[g]);
+				topology_format_mask(m, sizeof(m), &sd->groups[g]);
 				n += (size_t)ksnprintf(groups + n, sizeof(groups) - n, "{%s}", m);
 			}
 			printk("cpu%u %s span=%s groups=%s flags=0x%x%s interval=%lums "

@@ -62,18 +62,14 @@ static bool name_is(const char *name, int len, const char *prefix)
 	return true;
 }
 
-static int popcount64(u64 m)
+static cpumask_t all_cpus(const struct topology *topo)
 {
-	int n = 0;
+	cpumask_t m;
 
-	for (; m; m &= m - 1)
-		n++;
-	return n;
-}
-
-static u64 all_cpus(const struct topology *topo)
-{
-	return topo->nr_cpus >= 64 ? ~0ull : (1ull << topo->nr_cpus) - 1;
+	cpumask_clear(&m);
+	for (int cpu = 0; cpu < topo->nr_cpus; cpu++)
+		__cpumask_set_cpu((unsigned int)cpu, &m);
+	return m;
 }
 
 /* Logical id of the possible cpu whose node is `node`, or -1. */
@@ -382,7 +378,7 @@ static void build_freq_domains(const struct dtb *dt, struct topology *topo)
 			topo->nr_freq_domains++;
 			topo->freq_domain[fd].opp_table = t;
 		}
-		topo->freq_domain[fd].cpus |= 1ull << cpu;
+		__cpumask_set_cpu((unsigned int)cpu, &topo->freq_domain[fd].cpus);
 		c->freq_domain = fd;
 	}
 }
@@ -584,7 +580,7 @@ static void build_clusters(const struct dtb *dt, struct topology *topo)
 	if (!topo->cpu_map)
 		clusters_from_mpidr(topo);
 	for (int cpu = 0; cpu < topo->nr_cpus; cpu++)
-		topo->cluster_cpus[topo->cpu[cpu].cluster_id] |= 1ull << cpu;
+		__cpumask_set_cpu((unsigned int)cpu, &topo->cluster_cpus[topo->cpu[cpu].cluster_id]);
 }
 
 /* ---- energy model ---------------------------------------------------------------- */
@@ -598,7 +594,7 @@ static u32 domain_power_coeff(const struct dtb *dt, struct topology *topo, int f
 	for (int cpu = 0; cpu < topo->nr_cpus; cpu++) {
 		u32 c;
 
-		if (!(topo->freq_domain[fd].cpus & (1ull << cpu)) ||
+		if (!cpumask_test_cpu((unsigned int)cpu, &topo->freq_domain[fd].cpus) ||
 		    dtb_prop_u32(dt, topo->cpu[cpu].node, "dynamic-power-coefficient", &c) < 0 ||
 		    !c)
 			continue;
@@ -671,10 +667,10 @@ static void build_energy_model(const struct dtb *dt, struct topology *topo, int 
  * is one that some cpu of the span has; the span is asymmetric when it sees
  * two or more, FULL when it misses none that the active cpus have (the
  * capacities of inactive cpus do not count: Linux builds over cpu_map). */
-static u32 asym_classify(const struct topology *topo, u64 span, u64 active)
+static u32 asym_classify(const struct topology *topo, const cpumask_t *span,
+			 const cpumask_t *active)
 {
 	u32 caps[NR_CPUS];
-	u64 seen[NR_CPUS];
 	int nr = 0, count = 0, miss = 0;
 
 	for (int cpu = 0; cpu < topo->nr_cpus; cpu++) {
@@ -682,16 +678,21 @@ static u32 asym_classify(const struct topology *topo, u64 span, u64 active)
 
 		for (i = 0; i < nr && caps[i] != topo->cpu[cpu].capacity_orig; i++)
 			;
-		if (i == nr) {
-			caps[nr] = topo->cpu[cpu].capacity_orig;
-			seen[nr++] = 0;
-		}
-		seen[i] |= 1ull << cpu;
+		if (i == nr)
+			caps[nr++] = topo->cpu[cpu].capacity_orig;
 	}
 	for (int i = 0; i < nr; i++) {
-		if (seen[i] & span)
+		bool in_span = false, in_active = false;
+
+		for (unsigned int cpu = 0; cpu < (unsigned int)topo->nr_cpus; cpu++) {
+			if (topo->cpu[cpu].capacity_orig != caps[i])
+				continue;
+			in_span |= cpumask_test_cpu(cpu, span);
+			in_active |= cpumask_test_cpu(cpu, active);
+		}
+		if (in_span)
 			count++;
-		else if (seen[i] & active)
+		else if (in_active)
 			miss++;
 	}
 	if (count < 2)
@@ -702,32 +703,34 @@ static u32 asym_classify(const struct topology *topo, u64 span, u64 active)
 /* MC spans the active cpus of the cpu's cluster, DIE all active cpus when
  * they are in more than one cluster. As Linux's degeneration does, a level
  * spanning one cpu is dropped. Inactive cpus get no domains. */
-void topology_build_sched_domains(struct topology *topo, u64 active)
+void topology_build_sched_domains(struct topology *topo, const cpumask_t *active)
 {
+	cpumask_t all = all_cpus(topo);
 	int clusters = 0;
 
 	for (int k = 0; k < topo->nr_clusters; k++)
-		clusters += (topo->cluster_cpus[k] & active) != 0;
+		clusters += cpumask_intersects(&topo->cluster_cpus[k], active);
 	topo->asym_cpucapacity = false;
 	for (int cpu = 0; cpu < topo->nr_cpus; cpu++) {
 		struct cpu_topology *c = &topo->cpu[cpu];
-		u64 mc = topo->cluster_cpus[c->cluster_id] & active;
+		cpumask_t mc;
 
+		cpumask_and(&mc, &topo->cluster_cpus[c->cluster_id], active);
 		for (int l = 0; l < SD_NR_LEVELS; l++)
 			c->sd[l] = (struct topology_sd){ 0 };
 		c->sd_asym_cpucapacity = -1;
-		if (!(active & (1ull << cpu)))
+		if (!cpumask_test_cpu((unsigned int)cpu, active))
 			continue;
-		if (popcount64(mc) > 1) {
+		if (cpumask_weight(&mc) > 1) {
 			c->sd[SD_LEVEL_MC].span = mc;
 			c->sd[SD_LEVEL_MC].flags = SD_SHARE_PKG_RESOURCES;
 		}
 		if (clusters > 1)
-			c->sd[SD_LEVEL_DIE].span = active & all_cpus(topo);
+			cpumask_and(&c->sd[SD_LEVEL_DIE].span, active, &all);
 		for (int l = 0; l < SD_NR_LEVELS; l++) {
-			if (!c->sd[l].span)
+			if (cpumask_empty(&c->sd[l].span))
 				continue;
-			c->sd[l].flags |= asym_classify(topo, c->sd[l].span, active);
+			c->sd[l].flags |= asym_classify(topo, &c->sd[l].span, active);
 			if (c->sd[l].flags & SD_ASYM_CPUCAPACITY)
 				topo->asym_cpucapacity = true;
 			if ((c->sd[l].flags & SD_ASYM_CPUCAPACITY_FULL) &&
@@ -752,9 +755,9 @@ static void default_cpu(struct topology *topo)
 	c->sd_asym_cpucapacity = -1;
 	c->capacity_orig = SCHED_CAPACITY_SCALE;
 	topo->nr_clusters = 1;
-	topo->cluster_cpus[0] = 1;
+	__cpumask_set_cpu(0, &topo->cluster_cpus[0]);
 	topo->nr_freq_domains = 1;
-	topo->freq_domain[0].cpus = 1;
+	__cpumask_set_cpu(0, &topo->freq_domain[0].cpus);
 	topo->freq_domain[0].opp_table = -1;
 	c->idle[0] = (struct topology_idle_state){ .node = -1, .name = "WFI",
 						   .exit_latency_us = 1, .min_residency_us = 1 };
@@ -776,7 +779,9 @@ int topology_parse(const struct dtb *dt, struct topology *topo)
 		parse_idle_states(dt, topo, cpu);
 	for (int fd = 0; fd < topo->nr_freq_domains; fd++)
 		build_energy_model(dt, topo, fd);
-	topology_build_sched_domains(topo, all_cpus(topo));
+	cpumask_t all = all_cpus(topo);
+
+	topology_build_sched_domains(topo, &all);
 	return 0;
 }
 
@@ -802,18 +807,18 @@ static size_t put_uint(char *buf, size_t size, size_t pos, u64 v, unsigned int b
 	return pos;
 }
 
-void topology_format_mask(char *buf, size_t size, u64 mask)
+void topology_format_mask(char *buf, size_t size, const cpumask_t *mask)
 {
 	size_t pos = 0;
 
 	if (!size)
 		return;
-	for (unsigned int cpu = 0; cpu < 64; cpu++) {
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
 		unsigned int last = cpu;
 
-		if (!(mask & (1ull << cpu)))
+		if (!cpumask_test_cpu(cpu, mask))
 			continue;
-		while (last + 1 < 64 && (mask & (1ull << (last + 1))))
+		while (last + 1 < NR_CPUS && cpumask_test_cpu(last + 1, mask))
 			last++;
 		if (pos && pos + 1 < size)
 			buf[pos++] = ',';
@@ -879,7 +884,7 @@ static void print_freq_domain(const struct topology *topo, int fd)
 		d->opp_table >= 0 ? &topo->opp_table[d->opp_table] : NULL;
 	char cpus[64];
 
-	topology_format_mask(cpus, sizeof(cpus), d->cpus);
+	topology_format_mask(cpus, sizeof(cpus), &d->cpus);
 	printk("topology: freq_domain=%d cpus=%s nr_opps=%d fmin=%u fmax=%u latency_ns=%u "
 	       "shared=%d power_coeff=%u nr_perf_states=%d\n",
 	       fd, cpus, t ? t->nr_opps : 0, t ? t->opp[0].freq_khz : 0,
@@ -914,9 +919,9 @@ void topology_print(const struct topology *topo)
 		for (int l = 0; l < SD_NR_LEVELS; l++) {
 			const struct topology_sd *sd = &topo->cpu[cpu].sd[l];
 
-			if (!sd->span)
+			if (cpumask_empty(&sd->span))
 				continue;
-			topology_format_mask(span, sizeof(span), sd->span);
+			topology_format_mask(span, sizeof(span), &sd->span);
 			printk("topology: domain=%s cpu=%d span=%s flags=%s\n",
 			       topology_level_name(l), cpu, span, flags_name(sd->flags));
 		}

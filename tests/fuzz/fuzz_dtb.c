@@ -83,38 +83,40 @@ static void boot_lookups(const struct dtb *dt)
 
 #define CHECK(x) do { if (!(x)) { fprintf(stderr, "topology: %s\n", #x); abort(); } } while (0)
 
-static void check_cpu(const struct topology *t, int c, u64 all)
+static void check_cpu(const struct topology *t, int c, const cpumask_t *all)
 {
 	const struct cpu_topology *cpu = &t->cpu[c];
-	u64 me = 1ull << c, mc = cpu->sd[SD_LEVEL_MC].span, die = cpu->sd[SD_LEVEL_DIE].span;
+	const cpumask_t *mc = &cpu->sd[SD_LEVEL_MC].span, *die = &cpu->sd[SD_LEVEL_DIE].span;
 
 	CHECK(cpu->capacity_orig >= 1 && cpu->capacity_orig <= SCHED_CAPACITY_SCALE);
 	CHECK(cpu->cluster_id >= 0 && cpu->cluster_id < t->nr_clusters);
-	CHECK(t->cluster_cpus[cpu->cluster_id] & me);
+	CHECK(cpumask_test_cpu(c, &t->cluster_cpus[cpu->cluster_id]));
 	CHECK(cpu->freq_domain >= 0 && cpu->freq_domain < t->nr_freq_domains);
-	CHECK(t->freq_domain[cpu->freq_domain].cpus & me);
+	CHECK(cpumask_test_cpu(c, &t->freq_domain[cpu->freq_domain].cpus));
 	CHECK(cpu->opp_table >= -1 && cpu->opp_table < t->nr_opp_tables);
 	CHECK(cpu->fmin <= cpu->fmax);
-	CHECK(!mc || ((mc & me) && !(mc & ~all)));
-	CHECK(!die || ((die & me) && (die & mc) == mc && !(die & ~all)));
+	CHECK(cpumask_empty(mc) || (cpumask_test_cpu(c, mc) && cpumask_subset(mc, all)));
+	CHECK(cpumask_empty(die) || (cpumask_test_cpu(c, die) && cpumask_subset(mc, die) &&
+				     cpumask_subset(die, all)));
 	CHECK(cpu->sd_asym_cpucapacity >= -1 && cpu->sd_asym_cpucapacity < SD_NR_LEVELS);
 }
 
 /* What include/topology.h promises of any parse, good tree or bad. */
 static void check_topology(const struct topology *t)
 {
-	u64 all, seen = 0;
+	cpumask_t all = { { 0 } }, seen = { { 0 } };
 	u32 maxcap = 0;
 
 	CHECK(t->nr_cpus >= 1 && t->nr_cpus <= NR_CPUS);
-	all = t->nr_cpus == 64 ? ~0ull : (1ull << t->nr_cpus) - 1;
+	for (int c = 0; c < t->nr_cpus; c++)
+		__cpumask_set_cpu((unsigned int)c, &all);
 	CHECK(t->nr_clusters >= 1 && t->nr_clusters <= t->nr_cpus);
 	for (int k = 0; k < t->nr_clusters; k++) {
-		CHECK(t->cluster_cpus[k] && !(t->cluster_cpus[k] & ~all));
-		CHECK(!(t->cluster_cpus[k] & seen));	/* clusters do not overlap */
-		seen |= t->cluster_cpus[k];
+		CHECK(!cpumask_empty(&t->cluster_cpus[k]) && cpumask_subset(&t->cluster_cpus[k], &all));
+		CHECK(!cpumask_intersects(&t->cluster_cpus[k], &seen));	/* clusters do not overlap */
+		cpumask_or(&seen, &seen, &t->cluster_cpus[k]);
 	}
-	CHECK(seen == all);
+	CHECK(cpumask_equal(&seen, &all));
 	CHECK(t->nr_freq_domains >= 1 && t->nr_freq_domains <= t->nr_cpus);
 	CHECK(t->nr_opp_tables >= 0 && t->nr_opp_tables <= NR_CPUS);
 	for (int i = 0; i < t->nr_opp_tables; i++) {
@@ -125,7 +127,7 @@ static void check_topology(const struct topology *t)
 			CHECK(o->opp[j - 1].freq_khz < o->opp[j].freq_khz);
 	}
 	for (int c = 0; c < t->nr_cpus; c++) {
-		check_cpu(t, c, all);
+		check_cpu(t, c, &all);
 		maxcap = t->cpu[c].capacity_orig > maxcap ? t->cpu[c].capacity_orig : maxcap;
 	}
 	CHECK(maxcap == SCHED_CAPACITY_SCALE);	/* the biggest CPU is the scale */

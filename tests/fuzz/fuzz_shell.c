@@ -53,17 +53,21 @@ static void check_long(const char *w)
 
 static void check_cpulist(const char *w)
 {
-	static const cpumask_t onlines[] = { 0xff, 0x0f, 0x1, 0xffff, 0xf0f0 };
+	/* The last two: CPUs past the first word (NR_CPUS is 256). */
+	static const cpumask_t onlines[] = { { { 0xff } }, { { 0x0f } }, { { 0x1 } },
+					     { { 0xffff } }, { { 0xf0f0 } },
+					     { { ~0ull, ~0ull, ~0ull, ~0ull } },
+					     { { 0x1, 0, 0xf0, 1ull << 63 } } };
 
 	for (size_t i = 0; i < sizeof(onlines) / sizeof(onlines[0]); i++) {
-		cpumask_t m = 0, again = 0;
-		char buf[80];
+		cpumask_t m = { { 0 } }, again = { { 0 } };
+		char buf[1200];
 
-		if (!parse_cpulist_of(w, onlines[i], &m))
+		if (!parse_cpulist_of(w, &onlines[i], &m))
 			continue;
-		CHECK(m && !(m & ~onlines[i]));
-		topology_format_mask(buf, sizeof(buf), m);
-		CHECK(parse_cpulist_of(buf, onlines[i], &again) && again == m);
+		CHECK(!cpumask_empty(&m) && cpumask_subset(&m, &onlines[i]));
+		topology_format_mask(buf, sizeof(buf), &m);
+		CHECK(parse_cpulist_of(buf, &onlines[i], &again) && cpumask_equal(&again, &m));
 	}
 }
 
@@ -91,13 +95,14 @@ static void check_command(int argc, char **argv)
 	struct spawn_args a;
 	long delay, count;
 	bool exp;
+	const cpumask_t online = { { 0xff } };
 
-	if (parse_spawn_args(argc, argv, 0xff, &a)) {
+	if (parse_spawn_args(argc, argv, &online, &a)) {
 		CHECK(a.work >= 1 && a.work <= 10000000);
 		CHECK(a.period == 0 || (a.period >= a.work && a.period <= 100000000));
 		CHECK(a.nice >= -20 && a.nice <= 19 && a.prio >= 1 && a.prio <= 99);
 		CHECK(strcmp(policy_name(a.policy), "?") != 0);
-		CHECK(a.mask && !(a.mask & ~0xffull));
+		CHECK(!cpumask_empty(&a.mask) && cpumask_subset(&a.mask, &online));
 	}
 	if (parse_top_args(argc, argv, &delay, &count))
 		CHECK(delay >= 10 && delay <= 60000 &&

@@ -155,7 +155,7 @@ struct task_struct *kthread_create(void (*fn)(void *), void *arg, const char *na
 	t->ctx.regs[13] = (u64)(uintptr_t)th;
 	t->pid = next_pid++;
 	t->cpu = -1;
-	t->cpus_allowed = ~0ull;
+	cpumask_setall(&t->cpus_allowed);
 	t->state = TASK_NEW;
 	t->refcount = 2;
 	sched_task_init(t);
@@ -373,8 +373,28 @@ void warn_slowpath(const char *file, int line, const char *cond)
 
 /* ---- the machine ------------------------------------------------------------------------ */
 
+/* kzalloc for the scheduler's boot-time allocations (rq->sd_groups): a bump
+ * arena that each machine (fake_arch_reset) starts afresh, as the harness
+ * clears the run queues that point into it. */
+static _Alignas(16) char arena[1 << 20];
+static size_t arena_used;
+
+void *kzalloc(size_t size)
+{
+	void *p;
+
+	size = ALIGN_UP(size, 16);
+	if (size > sizeof(arena) - arena_used)
+		return NULL;
+	p = arena + arena_used;
+	arena_used += size;
+	memset(p, 0, size);
+	return p;
+}
+
 void fake_arch_reset(void)
 {
+	arena_used = 0;
 	/* The previous machine's kthreads: none runs (the host context does). */
 	while (all_threads) {
 		struct fake_thread *th = all_threads;

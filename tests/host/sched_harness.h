@@ -9,7 +9,9 @@
 #include "types.h"
 
 #define NR_HIKEY_CPUS 8
-#define ALL_CPUS 0xffull
+/* A mask from the bits of the first 64 CPUs (the harness machine has 8). */
+#define CPUS(bits) (&(const cpumask_t){ { (bits) } })
+#define ALL_CPUS CPUS(0xffull)
 #define MS NSEC_PER_MSEC
 #define MAX_TASKS 256
 
@@ -22,7 +24,7 @@ extern int nr_tasks;
 bool machine_up(struct ktest *t);	/* a new machine, all CPUs idle, clock at 1 ms */
 void machine_ok(struct ktest *t);	/* no arch.h obligation broken, no WARN */
 struct task_struct *task_alloc(const char *name);
-struct task_struct *task_new(const char *name, cpumask_t allowed, int nice);
+struct task_struct *task_new(const char *name, const cpumask_t *allowed, int nice);
 void task_start(struct task_struct *p, unsigned int from);	/* wake_up_new_task on from */
 bool task_sleep(struct ktest *t, struct task_struct *p);	/* p, running, blocks */
 void run_for(u64 ns);	/* time passes: ticks and IPIs as they come */

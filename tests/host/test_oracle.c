@@ -119,7 +119,8 @@ static void scenario_end(struct ktest *t)
 }
 
 /* A CFS task allowed on `cpus`, started from CPU `from`. */
-static struct task_struct *start(const char *name, cpumask_t cpus, int nice, unsigned int from)
+static struct task_struct *start(const char *name, const cpumask_t *cpus, int nice,
+				 unsigned int from)
 {
 	struct task_struct *p = task_new(name, cpus, nice);
 
@@ -435,7 +436,7 @@ static void oracle_random_ops(struct ktest *t)
 			wake_up_process(p);
 			break;
 		case 4:
-			set_cpus_allowed(p, ((r >> 12) & 0xff) | 1u << ((r >> 20) % 8));
+			set_cpus_allowed(p, CPUS(((r >> 12) & 0xff) | 1u << ((r >> 20) % 8)));
 			break;
 		case 5:
 			if (p->sched_class == &fair_sched_class)

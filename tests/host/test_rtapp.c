@@ -57,7 +57,7 @@ static void rtapp_parse_as_written(struct ktest *t)
 	EXPECT_EQ(t, w->tasks[0].delay_us, 1000);
 	EXPECT_EQ(t, w->tasks[0].sched.policy, 1);
 	EXPECT_EQ(t, w->tasks[0].sched.priority, 10);
-	EXPECT_EQ(t, w->tasks[0].sched.cpus, 0xa);
+	EXPECT_EQ(t, cpumask_u64(&w->tasks[0].sched.cpus), 0xa);
 	EXPECT_EQ(t, w->tasks[0].nr_phases, 2);
 	EXPECT_EQ(t, w->phases[0].loop, 3);
 	EXPECT_EQ(t, w->phases[0].nr_events, 3);
@@ -117,7 +117,7 @@ static const struct {
 	{ "{\"tasks\": {\"a\": {\"run\": 1}}}", "loops forever", "" },
 	{ "{\"tasks\": {\"a\": {\"run\": 1, \"loop\": 1,\n  \"cpus\": []}}}", "empty list",
 	  "2:11:" },
-	{ "{\"tasks\": {\"a\": {\"run\": 1, \"loop\": 1, \"cpus\": [0, 64]}}}", "out of range",
+	{ "{\"tasks\": {\"a\": {\"run\": 1, \"loop\": 1, \"cpus\": [0, 256]}}}", "out of range",
 	  "1:51:" },
 	{ "{\"tasks\": {\"a\": {\"run\": 1, \"loop\": 1, \"cpus\": [\"x\"]}}}", "integer", "" },
 	{ "{\"tasks\": {\"a\": {\"loop\": 1, \"timer\": {\"ref\": \"t\", \"period\": 0}}}}",

@@ -79,7 +79,7 @@ struct task_struct *task_alloc(const char *name)
 	p->pid = next_pid++;
 	p->cpu = -1;
 	p->refcount = 1;
-	p->cpus_allowed = ~0ull;
+	cpumask_setall(&p->cpus_allowed);
 	spin_lock_init(&p->pi_lock);
 	return p;
 }
@@ -135,8 +135,8 @@ bool machine_up(struct ktest *t)
 	fake_arch_reset();
 	if (!load_topology(t))
 		return false;
-	cpu_online_mask = cpu_active_mask = ALL_CPUS;
-	nr_cpu_ids = NR_HIKEY_CPUS;
+	__cpu_online_mask = __cpu_active_mask = *ALL_CPUS;
+	set_nr_cpu_ids(NR_HIKEY_CPUS);
 	memset(runqueues, 0, sizeof(runqueues));
 	bootargs_init(machine_bootargs);
 	sched_init();
@@ -167,12 +167,12 @@ void machine_ok(struct ktest *t)
 	EXPECT_EQ(t, fake_arch_warnings, 0);
 }
 
-struct task_struct *task_new(const char *name, cpumask_t allowed, int nice)
+struct task_struct *task_new(const char *name, const cpumask_t *allowed, int nice)
 {
 	struct task_struct *p = task_alloc(name);
 
 	p->state = TASK_NEW;
-	p->cpus_allowed = allowed;
+	p->cpus_allowed = *allowed;
 	sched_task_init(p);
 	set_user_nice(p, nice);
 	return p;
@@ -618,7 +618,7 @@ static void misfit_cleared_when_idle(struct ktest *t)
 
 	if (!machine_up(t))
 		return;
-	p = task_new("grower", 0x3, 0);
+	p = task_new("grower", CPUS(0x3), 0);
 	task_start(p, 0);
 	run_for(40 * MS);
 	ASSERT_EQ(t, p->cpu, 0);
@@ -987,7 +987,7 @@ static int random_op(struct ktest *t, struct task_struct **ts, int op)
 		wake_up_process_flags(p, rnd(2) ? WF_SYNC : 0);
 		break;
 	case 3:
-		set_cpus_allowed(p, rnd(255) + 1);
+		set_cpus_allowed(p, CPUS(rnd(255) + 1));
 		break;
 	case 4:
 		set_user_nice(p, (int)rnd(40) - 20);
@@ -1007,7 +1007,7 @@ static int random_op(struct ktest *t, struct task_struct **ts, int op)
 		break;
 	case 8:
 		if (!curr->is_idle)
-			set_cpus_allowed(curr, ALL_CPUS & ~cpumask_of(cpu));
+			set_cpus_allowed(curr, CPUS(0xffull & ~(1ull << cpu)));
 		break;
 	case 9:
 		bad = op_exit(t, ts, cpu);
@@ -1283,7 +1283,7 @@ static void mc_balance_by_task_count(struct ktest *t)
 		p[i] = hog(1);
 	run_for(40 * MS);
 	for (int i = 0; i < 4; i++)
-		ASSERT_EQ(t, set_cpus_allowed(p[i], 0x3), 0);
+		ASSERT_EQ(t, set_cpus_allowed(p[i], CPUS(0x3)), 0);
 	for (int ms = 0; ms < 200 && !cpu_rq(0)->cfs.h_nr_running; ms++)
 		run_for(MS);
 	EXPECT_EQ(t, cpu_rq(0)->cfs.h_nr_running, 2);
@@ -1306,7 +1306,7 @@ static void newidle_pulls_one_task(struct ktest *t)
 		p[i] = hog(1);
 	run_for(20 * MS);
 	for (int i = 0; i < 4; i++)
-		ASSERT_EQ(t, set_cpus_allowed(p[i], 0x3), 0);
+		ASSERT_EQ(t, set_cpus_allowed(p[i], CPUS(0x3)), 0);
 	ASSERT_TRUE(t, task_sleep(t, r));	/* CPU 0 goes newly idle */
 	EXPECT_EQ(t, cpu_rq(0)->cfs.h_nr_running, 1);
 	EXPECT_EQ(t, cpu_rq(1)->cfs.h_nr_running, 3);

@@ -98,28 +98,28 @@ static void check_opp_table(struct ktest *t, const struct topology_opp_table *ot
 		EXPECT_LT(t, ot->opp[i - 1].freq_khz, ot->opp[i].freq_khz);
 }
 
-static void check_cpu(struct ktest *t, const struct topology *topo, int cpu, u64 all)
+static void check_cpu(struct ktest *t, const struct topology *topo, int cpu,
+		      const cpumask_t *all)
 {
 	const struct cpu_topology *c = &topo->cpu[cpu];
-	u64 me = 1ull << cpu;
 
 	EXPECT_GE(t, c->capacity_orig, 1);
 	EXPECT_LE(t, c->capacity_orig, SCHED_CAPACITY_SCALE);
 	ASSERT_GE(t, c->cluster_id, 0);
 	ASSERT_LT(t, c->cluster_id, topo->nr_clusters);
-	EXPECT_TRUE(t, topo->cluster_cpus[c->cluster_id] & me);
+	EXPECT_TRUE(t, cpumask_test_cpu(cpu, &topo->cluster_cpus[c->cluster_id]));
 	ASSERT_GE(t, c->freq_domain, 0);
 	ASSERT_LT(t, c->freq_domain, topo->nr_freq_domains);
-	EXPECT_TRUE(t, topo->freq_domain[c->freq_domain].cpus & me);
+	EXPECT_TRUE(t, cpumask_test_cpu(cpu, &topo->freq_domain[c->freq_domain].cpus));
 	EXPECT_TRUE(t, c->opp_table >= -1 && c->opp_table < topo->nr_opp_tables);
 	if (c->mpidr != MPIDR_INVALID)
 		EXPECT_EQ(t, c->mpidr & ~MPIDR_HWID_BITMASK, 0);
 	for (int l = 0; l < SD_NR_LEVELS; l++) {
-		if (!c->sd[l].span)
+		if (cpumask_empty(&c->sd[l].span))
 			continue;
-		EXPECT_TRUE(t, c->sd[l].span & me);
-		EXPECT_EQ(t, c->sd[l].span & ~all, 0);
-		EXPECT_GT(t, __builtin_popcountll(c->sd[l].span), 1);
+		EXPECT_TRUE(t, cpumask_test_cpu(cpu, &c->sd[l].span));
+		EXPECT_TRUE(t, cpumask_subset(&c->sd[l].span, all));
+		EXPECT_GT(t, cpumask_weight(&c->sd[l].span), 1u);
 	}
 	if (c->sd_asym_cpucapacity >= 0)
 		EXPECT_TRUE(t, c->sd[c->sd_asym_cpucapacity].flags & SD_ASYM_CPUCAPACITY_FULL);
@@ -127,28 +127,29 @@ static void check_cpu(struct ktest *t, const struct topology *topo, int cpu, u64
 
 static void check_invariants(struct ktest *t, const struct topology *topo)
 {
-	u64 all, clusters = 0, domains = 0;
+	cpumask_t all = { { 0 } }, clusters = { { 0 } }, domains = { { 0 } };
 	u32 max_cap = 0;
 
 	ASSERT_GE(t, topo->nr_cpus, 1);
 	ASSERT_LE(t, topo->nr_cpus, NR_CPUS);
-	all = (1ull << topo->nr_cpus) - 1;
+	for (int cpu = 0; cpu < topo->nr_cpus; cpu++)
+		__cpumask_set_cpu(cpu, &all);
 	for (int cpu = 0; cpu < topo->nr_cpus; cpu++) {
-		check_cpu(t, topo, cpu, all);
+		check_cpu(t, topo, cpu, &all);
 		max_cap = MAX(max_cap, topo->cpu[cpu].capacity_orig);
 	}
 	EXPECT_EQ(t, max_cap, SCHED_CAPACITY_SCALE);
 	for (int i = 0; i < topo->nr_clusters; i++) {
-		EXPECT_NE(t, topo->cluster_cpus[i], 0);
-		EXPECT_EQ(t, clusters & topo->cluster_cpus[i], 0); /* disjoint */
-		clusters |= topo->cluster_cpus[i];
+		EXPECT_FALSE(t, cpumask_empty(&topo->cluster_cpus[i]));
+		EXPECT_FALSE(t, cpumask_intersects(&clusters, &topo->cluster_cpus[i])); /* disjoint */
+		cpumask_or(&clusters, &clusters, &topo->cluster_cpus[i]);
 	}
-	EXPECT_EQ(t, clusters, all);
+	EXPECT_TRUE(t, cpumask_equal(&clusters, &all));
 	for (int i = 0; i < topo->nr_freq_domains; i++) {
-		EXPECT_EQ(t, domains & topo->freq_domain[i].cpus, 0);
-		domains |= topo->freq_domain[i].cpus;
+		EXPECT_FALSE(t, cpumask_intersects(&domains, &topo->freq_domain[i].cpus));
+		cpumask_or(&domains, &domains, &topo->freq_domain[i].cpus);
 	}
-	EXPECT_EQ(t, domains, all);
+	EXPECT_TRUE(t, cpumask_equal(&domains, &all));
 	for (int i = 0; i < topo->nr_opp_tables; i++)
 		if (topo->opp_table[i].nr_opps)
 			check_opp_table(t, &topo->opp_table[i]);
@@ -161,19 +162,21 @@ static void check_invariants(struct ktest *t, const struct topology *topo)
 #define MC_FLAGS  SD_SHARE_PKG_RESOURCES
 #define ASYM_FULL (SD_ASYM_CPUCAPACITY | SD_ASYM_CPUCAPACITY_FULL)
 
+#define MACHINE_MAX_CPUS 64
+
 struct machine {
 	const char *name;
 	int nr_cpus;
-	u64 mpidr[8];
-	u32 capacity[8];
-	int cluster[8];
-	u32 fmax[8];
+	u64 mpidr[MACHINE_MAX_CPUS];
+	u32 capacity[MACHINE_MAX_CPUS];
+	int cluster[MACHINE_MAX_CPUS];
+	u32 fmax[MACHINE_MAX_CPUS];
+	int nr_clusters; /* 0: 2 with a DIE level, else 1 */
 	int nr_freq_domains;
 	u32 mc_flags; /* every MC domain */
 	bool die;     /* a DIE level exists (more than one cluster) */
 	int sd_asym;  /* expected sd_asym_cpucapacity level of every cpu */
 	const char *compat_big;
-	int nr_clusters;	/* with a DIE level: 0 means 2 */
 };
 
 /* One machine per block reads better than one field per line. */
@@ -183,6 +186,11 @@ struct machine {
 #define MPIDR_0_7 { 0, 1, 2, 3, 4, 5, 6, 7 }
 #define CAPS_44 { L, L, L, L, B, B, B, B }
 #define CLUSTERS_44 { 0, 0, 0, 0, 1, 1, 1, 1 }
+/* qemu-bl64: QEMU's GICv3 MPIDRs (16 per Aff1), clusters of 8, 32 LITTLE then 32 big. */
+#define X8(v) v, v, v, v, v, v, v, v
+#define X32(v) X8(v), X8(v), X8(v), X8(v)
+#define AFF16(h) h, h + 1, h + 2, h + 3, h + 4, h + 5, h + 6, h + 7, h + 8, h + 9, \
+	h + 10, h + 11, h + 12, h + 13, h + 14, h + 15
 
 static const struct machine machines[] = {
 	{ .name = "hi3660-hikey960", .nr_cpus = 8, .mpidr = HIKEY_MPIDR, .capacity = CAPS_44,
@@ -218,6 +226,13 @@ static const struct machine machines[] = {
 	  .cluster = CLUSTERS_44, .fmax = HIKEY_FMAX, .nr_freq_domains = 2,
 	  .mc_flags = MC_FLAGS, .die = true, .sd_asym = SD_LEVEL_DIE,
 	  .compat_big = "arm,cortex-a72" },
+	{ .name = "qemu-bl64", .nr_cpus = 64,
+	  .mpidr = { AFF16(0), AFF16(0x100), AFF16(0x200), AFF16(0x300) },
+	  .capacity = { X32(L), X32(B) },
+	  .cluster = { X8(0), X8(1), X8(2), X8(3), X8(4), X8(5), X8(6), X8(7) },
+	  .fmax = { X32(1844000), X32(2362000) }, .nr_clusters = 8, .nr_freq_domains = 2,
+	  .mc_flags = MC_FLAGS, .die = true, .sd_asym = SD_LEVEL_DIE,
+	  .compat_big = "arm,cortex-a53" },
 };
 /* clang-format on */
 
@@ -225,7 +240,7 @@ static void check_machine_cpu(struct ktest *t, const struct machine *m, const st
 			      int cpu)
 {
 	const struct cpu_topology *c = &topo->cpu[cpu];
-	u64 all = (1ull << m->nr_cpus) - 1, cluster = 0;
+	u64 all = m->nr_cpus >= 64 ? ~0ull : (1ull << m->nr_cpus) - 1, cluster = 0;
 
 	for (int i = 0; i < m->nr_cpus; i++)
 		if (m->cluster[i] == m->cluster[cpu])
@@ -239,9 +254,9 @@ static void check_machine_cpu(struct ktest *t, const struct machine *m, const st
 	EXPECT_EQ(t, c->cpu_release_addr, 0);
 	if (c->capacity_orig == B && m->capacity[0] != B)
 		EXPECT_STREQ(t, c->compatible, m->compat_big);
-	EXPECT_EQ(t, c->sd[SD_LEVEL_MC].span, cluster);
+	EXPECT_EQ(t, cpumask_u64(&c->sd[SD_LEVEL_MC].span), cluster);
 	EXPECT_EQ(t, c->sd[SD_LEVEL_MC].flags, m->mc_flags);
-	EXPECT_EQ(t, c->sd[SD_LEVEL_DIE].span, m->die ? all : 0);
+	EXPECT_EQ(t, cpumask_u64(&c->sd[SD_LEVEL_DIE].span), m->die ? all : 0);
 	if (m->die)
 		EXPECT_EQ(t, c->sd[SD_LEVEL_DIE].flags, ASYM_FULL);
 	EXPECT_EQ(t, c->sd_asym_cpucapacity, m->sd_asym);
@@ -258,7 +273,7 @@ static void check_machine(struct ktest *t, const struct machine *m)
 	EXPECT_EQ(t, tr->topo.warnings, 0);
 	EXPECT_TRUE(t, tr->topo.cpu_map);
 	EXPECT_EQ(t, tr->topo.nr_cpus, m->nr_cpus);
-	EXPECT_EQ(t, tr->topo.nr_clusters, m->die ? (m->nr_clusters ? m->nr_clusters : 2) : 1);
+	EXPECT_EQ(t, tr->topo.nr_clusters, m->nr_clusters ? m->nr_clusters : m->die ? 2 : 1);
 	EXPECT_EQ(t, tr->topo.nr_freq_domains, m->nr_freq_domains);
 	EXPECT_EQ(t, tr->topo.asym_cpucapacity, m->sd_asym >= 0);
 	check_invariants(t, &tr->topo);
@@ -315,7 +330,7 @@ static void hikey960_opp_tables(struct ktest *t)
 		const struct topology_opp_table *ot = &tr->topo.opp_table[d->opp_table];
 		const u32 *khz = fd ? a73_khz : a53_khz;
 
-		EXPECT_EQ(t, d->cpus, fd ? 0xf0 : 0x0f);
+		EXPECT_EQ(t, cpumask_u64(&d->cpus), fd ? 0xf0 : 0x0f);
 		EXPECT_TRUE(t, ot->shared);
 		EXPECT_EQ(t, ot->clock_latency_ns, 300000);
 		ASSERT_EQ(t, ot->nr_opps, 5);
@@ -384,13 +399,13 @@ static void format_mask(struct ktest *t)
 {
 	char buf[64], small[5];
 
-	topology_format_mask(buf, sizeof(buf), 0);
+	topology_format_mask(buf, sizeof(buf), &(cpumask_t){ { 0 } });
 	EXPECT_STREQ(t, buf, "none");
-	topology_format_mask(buf, sizeof(buf), 0xf0);
+	topology_format_mask(buf, sizeof(buf), &(cpumask_t){ { 0xf0 } });
 	EXPECT_STREQ(t, buf, "4-7");
-	topology_format_mask(buf, sizeof(buf), 0x1ull | 0x4 | 0x38 | (1ull << 63));
+	topology_format_mask(buf, sizeof(buf), &(cpumask_t){ { 0x1ull | 0x4 | 0x38 | (1ull << 63) } });
 	EXPECT_STREQ(t, buf, "0,2-5,63");
-	topology_format_mask(small, sizeof(small), 0x15);
+	topology_format_mask(small, sizeof(small), &(cpumask_t){ { 0x15 } });
 	EXPECT_STREQ(t, small, "0,2,"); /* truncated, still terminated */
 	EXPECT_STREQ(t, topology_level_name(SD_LEVEL_MC), "MC");
 	EXPECT_STREQ(t, topology_level_name(SD_LEVEL_DIE), "DIE");
@@ -558,9 +573,9 @@ static void cpu_map_fallbacks(struct ktest *t)
 		EXPECT_FALSE(t, tr->topo.cpu_map);
 		EXPECT_EQ(t, tr->topo.nr_clusters, cases[i].nr_clusters);
 		if (cases[i].nr_clusters == 2) {
-			EXPECT_EQ(t, tr->topo.cluster_cpus[0], 0x3);
-			EXPECT_EQ(t, tr->topo.cluster_cpus[1], 0xc);
-			EXPECT_EQ(t, tr->topo.cpu[0].sd[SD_LEVEL_DIE].span, 0xf);
+			EXPECT_EQ(t, cpumask_u64(&tr->topo.cluster_cpus[0]), 0x3);
+			EXPECT_EQ(t, cpumask_u64(&tr->topo.cluster_cpus[1]), 0xc);
+			EXPECT_EQ(t, cpumask_u64(&tr->topo.cpu[0].sd[SD_LEVEL_DIE].span), 0xf);
 		}
 		unload(tr);
 	}
@@ -608,9 +623,11 @@ static void too_many_cpus(struct ktest *t)
 		return;
 	EXPECT_TRUE(t, warned(&tr->topo, TW_TOO_MANY_CPUS));
 	EXPECT_EQ(t, tr->topo.nr_cpus, NR_CPUS);
-	EXPECT_FALSE(t, warned(&tr->topo, TW_CPU_MAP)); /* cpus 16, 17: legal, ignored */
+	EXPECT_FALSE(t, warned(&tr->topo, TW_CPU_MAP)); /* cpus 256, 257: legal, ignored */
 	EXPECT_TRUE(t, tr->topo.cpu_map);
-	EXPECT_EQ(t, tr->topo.cluster_cpus[1], 0xff00);
+	EXPECT_EQ(t, cpumask_first(&tr->topo.cluster_cpus[1]), 128u);
+	EXPECT_EQ(t, cpumask_weight(&tr->topo.cluster_cpus[1]), NR_CPUS - 128u);
+	EXPECT_TRUE(t, cpumask_test_cpu(NR_CPUS - 1, &tr->topo.cluster_cpus[1]));
 	unload(tr);
 }
 
@@ -625,7 +642,7 @@ static void no_cpus_gives_default_cpu(struct ktest *t)
 	EXPECT_EQ(t, tr->topo.nr_cpus, 1);
 	EXPECT_EQ(t, tr->topo.cpu[0].mpidr, MPIDR_INVALID);
 	EXPECT_EQ(t, tr->topo.cpu[0].capacity_orig, 1024);
-	EXPECT_EQ(t, tr->topo.cpu[0].sd[SD_LEVEL_MC].span, 0);
+	EXPECT_EQ(t, cpumask_u64(&tr->topo.cpu[0].sd[SD_LEVEL_MC].span), 0);
 	unload(tr);
 }
 
@@ -640,7 +657,7 @@ static void three_capacities_partial_asym(struct ktest *t)
 	topo = &tr->topo;
 	EXPECT_TRUE(t, topo->cpu_map);
 	EXPECT_EQ(t, topo->nr_clusters, 2);
-	EXPECT_EQ(t, topo->cluster_cpus[1], 0xf0);
+	EXPECT_EQ(t, cpumask_u64(&topo->cluster_cpus[1]), 0xf0);
 	/* 300 x 1 GHz, 600 x 2 GHz, 1024 x 2.5 GHz -> 120, 480, 1024 */
 	EXPECT_EQ(t, topo->cpu[0].capacity_orig, 120);
 	EXPECT_EQ(t, topo->cpu[4].capacity_orig, 480);
@@ -668,31 +685,31 @@ static void rebuild_over_active_cpus(struct ktest *t)
 		return;
 	topo = &tr->topo;
 	/* The bigs off: MC of 4-5 symmetric; DIE sees 120 and 480, all there are. */
-	topology_build_sched_domains(topo, 0x3f);
-	EXPECT_EQ(t, topo->cpu[4].sd[SD_LEVEL_MC].span, 0x30);
+	topology_build_sched_domains(topo, &(cpumask_t){ { 0x3f } });
+	EXPECT_EQ(t, cpumask_u64(&topo->cpu[4].sd[SD_LEVEL_MC].span), 0x30);
 	EXPECT_EQ(t, topo->cpu[4].sd[SD_LEVEL_MC].flags, MC_FLAGS);
-	EXPECT_EQ(t, topo->cpu[4].sd[SD_LEVEL_DIE].span, 0x3f);
+	EXPECT_EQ(t, cpumask_u64(&topo->cpu[4].sd[SD_LEVEL_DIE].span), 0x3f);
 	EXPECT_EQ(t, topo->cpu[4].sd[SD_LEVEL_DIE].flags, ASYM_FULL);
-	EXPECT_EQ(t, topo->cpu[7].sd[SD_LEVEL_DIE].span, 0);
+	EXPECT_EQ(t, cpumask_u64(&topo->cpu[7].sd[SD_LEVEL_DIE].span), 0);
 	EXPECT_EQ(t, topo->cpu[7].sd_asym_cpucapacity, -1);
 	EXPECT_TRUE(t, topo->asym_cpucapacity);
 	/* The littles off: one cluster, no DIE; its MC is FULL now. */
-	topology_build_sched_domains(topo, 0xf0);
-	EXPECT_EQ(t, topo->cpu[5].sd[SD_LEVEL_DIE].span, 0);
+	topology_build_sched_domains(topo, &(cpumask_t){ { 0xf0 } });
+	EXPECT_EQ(t, cpumask_u64(&topo->cpu[5].sd[SD_LEVEL_DIE].span), 0);
 	EXPECT_EQ(t, topo->cpu[5].sd[SD_LEVEL_MC].flags, MC_FLAGS | ASYM_FULL);
 	EXPECT_EQ(t, topo->cpu[5].sd_asym_cpucapacity, SD_LEVEL_MC);
 	/* Littles only: symmetric. */
-	topology_build_sched_domains(topo, 0x0f);
+	topology_build_sched_domains(topo, &(cpumask_t){ { 0x0f } });
 	EXPECT_FALSE(t, topo->asym_cpucapacity);
 	EXPECT_EQ(t, topo->cpu[0].sd[SD_LEVEL_MC].flags, MC_FLAGS);
 	EXPECT_EQ(t, topo->cpu[0].sd_asym_cpucapacity, -1);
 	/* One little and one big: MC levels degenerate, DIE is asymmetric. */
-	topology_build_sched_domains(topo, 0x81);
-	EXPECT_EQ(t, topo->cpu[0].sd[SD_LEVEL_MC].span, 0);
-	EXPECT_EQ(t, topo->cpu[0].sd[SD_LEVEL_DIE].span, 0x81);
+	topology_build_sched_domains(topo, &(cpumask_t){ { 0x81 } });
+	EXPECT_EQ(t, cpumask_u64(&topo->cpu[0].sd[SD_LEVEL_MC].span), 0);
+	EXPECT_EQ(t, cpumask_u64(&topo->cpu[0].sd[SD_LEVEL_DIE].span), 0x81);
 	EXPECT_EQ(t, topo->cpu[0].sd[SD_LEVEL_DIE].flags, ASYM_FULL);
 	/* All back: what the parse gave (the check of three_capacities_partial_asym). */
-	topology_build_sched_domains(topo, 0xff);
+	topology_build_sched_domains(topo, &(cpumask_t){ { 0xff } });
 	EXPECT_EQ(t, topo->cpu[4].sd[SD_LEVEL_MC].flags, MC_FLAGS | SD_ASYM_CPUCAPACITY);
 	EXPECT_EQ(t, topo->cpu[4].sd[SD_LEVEL_DIE].flags, ASYM_FULL);
 	check_invariants(t, topo);

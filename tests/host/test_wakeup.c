@@ -154,7 +154,7 @@ static void wake_affine_moves_wakee_load(struct ktest *t)
 	while (cpu_curr(2) != w)
 		run_for(TICK_NSEC / 4);
 	ASSERT_TRUE(t, task_sleep(t, w));
-	ASSERT_EQ(t, set_cpus_allowed(w, cpumask_of(1) | cpumask_of(2)), 0);
+	ASSERT_EQ(t, set_cpus_allowed(w, CPUS(0x6)), 0);
 	run_for(MS);
 	ASSERT_TRUE(t, cpu_curr(1) == waker);
 	this_load = cpu_load(cpu_rq(1));
@@ -195,7 +195,7 @@ static void wake_affine_sync_drops_waker_load(struct ktest *t)
 	while (cpu_curr(2) != w)
 		run_for(TICK_NSEC / 4);
 	ASSERT_TRUE(t, task_sleep(t, w));
-	ASSERT_EQ(t, set_cpus_allowed(w, cpumask_of(1) | cpumask_of(2)), 0);
+	ASSERT_EQ(t, set_cpus_allowed(w, CPUS(0x6)), 0);
 	run_for(20 * MS);
 	while (cpu_curr(1) != waker)
 		run_for(TICK_NSEC / 4);

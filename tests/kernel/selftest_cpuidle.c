@@ -21,12 +21,15 @@
 static int quiet_cluster(unsigned int *cpu)
 {
 	for (int c = cpu_topology.nr_clusters - 1; c >= 0; c--) {
-		u64 m = cpu_topology.cluster_cpus[c];
-		unsigned int last = 63 - (unsigned int)__builtin_clzll(m);
-		int n = cpuidle_nr_states(last);
+		const cpumask_t *m = &cpu_topology.cluster_cpus[c];
+		unsigned int last = 0, i;
+		int n;
 
-		if ((m & 1) || (m & ~cpu_online_mask) || n < 2 ||
-		    !cpuidle_state(last, n - 1)->level)
+		for_each_cpu(i, m)
+			last = i;
+		n = cpuidle_nr_states(last);
+		if (cpumask_empty(m) || cpumask_test_cpu(0, m) || !cpumask_subset(m, cpu_online_mask) ||
+		    n < 2 || !cpuidle_state(last, n - 1)->level)
 			continue;
 		*cpu = last;
 		return c;
@@ -62,7 +65,7 @@ static bool run_on(unsigned int cpu, struct pinned *p)
 		wake_up_new_task(th);
 		kthread_join(th);
 	}
-	set_cpus_allowed(self, mask);
+	set_cpus_allowed(self, &mask);
 	return th != NULL;
 }
 

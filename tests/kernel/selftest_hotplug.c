@@ -23,9 +23,12 @@ static void all_online(void)
 {
 	unsigned int cpu;
 
-	if (!boot_online)
-		boot_online = cpu_online_mask;
-	for_each_cpu(cpu, boot_online & ~cpu_online_mask)
+	cpumask_t down;
+
+	if (cpumask_empty(&boot_online))
+		boot_online = *cpu_online_mask;
+	cpumask_andnot(&down, &boot_online, cpu_online_mask);
+	for_each_cpu(cpu, &down)
 		cpu_up(cpu);
 }
 
@@ -33,7 +36,11 @@ static void all_online(void)
  * big.LITTLE trees; CPUs that never came up at boot are not candidates). */
 static unsigned int last_online(void)
 {
-	return 63 - (unsigned int)__builtin_clzll(cpu_online_mask);
+	unsigned int cpu, last = 0;
+
+	for_each_cpu(cpu, cpu_online_mask)
+		last = cpu;
+	return last;
 }
 
 static unsigned int offline_nr_running(void)
@@ -47,7 +54,8 @@ static unsigned int offline_nr_running(void)
 }
 
 /* A task whose mask (or whose CPU) is set before it first runs. */
-static struct task_struct *start(void (*fn)(void *), void *arg, const char *name, cpumask_t mask)
+static struct task_struct *start(void (*fn)(void *), void *arg, const char *name,
+				 const cpumask_t *mask)
 {
 	struct task_struct *t = kthread_create(fn, arg, name);
 
@@ -105,7 +113,7 @@ static void hotplug_bad_input(struct ktest *t)
 	EXPECT_EQ(t, cpu_up(nr_cpu_ids + 7), -ENODEV);
 	EXPECT_EQ(t, cpu_up(0), -EINVAL);	/* already online */
 	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)	/* never came up at boot */
-		if (!(boot_online & cpumask_of(cpu)))
+		if (!cpumask_test_cpu(cpu, &boot_online))
 			EXPECT_EQ(t, cpu_up(cpu), -ENODEV);
 	if (num_online_cpus() < 2)
 		KTEST_SKIP(t, "one CPU");
@@ -129,7 +137,7 @@ static void hotplug_tasks_move(struct ktest *t)
 	struct cpuhp_stats st;
 	unsigned int on_victim;
 	int pol = cpufreq_policy_of(victim);
-	cpumask_t pol_cpus;
+	cpumask_t pol_cpus, two, now;
 	u64 before[2];
 
 	all_online();
@@ -145,17 +153,20 @@ static void hotplug_tasks_move(struct ktest *t)
 	EXPECT_EQ(t, tk[0]->cpu, (int)victim);
 	EXPECT_EQ(t, tk[1]->cpu, (int)victim);
 	/* Free it just before: the balancer has no time to move it first. */
-	set_cpus_allowed(tk[1], cpumask_of(victim) | cpumask_of(other));
+	cpumask_or(&two, cpumask_of(victim), cpumask_of(other));
+	set_cpus_allowed(tk[1], &two);
 	on_victim = tk[1]->cpu == (int)victim;
 	ASSERT_EQ(t, cpu_down(victim), 0);
 	cpuhp_get_stats(&st);
 	EXPECT_GE(t, st.last_migrated, 1 + on_victim);
-	EXPECT_EQ(t, tk[0]->cpus_allowed, cpu_possible_mask());	/* the fallback */
+	EXPECT_TRUE(t, cpumask_equal(&tk[0]->cpus_allowed, cpu_possible_mask));	/* fallback */
 	EXPECT_EQ(t, tk[0]->nr_cpus_allowed, (int)nr_cpu_ids);
-	EXPECT_EQ(t, tk[1]->cpus_allowed, cpumask_of(victim) | cpumask_of(other));
+	EXPECT_TRUE(t, cpumask_equal(&tk[1]->cpus_allowed, &two));
 	EXPECT_EQ(t, tk[1]->cpu, (int)other);
-	if (pol >= 0 && (cpufreq_policy_cpus(pol) | cpumask_of(victim)) != cpumask_of(victim)) {
-		EXPECT_EQ(t, cpufreq_policy_cpus(pol), pol_cpus & ~cpumask_of(victim));
+	now = cpufreq_policy_cpus(pol);
+	if (pol >= 0 && !cpumask_subset(&now, cpumask_of(victim))) {
+		cpumask_andnot(&pol_cpus, &pol_cpus, cpumask_of(victim));
+		EXPECT_TRUE(t, cpumask_equal(&now, &pol_cpus));
 		EXPECT_TRUE(t, cpufreq_policy_active(pol));	/* others left in it */
 	}
 	EXPECT_EQ(t, offline_nr_running(), 0);
@@ -185,47 +196,54 @@ static bool any_asym_flag(void)
 }
 
 /* The cluster of the last CPU (the big one on big.LITTLE trees) off and
- * back: the rest is symmetric in between, its policy inactive. */
+ * back: the rest is symmetric in between (if one capacity is left), its
+ * policy keeps only its CPUs of other clusters (none: inactive). */
 static void hotplug_cluster(struct ktest *t)
 {
 	const struct topology *topo = &cpu_topology;
 	unsigned int last = last_online(), cpu;
 	int k = topo->cpu[last].cluster_id, pol = cpufreq_policy_of(last);
 	bool asym_before = topo->asym_cpucapacity, uniform = true;
-	cpumask_t cl;
+	cpumask_t cl, stay, pol_cpus, now;
 	int err = 0;
 
 	all_online();
-	cl = topo->cluster_cpus[k] & cpu_online_mask;
-	if (topo->nr_clusters < 2 || cl == cpu_online_mask)
+	pol_cpus = cpufreq_policy_cpus(pol);
+	cpumask_and(&cl, &topo->cluster_cpus[k], cpu_online_mask);
+	if (topo->nr_clusters < 2 || cpumask_equal(&cl, cpu_online_mask))
 		KTEST_SKIP(t, "one cluster");
-	for_each_cpu(cpu, cpu_online_mask & ~cl)	/* what stays: one capacity? */
+	cpumask_andnot(&stay, cpu_online_mask, &cl);
+	for_each_cpu(cpu, &stay)	/* what stays: one capacity? */
 		uniform &= topo->cpu[cpu].capacity_orig == topo->cpu[0].capacity_orig;
 	EXPECT_EQ(t, any_asym_flag(), asym_before);
-	for_each_cpu(cpu, cl)
+	for_each_cpu(cpu, &cl)
 		err |= cpu_down(cpu);
 	ASSERT_EQ(t, err, 0);
 	for (int c = 0; c < topo->nr_cpus; c++)
-		EXPECT_TRUE(t, (topo->cpu[c].sd[SD_LEVEL_DIE].span & cl) == 0);
+		EXPECT_FALSE(t, cpumask_intersects(&topo->cpu[c].sd[SD_LEVEL_DIE].span, &cl));
 	if (uniform) {	/* one capacity left: symmetric */
 		EXPECT_FALSE(t, topo->asym_cpucapacity);
 		EXPECT_FALSE(t, any_asym_flag());
 	}
-	if (pol >= 0) {
-		EXPECT_FALSE(t, cpufreq_policy_active(pol));
-		EXPECT_EQ(t, cpufreq_policy_cpus(pol), 0);
+	if (pol >= 0) {	/* a policy spanning clusters keeps its other CPUs */
+		bool left = cpumask_andnot(&stay, &pol_cpus, &cl);
+
+		EXPECT_EQ(t, cpufreq_policy_active(pol), left);
+		now = cpufreq_policy_cpus(pol);
+		EXPECT_TRUE(t, cpumask_equal(&now, &stay));
 	}
 	EXPECT_EQ(t, offline_nr_running(), 0);
 	EXPECT_EQ(t, sched_check_invariants(true), 0);
 	msleep(2);
-	for_each_cpu(cpu, cl)
+	for_each_cpu(cpu, &cl)
 		err |= cpu_up(cpu);
 	ASSERT_EQ(t, err, 0);
 	EXPECT_EQ(t, topo->asym_cpucapacity, asym_before);
 	EXPECT_EQ(t, any_asym_flag(), asym_before);
 	if (pol >= 0) {
 		EXPECT_TRUE(t, cpufreq_policy_active(pol));
-		EXPECT_EQ(t, cpufreq_policy_cpus(pol), cl);
+		now = cpufreq_policy_cpus(pol);
+		EXPECT_TRUE(t, cpumask_equal(&now, &pol_cpus));
 	}
 	EXPECT_EQ(t, sched_check_invariants(true), 0);
 }
@@ -337,7 +355,10 @@ static void hotplug_last_cpu(struct ktest *t)
 
 	all_online();
 	self = arch_cpu_id();
-	for_each_cpu(cpu, cpu_online_mask & ~cpumask_of(self))
+	cpumask_t others;
+
+	cpumask_andnot(&others, cpu_online_mask, cpumask_of(self));
+	for_each_cpu(cpu, &others)
 		err |= cpu_down(cpu);
 	ASSERT_EQ(t, err, 0);
 	ASSERT_EQ(t, num_online_cpus(), 1);
@@ -346,8 +367,8 @@ static void hotplug_last_cpu(struct ktest *t)
 	EXPECT_TRUE(t, cpu_online(self));
 	EXPECT_EQ(t, sched_check_invariants(true), 0);
 	all_online();
-	EXPECT_EQ(t, cpu_online_mask, boot_online);
-	EXPECT_EQ(t, cpu_active_mask, boot_online);
+	EXPECT_TRUE(t, cpumask_equal(cpu_online_mask, &boot_online));
+	EXPECT_TRUE(t, cpumask_equal(cpu_active_mask, &boot_online));
 }
 
 /* ---- random cycling under a mixed workload ------------------------------------------ */
@@ -373,15 +394,15 @@ static int start_workload(struct worker *w, struct task_struct **tk, struct pipe
 	for (int i = 0; i < NR_HOGS; i++, n++) {
 		w[n] = (struct worker){ .work_ns = 300 * US };
 		ksnprintf(name, sizeof(name), "hp-hog%d", i);
-		tk[n] = start(worker_fn, &w[n], name, ~0ull);
+		tk[n] = start(worker_fn, &w[n], name, cpu_possible_mask);
 	}
 	for (int i = 0; i < NR_SLEEPERS; i++, n++) {
 		w[n] = (struct worker){ .work_ns = 200 * US, .period_ns = (2 + i) * MS };
 		ksnprintf(name, sizeof(name), "hp-sleep%d", i);
-		tk[n] = start(worker_fn, &w[n], name, ~0ull);
+		tk[n] = start(worker_fn, &w[n], name, cpu_possible_mask);
 	}
 	w[n] = (struct worker){ .in = &p[0], .out = &p[1] };	/* pong: echoes */
-	tk[n] = start(worker_fn, &w[n], "hp-pong", ~0ull);
+	tk[n] = start(worker_fn, &w[n], "hp-pong", cpu_possible_mask);
 	n++;
 	w[n] = (struct worker){ .work_ns = 100 * US, .period_ns = 3 * MS };
 	tk[n] = kthread_create(worker_fn, &w[n], "hp-rt");
@@ -391,7 +412,7 @@ static int start_workload(struct worker *w, struct task_struct **tk, struct pipe
 	}
 	n++;
 	w[n] = (struct worker){ .in = &p[1], .out = &p[0] };	/* ping: starts the ball */
-	tk[n] = start(worker_fn, &w[n], "hp-ping", ~0ull);
+	tk[n] = start(worker_fn, &w[n], "hp-ping", cpu_possible_mask);
 	n++;
 	pipe_write(&p[0], "b", 1);
 	return n;
@@ -423,7 +444,7 @@ static void hotplug_cycle_random(struct ktest *t)
 
 		do	/* among the CPUs that came up at boot */
 			cpu = next_rand(&seed) % nr_cpu_ids;
-		while (!(boot_online & cpumask_of(cpu)));
+		while (!cpumask_test_cpu(cpu, &boot_online));
 		err = cpu_online(cpu) ? cpu_down(cpu) : cpu_up(cpu);
 
 		if (!err)

@@ -22,20 +22,20 @@ static struct rtapp_result res;
 static unsigned int cpu_by_capacity(unsigned int rank, bool highest)
 {
 	unsigned int best = 0;
-	cpumask_t used = 0;
+	cpumask_t used = { { 0 } };
 
 	for (unsigned int r = 0; r <= rank; r++) {
 		bool any = false;
 
 		for (unsigned int c = 0; c < nr_cpu_ids; c++) {
-			if (!cpu_online(c) || (used & cpumask_of(c)))
+			if (!cpu_online(c) || cpumask_test_cpu(c, &used))
 				continue;
 			if (!any || (highest ? capacity_orig_of(c) > capacity_orig_of(best)
 					     : capacity_orig_of(c) < capacity_orig_of(best)))
 				best = c;
 			any = true;
 		}
-		used |= cpumask_of(best);
+		__cpumask_set_cpu(best, &used);
 	}
 	return best;
 }

