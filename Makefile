@@ -186,7 +186,8 @@ $(HIKEY960)/Image: $(BUILD)/Image
 
 # ---- host: unit tests, tools, fuzzers -----------------------------------------
 # The portable code that host tests link: pure files only (no arch, no drivers).
-HOST_PORTABLE := $(wildcard lib/cpumask.c lib/dtb.c lib/printf.c lib/rbtree.c lib/strlcpy.c kernel/ktest.c \
+HOST_PORTABLE := $(wildcard lib/cpumask.c lib/dtb.c lib/printf.c lib/rbtree.c lib/strlcpy.c \
+	kernel/ktest.c \
 	kernel/sched/pelt.c kernel/sched/cpufreq_math.c kernel/sched/topology.c \
 	kernel/shell_parse.c \
 	kernel/bench/rtapp_parse.c kernel/initrd.c)

@@ -8,11 +8,11 @@
 #include "timer.h"
 
 #define CNTV_CTL_ENABLE (1u << 0)
-#define CNTV_CTL_IMASK (1u << 1)
+#define CNTV_CTL_IMASK	(1u << 1)
 
 static u64 freq;
-static u64 ns_mult;	/* ns = cnt * ns_mult >> 32 */
-static u64 cnt_mult;	/* cnt = ns * cnt_mult >> 32 */
+static u64 ns_mult;  /* ns = cnt * ns_mult >> 32 */
+static u64 cnt_mult; /* cnt = ns * cnt_mult >> 32 */
 static int timer_irq = -1;
 
 u64 arm_timer_freq(void)
@@ -24,7 +24,7 @@ u64 arm_timer_read_ns(void)
 {
 	u64 cnt;
 
-	isb();	/* don't let the counter read be speculated early */
+	isb(); /* don't let the counter read be speculated early */
 	cnt = read_sysreg(cntvct_el0);
 	return (u64)(((unsigned __int128)cnt * ns_mult) >> 32);
 }
@@ -34,7 +34,7 @@ void arm_timer_set_deadline_ns(u64 ns)
 {
 	u64 cnt;
 
-	if (ns == ~0ull) {	/* no deadline (NO_HZ idle, nothing pending): masked */
+	if (ns == ~0ull) { /* no deadline (NO_HZ idle, nothing pending): masked */
 		write_sysreg(cntv_ctl_el0, CNTV_CTL_ENABLE | CNTV_CTL_IMASK);
 		isb();
 		return;
@@ -75,7 +75,7 @@ int arm_timer_init(const struct dtb *dt)
 	}
 	timer_irq = node >= 0 ? dt_irq(dt, node, 2) : 27;
 	if (timer_irq < 0)
-		timer_irq = 27;	/* architected PPI 11, as every binding uses */
+		timer_irq = 27; /* architected PPI 11, as every binding uses */
 	return irq_register((unsigned int)timer_irq, arm_timer_irq, NULL);
 }
 

@@ -10,13 +10,13 @@
 #include "smp.h"
 #include "speed.h"
 
-#define NR_IRQS 1020	/* INTIDs 1020-1023 are special (spurious) */
+#define NR_IRQS 1020 /* INTIDs 1020-1023 are special (spurious) */
 
 static const struct gic_ops *gic;
 static struct {
 	irq_handler_t fn;
 	void *arg;
-	int cpu;	/* an enabled SPI: 1 + the CPU it is routed to; 0: none */
+	int cpu; /* an enabled SPI: 1 + the CPU it is routed to; 0: none */
 } handlers[NR_IRQS];
 
 int gic_init(const struct dtb *dt)
@@ -64,7 +64,7 @@ void gic_enable_irq(unsigned int irq)
 {
 	gic->enable(irq);
 	if (irq >= 32 && irq < NR_IRQS)
-		handlers[irq].cpu = (int)arch_cpu_id() + 1;	/* stored +1: 0 is "none" */
+		handlers[irq].cpu = (int)arch_cpu_id() + 1; /* stored +1: 0 is "none" */
 }
 
 /* Linux: irq_migrate_all_off_this_cpu(), on the dying CPU (IRQs off). */
@@ -105,7 +105,7 @@ void gic_handle_irq(void)
 		if (intid >= NR_IRQS)
 			break;
 		if (intid < 16) {
-			gic->eoi(iar);	/* before the handler: IPI_STOP never returns */
+			gic->eoi(iar); /* before the handler: IPI_STOP never returns */
 			if (intid < NR_IPIS)
 				ipi_handler((enum ipi_type)intid);
 			continue;

@@ -6,22 +6,22 @@
 #include "boot.h"
 #include "drivers.h"
 #include "kernel.h"
-#include "arch_topology.h"	/* cpu_topology: how many CPUs the tree has */
+#include "arch_topology.h" /* cpu_topology: how many CPUs the tree has */
 #include "sysreg.h"
 #include "topology.h"
 
-#define GICV2_MAX_CPUS 8	/* CPU interface numbers 0-7 (IHI 0048B 1.4.4) */
-#define GICD_CTLR 0x000
-#define GICD_TYPER 0x004
-#define GICD_ISENABLER 0x100
-#define GICD_ICENABLER 0x180
+#define GICV2_MAX_CPUS	8 /* CPU interface numbers 0-7 (IHI 0048B 1.4.4) */
+#define GICD_CTLR	0x000
+#define GICD_TYPER	0x004
+#define GICD_ISENABLER	0x100
+#define GICD_ICENABLER	0x180
 #define GICD_IPRIORITYR 0x400
-#define GICD_ITARGETSR 0x800
-#define GICD_SGIR 0xf00
-#define GICC_CTLR 0x000
-#define GICC_PMR 0x004
-#define GICC_IAR 0x00c
-#define GICC_EOIR 0x010
+#define GICD_ITARGETSR	0x800
+#define GICD_SGIR	0xf00
+#define GICC_CTLR	0x000
+#define GICC_PMR	0x004
+#define GICC_IAR	0x00c
+#define GICC_EOIR	0x010
 
 static volatile u8 *dist, *cpuif;
 static u8 cpu_iface_mask[NR_CPUS];
@@ -31,8 +31,8 @@ static void v2_cpu_init(unsigned int cpu)
 {
 	/* ITARGETSR0..7 are banked: byte 0 holds this CPU's own interface bit. */
 	cpu_iface_mask[cpu] = (u8)readl(dist + GICD_ITARGETSR);
-	writel(0xffff0000, dist + GICD_ICENABLER);	/* PPIs off until asked */
-	writel(0x0000ffff, dist + GICD_ISENABLER);	/* SGIs on */
+	writel(0xffff0000, dist + GICD_ICENABLER); /* PPIs off until asked */
+	writel(0x0000ffff, dist + GICD_ISENABLER); /* SGIs on */
 	for (int i = 0; i < 32; i += 4)
 		writel(0xa0a0a0a0, dist + GICD_IPRIORITYR + i);
 	writel(0xf0, cpuif + GICC_PMR);
@@ -64,7 +64,7 @@ static void v2_enable(unsigned int irq)
 
 static void v2_send_sgi(unsigned int cpu, unsigned int sgi)
 {
-	dsb(ishst);	/* make our writes visible before the target wakes */
+	dsb(ishst); /* make our writes visible before the target wakes */
 	writel((u32)cpu_iface_mask[cpu] << 16 | sgi, dist + GICD_SGIR);
 }
 
@@ -89,8 +89,8 @@ static void v2_set_priority(unsigned int irq, u8 prio)
 }
 
 static const struct gic_ops v2_ops = {
-	"GICv2", v2_cpu_init, v2_ack, v2_eoi, v2_enable, v2_send_sgi, v2_set_affinity,
-	v2_set_pmr, v2_set_priority, GICV2_MAX_CPUS,
+	"GICv2",     v2_cpu_init,     v2_ack,	  v2_eoi,	   v2_enable,
+	v2_send_sgi, v2_set_affinity, v2_set_pmr, v2_set_priority, GICV2_MAX_CPUS,
 };
 
 const struct gic_ops *gicv2_probe(const struct dtb *dt, int node)
@@ -110,9 +110,10 @@ const struct gic_ops *gicv2_probe(const struct dtb *dt, int node)
 	for (unsigned int i = 32; i < nr_lines; i += 32)
 		writel(~0u, dist + GICD_ICENABLER + i / 8);
 	writel(1, dist + GICD_CTLR);
-	if (cpu_topology.nr_cpus > GICV2_MAX_CPUS)	/* 8-bit GICD_ITARGETSR / SGI lists */
+	if (cpu_topology.nr_cpus > GICV2_MAX_CPUS) /* 8-bit GICD_ITARGETSR / SGI lists */
 		printk("gicv2: the device tree has %d CPUs but GICv2 targets at most %d: "
-		       "CPUs %d-%d stay offline (use a GICv3)\n", cpu_topology.nr_cpus,
-		       GICV2_MAX_CPUS, GICV2_MAX_CPUS, cpu_topology.nr_cpus - 1);
+		       "CPUs %d-%d stay offline (use a GICv3)\n",
+		       cpu_topology.nr_cpus, GICV2_MAX_CPUS, GICV2_MAX_CPUS,
+		       cpu_topology.nr_cpus - 1);
 	return &v2_ops;
 }

@@ -9,39 +9,39 @@
 #include "kernel.h"
 #include "sysreg.h"
 
-#define GICD_CTLR 0x0000
-#define GICD_TYPER 0x0004
-#define GICD_IGROUPR 0x0080
-#define GICD_ISENABLER 0x0100
-#define GICD_ICENABLER 0x0180
+#define GICD_CTLR	0x0000
+#define GICD_TYPER	0x0004
+#define GICD_IGROUPR	0x0080
+#define GICD_ISENABLER	0x0100
+#define GICD_ICENABLER	0x0180
 #define GICD_IPRIORITYR 0x0400
-#define GICD_IROUTER 0x6000
-#define GICD_CTLR_RWP (1u << 31)
-#define GICD_CTLR_ARE (1u << 4)
-#define GICD_CTLR_GRP1 (1u << 1)
+#define GICD_IROUTER	0x6000
+#define GICD_CTLR_RWP	(1u << 31)
+#define GICD_CTLR_ARE	(1u << 4)
+#define GICD_CTLR_GRP1	(1u << 1)
 
-#define GICR_WAKER 0x0014
-#define GICR_TYPER 0x0008
-#define GICR_SGI 0x10000	/* SGI_base frame */
-#define GICR_IGROUPR0 (GICR_SGI + 0x0080)
-#define GICR_ISENABLER0 (GICR_SGI + 0x0100)
-#define GICR_ICENABLER0 (GICR_SGI + 0x0180)
-#define GICR_IPRIORITYR (GICR_SGI + 0x0400)
+#define GICR_WAKER	      0x0014
+#define GICR_TYPER	      0x0008
+#define GICR_SGI	      0x10000 /* SGI_base frame */
+#define GICR_IGROUPR0	      (GICR_SGI + 0x0080)
+#define GICR_ISENABLER0	      (GICR_SGI + 0x0100)
+#define GICR_ICENABLER0	      (GICR_SGI + 0x0180)
+#define GICR_IPRIORITYR	      (GICR_SGI + 0x0400)
 #define WAKER_PROCESSOR_SLEEP (1u << 1)
 #define WAKER_CHILDREN_ASLEEP (1u << 2)
-#define TYPER_LAST (1u << 4)
-#define TYPER_VLPIS (1u << 1)
+#define TYPER_LAST	      (1u << 4)
+#define TYPER_VLPIS	      (1u << 1)
 
-#define ICC_PMR_EL1 S3_0_C4_C6_0
-#define ICC_IAR1_EL1 S3_0_C12_C12_0
-#define ICC_EOIR1_EL1 S3_0_C12_C12_1
-#define ICC_BPR1_EL1 S3_0_C12_C12_3
-#define ICC_CTLR_EL1 S3_0_C12_C12_4
-#define ICC_SRE_EL1 S3_0_C12_C12_5
+#define ICC_PMR_EL1	S3_0_C4_C6_0
+#define ICC_IAR1_EL1	S3_0_C12_C12_0
+#define ICC_EOIR1_EL1	S3_0_C12_C12_1
+#define ICC_BPR1_EL1	S3_0_C12_C12_3
+#define ICC_CTLR_EL1	S3_0_C12_C12_4
+#define ICC_SRE_EL1	S3_0_C12_C12_5
 #define ICC_IGRPEN1_EL1 S3_0_C12_C12_7
-#define ICC_SGI1R_EL1 S3_0_C12_C11_5
+#define ICC_SGI1R_EL1	S3_0_C12_C11_5
 
-#define MAX_REDIST_REGIONS 8	/* #redistributor-regions; QEMU virt uses 1 or 2 */
+#define MAX_REDIST_REGIONS 8 /* #redistributor-regions; QEMU virt uses 1 or 2 */
 
 static volatile u8 *dist;
 static struct {
@@ -50,7 +50,7 @@ static struct {
 } redist[MAX_REDIST_REGIONS];
 static unsigned int nr_redist;
 static u64 cpu_mpidr[NR_CPUS];
-static volatile u8 *cpu_redist[NR_CPUS];	/* found once, in v3_cpu_init */
+static volatile u8 *cpu_redist[NR_CPUS]; /* found once, in v3_cpu_init */
 static u64 boot_mpidr;
 
 static void wait_rwp(void)
@@ -59,7 +59,7 @@ static void wait_rwp(void)
 		;
 }
 
-static u64 mpidr_to_aff(u64 mpidr)	/* Aff3.Aff2.Aff1.Aff0 packed as in GICR_TYPER */
+static u64 mpidr_to_aff(u64 mpidr) /* Aff3.Aff2.Aff1.Aff0 packed as in GICR_TYPER */
 {
 	return (mpidr & 0xffffff) | ((mpidr >> 32) & 0xff) << 24;
 }
@@ -107,7 +107,7 @@ static void v3_cpu_init(unsigned int cpu)
 	isb();
 	write_sysreg(ICC_PMR_EL1, 0xf0);
 	write_sysreg(ICC_BPR1_EL1, 0);
-	write_sysreg(ICC_CTLR_EL1, 0);	/* EOImode 0: EOI also deactivates */
+	write_sysreg(ICC_CTLR_EL1, 0); /* EOImode 0: EOI also deactivates */
 	write_sysreg(ICC_IGRPEN1_EL1, 1);
 	isb();
 }
@@ -166,7 +166,7 @@ static u32 v3_set_pmr(u32 pmr)
 
 	write_sysreg(ICC_PMR_EL1, (u64)pmr);
 	isb();
-	dsb(sy);	/* the PMR must reach the redistributor before wfi */
+	dsb(sy); /* the PMR must reach the redistributor before wfi */
 	return old;
 }
 
@@ -181,8 +181,8 @@ static void v3_set_priority(unsigned int irq, u8 prio)
 }
 
 static const struct gic_ops v3_ops = {
-	"GICv3", v3_cpu_init, v3_ack, v3_eoi, v3_enable, v3_send_sgi, v3_set_affinity,
-	v3_set_pmr, v3_set_priority, 0,
+	"GICv3",     v3_cpu_init,     v3_ack,	  v3_eoi,	   v3_enable,
+	v3_send_sgi, v3_set_affinity, v3_set_pmr, v3_set_priority, 0,
 };
 
 const struct gic_ops *gicv3_probe(const struct dtb *dt, int node)

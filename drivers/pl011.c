@@ -10,15 +10,15 @@
 #include "sysreg.h"
 
 /* Register offsets and bits, PL011 TRM (ARM DDI 0183) section 3.2. */
-#define UARTDR 0x000
-#define UARTFR 0x018
+#define UARTDR	 0x000
+#define UARTFR	 0x018
 #define UARTIMSC 0x038
-#define UARTICR 0x044
-#define UARTCR 0x030
-#define FR_TXFF (1u << 5)
-#define FR_RXFE (1u << 4)
-#define INT_RX (1u << 4)
-#define INT_RT (1u << 6)	/* receive timeout: a partly filled FIFO went quiet */
+#define UARTICR	 0x044
+#define UARTCR	 0x030
+#define FR_TXFF	 (1u << 5)
+#define FR_RXFE	 (1u << 4)
+#define INT_RX	 (1u << 4)
+#define INT_RT	 (1u << 6) /* receive timeout: a partly filled FIFO went quiet */
 
 static volatile u8 *base;
 static int irq = -1;
@@ -55,7 +55,7 @@ int pl011_init(const struct dtb *dt)
 	u64 pa, size;
 
 	if (chosen < 0 || !(path = dtb_prop_str(dt, chosen, "stdout-path")))
-		return -1;	/* no console: nothing can be said */
+		return -1; /* no console: nothing can be said */
 	node = dtb_path(dt, path);
 	if (node < 0 || !dtb_is_compatible(dt, node, "arm,pl011") ||
 	    dtb_reg(dt, node, 0, &pa, &size))

@@ -5,12 +5,12 @@
 #include "drivers.h"
 #include "kernel.h"
 
-#define PSCI_VERSION 0x84000000u
-#define PSCI_CPU_OFF 0x84000002u
-#define PSCI_CPU_ON_64 0xc4000003u
+#define PSCI_VERSION	      0x84000000u
+#define PSCI_CPU_OFF	      0x84000002u
+#define PSCI_CPU_ON_64	      0xc4000003u
 #define PSCI_AFFINITY_INFO_64 0xc4000004u
-#define PSCI_SYSTEM_OFF 0x84000008u
-#define PSCI_SYSTEM_RESET 0x84000009u
+#define PSCI_SYSTEM_OFF	      0x84000008u
+#define PSCI_SYSTEM_RESET     0x84000009u
 
 static bool use_smc, present, v0_1;
 static u32 fn_cpu_on = PSCI_CPU_ON_64, fn_cpu_off = PSCI_CPU_OFF;
@@ -54,9 +54,9 @@ int psci_init(const struct dtb *dt)
 	}
 	if (!dtb_is_compatible(dt, node, "arm,psci-0.2") &&
 	    !dtb_is_compatible(dt, node, "arm,psci-1.0")) {
-		dtb_prop_u32(dt, node, "cpu_on", &fn_cpu_on);	/* PSCI 0.1 */
+		dtb_prop_u32(dt, node, "cpu_on", &fn_cpu_on); /* PSCI 0.1 */
 		dtb_prop_u32(dt, node, "cpu_off", &fn_cpu_off);
-		v0_1 = true;	/* no AFFINITY_INFO */
+		v0_1 = true; /* no AFFINITY_INFO */
 	}
 	present = true;
 	return 0;

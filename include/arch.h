@@ -57,7 +57,7 @@ void arch_cpu_relax(void);
  * loads next's, and makes `next` the arch_current(). Returns when prev runs
  * again, with the task that was switched out to resume it (Linux: `last`). */
 struct task_struct *arch_context_switch(struct task_struct *prev, struct arch_context *prev_ctx,
-			 struct task_struct *next, struct arch_context *next_ctx);
+					struct task_struct *next, struct arch_context *next_ctx);
 /* Prepare ctx so that switching to it calls entry(arg) on stack_top. */
 void arch_context_init(struct arch_context *ctx, void *stack_top, void (*entry)(void *), void *arg);
 
@@ -78,7 +78,7 @@ void arch_cpu_die(unsigned int cpu) __attribute__((noreturn));
 /* On the dying CPU, IRQs off, inside stop_machine once it is offline:
  * route the device interrupts that target it to CPU `to` (Linux:
  * __cpu_disable -> irq_migrate_all_off_this_cpu). */
-unsigned int arch_cpu_disable(unsigned int cpu, unsigned int to);	/* how many moved */
+unsigned int arch_cpu_disable(unsigned int cpu, unsigned int to); /* how many moved */
 int arch_cpu_kill(unsigned int cpu);
 /* This CPU's hardware id (MPIDR affinity on arm64), and telling the arch
  * which logical id it has (boot CPU, once the topology is known). */

@@ -6,7 +6,7 @@
 #include "smp.h"
 
 struct topology;
-extern struct topology cpu_topology;	/* the machine, parsed once at boot */
+extern struct topology cpu_topology; /* the machine, parsed once at boot */
 
 /* Linux: arch_scale_cpu_capacity(), arch_scale_freq_capacity(), arch_set_freq_scale() */
 unsigned long arch_scale_cpu_capacity(int cpu);

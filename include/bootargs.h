@@ -22,7 +22,7 @@
 
 #define BOOTARGS_MAX 512
 
-void bootargs_init(const char *cmdline);	/* copies; NULL = empty */
+void bootargs_init(const char *cmdline); /* copies; NULL = empty */
 /* The value of `key` (copied into buf), "" for a bare key; NULL if absent. */
 const char *bootarg_get(const char *key, char *buf, size_t size);
 bool bootarg_has(const char *key);

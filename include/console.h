@@ -7,7 +7,7 @@
 
 struct console {
 	const char *name;
-	void (*write)(const char *s, size_t n);	/* polled, any context */
+	void (*write)(const char *s, size_t n); /* polled, any context */
 };
 
 void console_register(const struct console *con);

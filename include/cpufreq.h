@@ -22,13 +22,13 @@ enum cpufreq_governor {
 
 /* Linux: cpufreq_stats (time_in_state, total_trans, trans_table). Times in ns. */
 struct cpufreq_stats {
-	int nr;				/* OPPs */
-	u32 freq[TOPOLOGY_MAX_OPPS];	/* kHz, ascending */
+	int nr;			     /* OPPs */
+	u32 freq[TOPOLOGY_MAX_OPPS]; /* kHz, ascending */
 	u64 time_in_state[TOPOLOGY_MAX_OPPS];
-	u64 last_time;			/* time_in_state counted up to here */
-	int last_index;			/* the OPP being counted */
+	u64 last_time;	/* time_in_state counted up to here */
+	int last_index; /* the OPP being counted */
 	u32 total_trans;
-	u32 trans_table[TOPOLOGY_MAX_OPPS][TOPOLOGY_MAX_OPPS];	/* [from][to] */
+	u32 trans_table[TOPOLOGY_MAX_OPPS][TOPOLOGY_MAX_OPPS]; /* [from][to] */
 };
 
 /* ---- the kernel API (kernel/sched/cpufreq.c) ------------------------------------ */
@@ -37,7 +37,7 @@ struct cpufreq_stats {
  * per policy, in order). Unknown names: a message and the default. */
 void cpufreq_init(void);
 int cpufreq_nr_policies(void);
-int cpufreq_policy_of(unsigned int cpu);	/* policy index, -1 if none */
+int cpufreq_policy_of(unsigned int cpu); /* policy index, -1 if none */
 /* Run-time governor change; an unknown name is reported and refused (-1). */
 int cpufreq_set_governor(int policy, const char *name);
 const char *cpufreq_governor_name(int policy);
@@ -48,9 +48,9 @@ int cpufreq_set_speed(int policy, u32 khz);
 void cpufreq_cpu_offline(unsigned int cpu);
 void cpufreq_cpu_online(unsigned int cpu);
 bool cpufreq_policy_active(int policy);
-cpumask_t cpufreq_policy_cpus(int policy);	/* its online CPUs */
-u32 cpufreq_cur_freq(int policy);	/* kHz, the applied OPP */
-u32 cpufreq_target_freq(int policy);	/* kHz, the last requested OPP */
+cpumask_t cpufreq_policy_cpus(int policy); /* its online CPUs */
+u32 cpufreq_cur_freq(int policy);	   /* kHz, the applied OPP */
+u32 cpufreq_target_freq(int policy);	   /* kHz, the last requested OPP */
 u32 cpufreq_min_freq(int policy);
 u32 cpufreq_max_freq(int policy);
 u32 cpufreq_rate_limit_us(int policy);
@@ -58,7 +58,7 @@ void cpufreq_set_rate_limit_us(int policy, u32 us);
 /* A copy of the statistics, time_in_state counted up to now. */
 void cpufreq_get_stats(int policy, struct cpufreq_stats *out);
 void cpufreq_reset_stats(int policy);
-void cpufreq_print_stats(int policy);	/* "cpufreq: policyN ..." lines */
+void cpufreq_print_stats(int policy); /* "cpufreq: policyN ..." lines */
 
 /* ---- pure maths (kernel/sched/cpufreq_math.c) ------------------------------------ */
 /* Linux: cpufreq_driver_resolve_freq(CPUFREQ_RELATION_L): the lowest OPP at or
@@ -74,11 +74,11 @@ bool sugov_should_update(u64 now, u64 last_update, u64 rate_limit_ns, bool limit
 
 /* What one CPU contributes (Linux: effective_cpu_util(FREQUENCY_UTIL) inputs). */
 struct sugov_cpu_util {
-	unsigned long cfs;	/* cpu_util_cfs: CFS util_avg with util_est, <= cap */
-	unsigned long rt;	/* avg_rt.util_avg */
-	unsigned long irq;	/* avg_irq.util_avg */
-	unsigned long cap;	/* capacity_orig */
-	bool rt_runnable;	/* an RT task is queued or running */
+	unsigned long cfs; /* cpu_util_cfs: CFS util_avg with util_est, <= cap */
+	unsigned long rt;  /* avg_rt.util_avg */
+	unsigned long irq; /* avg_irq.util_avg */
+	unsigned long cap; /* capacity_orig */
+	bool rt_runnable;  /* an RT task is queued or running */
 };
 /* RT_UTIL_TRACKING on (Linux >= 4.19, v6.1 effective_cpu_util without
  * uclamp or deadline): cap if an RT task is runnable, else
@@ -91,7 +91,7 @@ u32 sugov_next_freq_shared(const struct sugov_cpu_util *cpus, int n, bool rt_tra
 			   const u32 *freq, int nr_opps);
 
 void cpufreq_stats_init(struct cpufreq_stats *s, const u32 *freq, int n, int index, u64 now);
-void cpufreq_stats_update(struct cpufreq_stats *s, u64 now);	/* count time up to now */
+void cpufreq_stats_update(struct cpufreq_stats *s, u64 now); /* count time up to now */
 void cpufreq_stats_transition(struct cpufreq_stats *s, int to, u64 now);
 void cpufreq_stats_reset(struct cpufreq_stats *s, u64 now);
 

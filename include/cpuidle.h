@@ -13,8 +13,8 @@
 struct cpuidle_state_usage {
 	u64 usage;
 	u64 time_ns;
-	u64 above;	/* woke before the state's target residency */
-	u64 below;	/* slept long enough for a deeper state */
+	u64 above; /* woke before the state's target residency */
+	u64 below; /* slept long enough for a deeper state */
 };
 
 /* A cluster's power-down (last-man): how often, how long. */
@@ -26,7 +26,7 @@ struct cpuidle_cluster_stats {
 /* From the parsed topology; "cpuidle=off" on the command line keeps plain wfi. */
 void cpuidle_init(void);
 bool cpuidle_enabled(void);
-void cpuidle_set_enabled(bool on);	/* host tests */
+void cpuidle_set_enabled(bool on); /* host tests */
 /* The idle task's wait (cpu_idle_once()): IRQs off on entry and on return;
  * choose a state, stop the tick unless the governor keeps it (Linux:
  * do_idle's stop_tick), wait in the state, pay its exit latency, then take
@@ -37,13 +37,13 @@ const struct topology_idle_state *cpuidle_state(unsigned int cpu, int idx);
 /* Linux: idle_get_state(): the state CPU cpu is idle in (its index), -1 if
  * it is not in one (running, or cpuidle off). */
 int idle_get_state_idx(unsigned int cpu);
-void idle_set_state_idx(unsigned int cpu, int idx);	/* Linux: idle_set_state() */
+void idle_set_state_idx(unsigned int cpu, int idx); /* Linux: idle_set_state() */
 /* Linux: cpuidle_state::exit_latency_ns = (entry + exit latency) x 1000. */
 u64 cpuidle_exit_latency_ns(unsigned int cpu, int idx);
 /* The most a wakeup of cpu can be delayed by its idle state (its largest
  * exit-latency-us; 0 with cpuidle off): tests that time wakeups add it. */
 u64 cpuidle_wakeup_cost_ns(unsigned int cpu);
-u64 cpuidle_wakeup_cost_max_ns(void);	/* over all CPUs */
+u64 cpuidle_wakeup_cost_max_ns(void); /* over all CPUs */
 void cpuidle_get_usage(unsigned int cpu, int idx, struct cpuidle_state_usage *out);
 void cpuidle_get_cluster(int cluster, struct cpuidle_cluster_stats *out);
 void cpuidle_reset_stats(void);
@@ -53,9 +53,9 @@ void cpuidle_print(const char *prefix, const char *tag);
 /* ---- the energy meter (kernel/sched/energy.c) ---------------------------------- */
 /* Idle power when the tree gives none (Linux's EM has none): per mille of
  * the CPU's lowest OPP's EM power, by state kind. */
-#define ENERGY_WFI_PERMILLE	   100 /* state 0, clock-gated: 10 % */
-#define ENERGY_CPU_OFF_PERMILLE	   20  /* a CPU power-down (level 0): 2 % */
-#define ENERGY_CLUSTER_OFF_PERMILLE 0  /* a cluster power-down (level 1): 0 */
+#define ENERGY_WFI_PERMILLE	    100 /* state 0, clock-gated: 10 % */
+#define ENERGY_CPU_OFF_PERMILLE	    20	/* a CPU power-down (level 0): 2 % */
+#define ENERGY_CLUSTER_OFF_PERMILLE 0	/* a cluster power-down (level 1): 0 */
 
 /* The CPU's state changes now (IRQs off, on that CPU): busy at its OPP (state
  * -1) or idle in state idx. Charges the time since its last change. */
@@ -65,11 +65,11 @@ void energy_cpu_freq(unsigned int cpu, u32 khz);
 /* The idle state being left was idx, not the one announced (a cluster state
  * whose cluster never went off). */
 void energy_cpu_correct(unsigned int cpu, int idx);
-void energy_init(void);	/* then energy_cpu_freq() for each CPU's current OPP */
-u64 energy_cpu_uj(unsigned int cpu);	/* microjoules since reset, up to now */
+void energy_init(void);		     /* then energy_cpu_freq() for each CPU's current OPP */
+u64 energy_cpu_uj(unsigned int cpu); /* microjoules since reset, up to now */
 u64 energy_idle_power_uw(unsigned int cpu, int idx);
 u64 energy_busy_power_uw(unsigned int cpu, u32 khz);
-u64 energy_since_ns(void);		/* emulated ns since the last reset */
+u64 energy_since_ns(void); /* emulated ns since the last reset */
 void energy_reset(void);
 /* Per CPU and cluster: J and average W; lines "<prefix>energy<tag> cpu=N ...". */
 void energy_print(const char *prefix, const char *tag);

@@ -140,7 +140,7 @@ static inline unsigned int cpumask_weight(const cpumask_t *m)
 	unsigned int n = 0;
 
 	for (int i = 0; i < CPUMASK_WORDS; i++)
-		for (u64 w = m->bits[i]; w; w &= w - 1)	/* no libgcc (__popcountdi2) */
+		for (u64 w = m->bits[i]; w; w &= w - 1) /* no libgcc (__popcountdi2) */
 			n++;
 	return n;
 }
@@ -192,10 +192,10 @@ static inline unsigned int cpumask_first_wrap(const cpumask_t *m, unsigned int s
 	return f < start ? f : NR_CPUS;
 }
 
-#define for_each_cpu(cpu, mask)                                                            \
+#define for_each_cpu(cpu, mask)                                                                    \
 	for ((cpu) = cpumask_first(mask); (cpu) < NR_CPUS; (cpu) = cpumask_next((int)(cpu), (mask)))
-#define for_each_cpu_wrap(cpu, mask, start)                                                \
-	for ((cpu) = cpumask_first_wrap((mask), (start)); (cpu) < NR_CPUS;                \
+#define for_each_cpu_wrap(cpu, mask, start)                                                        \
+	for ((cpu) = cpumask_first_wrap((mask), (start)); (cpu) < NR_CPUS;                         \
 	     (cpu) = cpumask_next_wrap((int)(cpu), (mask), (start)))
 
 #endif

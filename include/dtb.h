@@ -13,12 +13,12 @@
 #define DTB_MAGIC 0xd00dfeedu
 
 enum {
-	DTB_E_NOTFOUND = -1,	/* no such node / property */
+	DTB_E_NOTFOUND = -1, /* no such node / property */
 	DTB_E_BADMAGIC = -2,
 	DTB_E_BADVERSION = -3,
-	DTB_E_TRUNCATED = -4,	/* header or block outside totalsize / buffer */
-	DTB_E_BADSTRUCT = -5,	/* bad token, unterminated name, bad nesting */
-	DTB_E_BADVALUE = -6,	/* property has the wrong length for the request */
+	DTB_E_TRUNCATED = -4, /* header or block outside totalsize / buffer */
+	DTB_E_BADSTRUCT = -5, /* bad token, unterminated name, bad nesting */
+	DTB_E_BADVALUE = -6,  /* property has the wrong length for the request */
 	DTB_E_BADPATH = -7,
 };
 
@@ -43,9 +43,9 @@ u32 dtb_header_totalsize(const void *blob);
 
 /* Structure walk. Node offsets are >= 0; the root node is dtb_root(). */
 int dtb_root(const struct dtb *dt);
-int dtb_first_child(const struct dtb *dt, int node);	/* DTB_E_NOTFOUND if none */
-int dtb_next_sibling(const struct dtb *dt, int node);	/* DTB_E_NOTFOUND if none */
-int dtb_parent(const struct dtb *dt, int node);		/* root's parent: NOTFOUND */
+int dtb_first_child(const struct dtb *dt, int node);  /* DTB_E_NOTFOUND if none */
+int dtb_next_sibling(const struct dtb *dt, int node); /* DTB_E_NOTFOUND if none */
+int dtb_parent(const struct dtb *dt, int node);	      /* root's parent: NOTFOUND */
 /* Full unit name ("cpu@100"); *len gets its length if len is non-NULL. */
 const char *dtb_node_name(const struct dtb *dt, int node, int *len);
 /* Child by name: "cpu@100" matches exactly; "cpus" also matches "cpus@x". */
@@ -65,7 +65,7 @@ const void *dtb_prop_at(const struct dtb *dt, int prop, const char **name, int *
 
 /* Typed reads. Return 0 or DTB_E_*; out untouched on error. */
 int dtb_prop_u32(const struct dtb *dt, int node, const char *name, u32 *out);
-int dtb_prop_u64(const struct dtb *dt, int node, const char *name, u64 *out);	/* 1 or 2 cells */
+int dtb_prop_u64(const struct dtb *dt, int node, const char *name, u64 *out); /* 1 or 2 cells */
 /* NUL-terminated string property (must be terminated inside the property). */
 const char *dtb_prop_str(const struct dtb *dt, int node, const char *name);
 /* Index of `str` in a stringlist property, or DTB_E_NOTFOUND. */
@@ -78,7 +78,7 @@ bool dtb_node_enabled(const struct dtb *dt, int node);
 
 /* phandles ("phandle" or legacy "linux,phandle"). */
 int dtb_node_by_phandle(const struct dtb *dt, u32 phandle);
-u32 dtb_node_phandle(const struct dtb *dt, int node);	/* 0 if none */
+u32 dtb_node_phandle(const struct dtb *dt, int node); /* 0 if none */
 
 /* Address translation helpers: #address-cells/#size-cells that apply to
  * `node`'s reg (i.e. read from its parent; defaults 2 and 1 as the spec says). */

@@ -11,8 +11,8 @@
 struct ktest {
 	const char *suite;
 	const char *name;
-	int failed;		/* number of failed expectations */
-	const char *skip;	/* non-NULL: the case was skipped, with this reason */
+	int failed;	  /* number of failed expectations */
+	const char *skip; /* non-NULL: the case was skipped, with this reason */
 };
 
 struct ktest_case {
@@ -24,7 +24,7 @@ struct ktest_suite {
 	const char *name;
 	const struct ktest_case *cases;
 	size_t nr_cases;
-	bool by_name_only;	/* not part of "selftest" (all): run when named */
+	bool by_name_only; /* not part of "selftest" (all): run when named */
 };
 
 /* clang-format 14 breaks `{ #fn, fn }` and a `return` argument. */
@@ -58,29 +58,28 @@ void ktest_diag(struct ktest *t, const char *fmt, ...) __attribute__((format(pri
 void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-#define KTEST_SKIP(t, reason)                                                              \
-	do {                                                                               \
-		(t)->skip = (reason);                                                      \
-		return;                                                                    \
+#define KTEST_SKIP(t, reason)                                                                      \
+	do {                                                                                       \
+		(t)->skip = (reason);                                                              \
+		return;                                                                            \
 	} while (0)
 
-#define KTEST__CHECK(t, cond, onfail, fmt, ...)                                            \
-	do {                                                                               \
-		if (!(cond)) {                                                             \
-			ktest_fail((t), __FILE__, __LINE__, fmt, ##__VA_ARGS__);           \
-			onfail;                                                            \
-		}                                                                          \
+#define KTEST__CHECK(t, cond, onfail, fmt, ...)                                                    \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			ktest_fail((t), __FILE__, __LINE__, fmt, ##__VA_ARGS__);                   \
+			onfail;                                                                    \
+		}                                                                                  \
 	} while (0)
 
-#define KTEST__CMP(t, a, op, b, onfail)                                                    \
-	do {                                                                               \
-		long long _a = (long long)(a), _b = (long long)(b);                        \
-		KTEST__CHECK(t, _a op _b, onfail, "%s %s %s: %lld vs %lld", #a, #op, #b, \
-			     _a, _b);                                                      \
+#define KTEST__CMP(t, a, op, b, onfail)                                                            \
+	do {                                                                                       \
+		long long _a = (long long)(a), _b = (long long)(b);                                \
+		KTEST__CHECK(t, _a op _b, onfail, "%s %s %s: %lld vs %lld", #a, #op, #b, _a, _b);  \
 	} while (0)
 
-#define KTEST__NOP (void)0
-#define EXPECT_TRUE(t, c) KTEST__CHECK(t, (c), KTEST__NOP, "expected %s", #c)
+#define KTEST__NOP	   (void)0
+#define EXPECT_TRUE(t, c)  KTEST__CHECK(t, (c), KTEST__NOP, "expected %s", #c)
 #define EXPECT_FALSE(t, c) KTEST__CHECK(t, !(c), KTEST__NOP, "expected !(%s)", #c)
 #define EXPECT_EQ(t, a, b) KTEST__CMP(t, a, ==, b, KTEST__NOP)
 #define EXPECT_NE(t, a, b) KTEST__CMP(t, a, !=, b, KTEST__NOP)
@@ -99,19 +98,19 @@ void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt, ..
 #define ASSERT_GE(t, a, b) KTEST__CMP(t, a, >=, b, return)
 /* clang-format on */
 /* |a - b| <= tol */
-#define EXPECT_NEAR(t, a, b, tol)                                                          \
-	do {                                                                               \
-		long long _a = (long long)(a), _b = (long long)(b), _d = _a - _b;          \
-		KTEST__CHECK(t, (_d < 0 ? -_d : _d) <= (long long)(tol), KTEST__NOP,       \
-			     "%s ~ %s: %lld vs %lld (tol %lld)", #a, #b, _a, _b,           \
-			     (long long)(tol));                                            \
+#define EXPECT_NEAR(t, a, b, tol)                                                                  \
+	do {                                                                                       \
+		long long _a = (long long)(a), _b = (long long)(b), _d = _a - _b;                  \
+		KTEST__CHECK(t, (_d < 0 ? -_d : _d) <= (long long)(tol), KTEST__NOP,               \
+			     "%s ~ %s: %lld vs %lld (tol %lld)", #a, #b, _a, _b,                   \
+			     (long long)(tol));                                                    \
 	} while (0)
-#define EXPECT_STREQ(t, a, b)                                                              \
-	do {                                                                               \
-		const char *_a = (a), *_b = (b);                                           \
-		KTEST__CHECK(t, _a && _b && ktest_streq(_a, _b), KTEST__NOP,               \
-			     "%s == %s: \"%s\" vs \"%s\"", #a, #b, _a ? _a : "(null)",      \
-			     _b ? _b : "(null)");                                          \
+#define EXPECT_STREQ(t, a, b)                                                                      \
+	do {                                                                                       \
+		const char *_a = (a), *_b = (b);                                                   \
+		KTEST__CHECK(t, _a &&_b &&ktest_streq(_a, _b), KTEST__NOP,                         \
+			     "%s == %s: \"%s\" vs \"%s\"", #a, #b, _a ? _a : "(null)",             \
+			     _b ? _b : "(null)");                                                  \
 	} while (0)
 
 bool ktest_streq(const char *a, const char *b);

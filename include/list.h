@@ -55,13 +55,13 @@ static inline void list_move(struct list_head *e, struct list_head *head)
 	list_add(e, head);
 }
 
-#define list_entry(ptr, type, member) container_of(ptr, type, member)
+#define list_entry(ptr, type, member)	     container_of(ptr, type, member)
 #define list_first_entry(head, type, member) list_entry((head)->next, type, member)
-#define list_last_entry(head, type, member) list_entry((head)->prev, type, member)
+#define list_last_entry(head, type, member)  list_entry((head)->prev, type, member)
 
 /* The loops; the _safe one keeps the next entry in n, so pos may be deleted. */
 #define list_for_each(pos, head) for (pos = (head)->next; pos != (head); pos = pos->next)
-#define list_for_each_safe(pos, n, head)                                                   \
+#define list_for_each_safe(pos, n, head)                                                           \
 	for (pos = (head)->next, n = pos->next; pos != (head); pos = n, n = pos->next)
 
 #endif

@@ -5,13 +5,13 @@
 
 #include "types.h"
 
-#define PAGE_SIZE 4096ull
+#define PAGE_SIZE  4096ull
 #define PAGE_SHIFT 12
 
 /* Boot: hand the allocator its RAM, then carve out what is in use. */
 void page_alloc_add_range(u64 base, u64 size);
 void page_alloc_reserve(u64 base, u64 size);
-int page_alloc_init(void);	/* after all add_range calls, before reserve */
+int page_alloc_init(void); /* after all add_range calls, before reserve */
 
 /* n physically contiguous pages, page aligned, not zeroed. */
 void *alloc_pages(unsigned long n);

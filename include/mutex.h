@@ -17,14 +17,14 @@ struct task_struct;
 struct fifo_waiter {
 	struct list_head node;
 	struct task_struct *task;
-	volatile bool granted;	/* set by the releaser, under the lock */
+	volatile bool granted; /* set by the releaser, under the lock */
 };
 
 struct mutex {
 	spinlock_t lock;
-	struct task_struct *owner;	/* NULL: free */
-	struct list_head waiters;	/* fifo_waiter, oldest first */
-	u64 contended;			/* lock() calls that had to sleep */
+	struct task_struct *owner; /* NULL: free */
+	struct list_head waiters;  /* fifo_waiter, oldest first */
+	u64 contended;		   /* lock() calls that had to sleep */
 };
 
 void mutex_init(struct mutex *m);
@@ -43,14 +43,14 @@ struct semaphore {
 
 void sema_init(struct semaphore *s, unsigned int count);
 void down(struct semaphore *s);
-bool down_trylock(struct semaphore *s);	/* true if taken (unlike Linux's 0) */
+bool down_trylock(struct semaphore *s); /* true if taken (unlike Linux's 0) */
 void up(struct semaphore *s);
 
 /* Linux: struct completion. complete() releases one waiter (or one future
  * wait), complete_all() every present and future one. */
 struct completion {
 	spinlock_t lock;
-	unsigned int done;	/* UINT_MAX after complete_all() */
+	unsigned int done; /* UINT_MAX after complete_all() */
 	struct list_head waiters;
 };
 

@@ -7,9 +7,9 @@
 #define SCHED_PELT_H
 
 #include "types.h"
-#include "pelt_table.h"		/* generated: runnable_avg_yN_inv[], LOAD_AVG_* */
+#include "pelt_table.h" /* generated: runnable_avg_yN_inv[], LOAD_AVG_* */
 
-#ifndef SCHED_CAPACITY_SHIFT	/* also in topology.h, with the same value */
+#ifndef SCHED_CAPACITY_SHIFT /* also in topology.h, with the same value */
 #define SCHED_CAPACITY_SHIFT 10
 #define SCHED_CAPACITY_SCALE (1u << SCHED_CAPACITY_SHIFT)
 #endif
@@ -29,13 +29,13 @@ struct util_est {
 	unsigned int ewma;
 } __attribute__((aligned(8)));
 
-#define UTIL_EST_WEIGHT_SHIFT 2		/* a new sample weighs 1/4 in the ewma */
+#define UTIL_EST_WEIGHT_SHIFT 2 /* a new sample weighs 1/4 in the ewma */
 /* Set in a task's `enqueued` when its estimate is refreshed at dequeue and
  * cleared by the next PELT update that changes util_avg: while set, util_avg
  * has not moved since, and there is nothing new to learn. */
-#define UTIL_AVG_UNCHANGED 0x80000000u
+#define UTIL_AVG_UNCHANGED    0x80000000u
 /* Changes under ~1% of the capacity scale are not worth an ewma update. */
-#define UTIL_EST_MARGIN (SCHED_CAPACITY_SCALE / 100)
+#define UTIL_EST_MARGIN	      (SCHED_CAPACITY_SCALE / 100)
 
 /* Linux: struct sched_avg. Time in ns of the clock the caller uses (a task's
  * and its cfs_rq's: the rq's PELT clock; IRQ: the rq clock).
@@ -44,11 +44,11 @@ struct util_est {
  *   *_avg: *_sum / divider, i.e. in [0, weight] and [0, 1024].
  * Zero-fill to start; set last_update_time to "now" before the first update. */
 struct sched_avg {
-	u64 last_update_time;	/* ns, always advanced in whole 1024-ns units */
+	u64 last_update_time; /* ns, always advanced in whole 1024-ns units */
 	u64 load_sum;
 	u64 runnable_sum;
 	u32 util_sum;
-	u32 period_contrib;	/* units of the current, unfinished period: 0..1023 */
+	u32 period_contrib; /* units of the current, unfinished period: 0..1023 */
 	unsigned long load_avg;
 	unsigned long runnable_avg;
 	unsigned long util_avg;
@@ -70,8 +70,8 @@ u64 decay_load(u64 val, u64 n);
 /* The two steps of every update. The first accrues [last_update_time, now)
  * with the given state and returns 1 if a period boundary was crossed, which
  * is when the second, that recomputes the averages, has something to do. */
-int pelt_update_load_sum(struct sched_avg *sa, u64 now, unsigned long load,
-			 unsigned long runnable, int running);	/* Linux: ___update_load_sum() */
+int pelt_update_load_sum(struct sched_avg *sa, u64 now, unsigned long load, unsigned long runnable,
+			 int running); /* Linux: ___update_load_sum() */
 /* Linux: ___update_load_avg() */
 void pelt_update_load_avg(struct sched_avg *sa, unsigned long load);
 
@@ -79,8 +79,8 @@ void pelt_update_load_avg(struct sched_avg *sa, unsigned long load);
 int pelt_update_se(struct sched_avg *sa, u64 now, bool on_rq, bool runnable, bool running,
 		   unsigned long weight);
 int pelt_update_blocked_se(struct sched_avg *sa, u64 now, unsigned long weight);
-int pelt_update_cfs_rq(struct sched_avg *sa, u64 now, unsigned long load,
-		       unsigned int h_nr_running, bool curr_running);
+int pelt_update_cfs_rq(struct sched_avg *sa, u64 now, unsigned long load, unsigned int h_nr_running,
+		       bool curr_running);
 int pelt_update_rt(struct sched_avg *sa, u64 now, bool running);
 int pelt_update_irq(struct sched_avg *sa, u64 clock, u64 running, unsigned long cpu_scale,
 		    unsigned long freq_scale);
@@ -107,7 +107,7 @@ static inline u64 pelt_clock_now(struct pelt_clock c)
 }
 
 /* util_est. The caller holds the feature flag (sched_feat(UTIL_EST)). */
-unsigned long util_est_of(struct util_est ue);		/* Linux: _task_util_est() */
+unsigned long util_est_of(struct util_est ue); /* Linux: _task_util_est() */
 unsigned long task_util_est(unsigned long util_avg, struct util_est ue);
 unsigned int util_est_enqueue(unsigned int rq_enqueued, struct util_est task);
 unsigned int util_est_dequeue(unsigned int rq_enqueued, struct util_est task);

@@ -9,56 +9,56 @@
 #include "cpumask.h"
 #include "types.h"
 
-#define RTAPP_MAX_FILE (32 * 1024)	/* bytes of JSON text */
-#define RTAPP_MAX_TOKENS 4096
-#define RTAPP_MAX_TASKS 16
-#define RTAPP_MAX_PHASES 64		/* over all tasks */
-#define RTAPP_MAX_EVENTS 256		/* over all phases */
-#define RTAPP_MAX_REFS 32		/* distinct timer and mutex names */
-#define RTAPP_MAX_INSTANCES 32		/* threads of one task */
-#define RTAPP_MAX_THREADS 64		/* threads of the whole workload */
-#define RTAPP_NAME_LEN 24
-#define RTAPP_MAX_WARN 8
-#define RTAPP_MSG_LEN 128
+#define RTAPP_MAX_FILE	    (32 * 1024) /* bytes of JSON text */
+#define RTAPP_MAX_TOKENS    4096
+#define RTAPP_MAX_TASKS	    16
+#define RTAPP_MAX_PHASES    64	/* over all tasks */
+#define RTAPP_MAX_EVENTS    256 /* over all phases */
+#define RTAPP_MAX_REFS	    32	/* distinct timer and mutex names */
+#define RTAPP_MAX_INSTANCES 32	/* threads of one task */
+#define RTAPP_MAX_THREADS   64	/* threads of the whole workload */
+#define RTAPP_NAME_LEN	    24
+#define RTAPP_MAX_WARN	    8
+#define RTAPP_MSG_LEN	    128
 
 enum rtapp_event_type {
-	RTAPP_RUN,	/* emulated work: slower on a smaller or slower CPU */
-	RTAPP_RUNTIME,	/* wall time on the CPU, whatever its speed */
+	RTAPP_RUN,     /* emulated work: slower on a smaller or slower CPU */
+	RTAPP_RUNTIME, /* wall time on the CPU, whatever its speed */
 	RTAPP_SLEEP,
-	RTAPP_TIMER,	/* wait for the next period of a (maybe shared) timer */
+	RTAPP_TIMER, /* wait for the next period of a (maybe shared) timer */
 	RTAPP_LOCK,
 	RTAPP_UNLOCK,
 	RTAPP_YIELD,
 };
 
-#define RTAPP_UNSET (-1000)	/* a scheduling attribute the file did not set */
+#define RTAPP_UNSET (-1000) /* a scheduling attribute the file did not set */
 
 /* Settable at task and at phase level; a phase's set values apply at its start. */
 struct rtapp_sched {
-	int policy;		/* SCHED_* or RTAPP_UNSET */
-	int priority;		/* nice for SCHED_OTHER/BATCH/IDLE, 1..99 for RT */
-	cpumask_t cpus;		/* affinity mask; empty = unset */
-	u32 cpus_line, cpus_col;	/* where "cpus" is, to name it if the machine lacks one */
-	int util_min, util_max;	/* 0..1024 or RTAPP_UNSET */
+	int policy;		 /* SCHED_* or RTAPP_UNSET */
+	int priority;		 /* nice for SCHED_OTHER/BATCH/IDLE, 1..99 for RT */
+	cpumask_t cpus;		 /* affinity mask; empty = unset */
+	u32 cpus_line, cpus_col; /* where "cpus" is, to name it if the machine lacks one */
+	int util_min, util_max;	 /* 0..1024 or RTAPP_UNSET */
 };
 
 struct rtapp_event {
-	u8 type;		/* enum rtapp_event_type */
-	bool absolute;		/* timer mode */
-	u16 ref;		/* timer or mutex: index in refs[] */
-	u64 usec;		/* run, runtime, sleep: duration; timer: period */
+	u8 type;       /* enum rtapp_event_type */
+	bool absolute; /* timer mode */
+	u16 ref;       /* timer or mutex: index in refs[] */
+	u64 usec;      /* run, runtime, sleep: duration; timer: period */
 };
 
 struct rtapp_phase {
 	u16 first_event, nr_events;
-	s64 loop;		/* >= 1 */
+	s64 loop; /* >= 1 */
 	struct rtapp_sched sched;
 };
 
 struct rtapp_task {
 	char name[RTAPP_NAME_LEN];
 	u32 instance;
-	s64 loop;		/* -1: until the workload's duration ends */
+	s64 loop; /* -1: until the workload's duration ends */
 	u64 delay_us;
 	struct rtapp_sched sched;
 	u16 first_phase, nr_phases;
@@ -75,8 +75,8 @@ struct rtapp_ref {
 };
 
 struct rtapp_workload {
-	s64 duration_s;		/* -1: until every task's loops are done */
-	int calib_cpu;		/* "calibration": "CPUn" -> n; an integer -> -1 */
+	s64 duration_s; /* -1: until every task's loops are done */
+	int calib_cpu;	/* "calibration": "CPUn" -> n; an integer -> -1 */
 	int default_policy;
 	u32 nr_tasks, nr_phases, nr_events, nr_refs;
 	struct rtapp_task tasks[RTAPP_MAX_TASKS];
@@ -88,7 +88,7 @@ struct rtapp_workload {
 	char warn[RTAPP_MAX_WARN][RTAPP_MSG_LEN];
 	/* The reason of a refusal, "LINE:COL: what" when it has a position. */
 	char error[RTAPP_MSG_LEN];
-	u32 err_line, err_col;	/* 0 when the error has no position */
+	u32 err_line, err_col; /* 0 when the error has no position */
 	/* Parser scratch: the text with comments blanked, and jsmn's tokens
 	 * (4 ints each: type, start, end, size; checked against jsmntok_t). */
 	char text[RTAPP_MAX_FILE + 1];
@@ -109,7 +109,7 @@ struct rtapp_file {
 	const char *text;
 	size_t len;
 };
-const struct rtapp_file *rtapp_builtin(const char *name);	/* NULL if none */
+const struct rtapp_file *rtapp_builtin(const char *name); /* NULL if none */
 void rtapp_list_builtin(void);
 
 /* Load (built-in name or "initrd") and parse: a kzalloc'ed workload, or NULL
@@ -118,9 +118,9 @@ struct rtapp_workload *rtapp_load(const char *name);
 
 /* Per task (summed over its instances) after a run. */
 struct rtapp_task_stats {
-	u64 loops, activations, missed;	/* activation = a timer period ended */
-	s64 slack_min_ns, slack_sum_ns;	/* slack: period end - work end (< 0: missed) */
-	u64 wu_lat_sum_ns, wu_lat_max_ns, wu_lat_n;	/* timer expiry -> running again */
+	u64 loops, activations, missed;		    /* activation = a timer period ended */
+	s64 slack_min_ns, slack_sum_ns;		    /* slack: period end - work end (< 0: missed) */
+	u64 wu_lat_sum_ns, wu_lat_max_ns, wu_lat_n; /* timer expiry -> running again */
 	u64 migrations, runtime_ns;
 };
 
@@ -129,7 +129,7 @@ struct rtapp_result {
 	char name[RTAPP_MAX_TASKS][RTAPP_NAME_LEN];
 	int policy[RTAPP_MAX_TASKS];
 	struct rtapp_task_stats task[RTAPP_MAX_TASKS];
-	u64 ns;		/* elapsed */
+	u64 ns; /* elapsed */
 };
 
 /* Run a parsed workload to its end; 0, or -1 (with a message) if it cannot

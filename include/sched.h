@@ -16,38 +16,38 @@
 
 enum task_state {
 	TASK_RUNNING = 0,	/* on a run queue or running */
-	TASK_INTERRUPTIBLE = 1,	/* sleeping until woken */
+	TASK_INTERRUPTIBLE = 1, /* sleeping until woken */
 	TASK_DEAD = 2,
-	TASK_NEW = 3,		/* created, not yet woken */
+	TASK_NEW = 3, /* created, not yet woken */
 };
 
 /* Scheduling policies (Linux's values). */
 #define SCHED_NORMAL 0
-#define SCHED_FIFO 1
-#define SCHED_RR 2
-#define SCHED_BATCH 3
-#define SCHED_IDLE 5
+#define SCHED_FIFO   1
+#define SCHED_RR     2
+#define SCHED_BATCH  3
+#define SCHED_IDLE   5
 
-#define MAX_RT_PRIO 100
-#define MAX_PRIO (MAX_RT_PRIO + 40)
-#define DEFAULT_PRIO (MAX_RT_PRIO + 20)
+#define MAX_RT_PRIO	100
+#define MAX_PRIO	(MAX_RT_PRIO + 40)
+#define DEFAULT_PRIO	(MAX_RT_PRIO + 20)
 #define NICE_TO_PRIO(n) ((n) + DEFAULT_PRIO)
-#define PRIO_TO_NICE(p) ((p) - DEFAULT_PRIO)
+#define PRIO_TO_NICE(p) ((p)-DEFAULT_PRIO)
 
 struct load_weight {
 	unsigned long weight;
-	u32 inv_weight;	/* 2^32 / weight, for divisions by multiplication */
+	u32 inv_weight; /* 2^32 / weight, for divisions by multiplication */
 };
 
 /* A CFS entity (no group scheduling: always a task). */
 struct sched_entity {
 	struct load_weight load;
 	struct rb_node run_node;
-	struct list_head group_node;	/* on rq->cfs_tasks while queued */
+	struct list_head group_node; /* on rq->cfs_tasks while queued */
 	int on_rq;
 	u64 exec_start;
 	u64 sum_exec_runtime;
-	u64 prev_sum_exec_runtime;	/* at the start of this turn on the CPU */
+	u64 prev_sum_exec_runtime; /* at the start of this turn on the CPU */
 	u64 vruntime;
 	u64 nr_migrations;
 	struct sched_avg avg;
@@ -55,7 +55,7 @@ struct sched_entity {
 
 struct sched_rt_entity {
 	struct list_head run_list;
-	unsigned int time_slice;	/* ns left of an RR slice */
+	unsigned int time_slice; /* ns left of an RR slice */
 	int on_rq;
 };
 
@@ -65,29 +65,29 @@ enum uclamp_id { UCLAMP_MIN, UCLAMP_MAX, UCLAMP_CNT };
 struct sched_statistics {
 	u64 nr_wakeups, nr_wakeups_local, nr_wakeups_remote, nr_wakeups_affine;
 	u64 nr_wakeups_idle, nr_wakeups_migrate, nr_forced_migrations;
-	u64 nr_wakeups_bounced;	/* moved again in the tick of its last placement (E2) */
+	u64 nr_wakeups_bounced; /* moved again in the tick of its last placement (E2) */
 	u64 wait_start, wait_sum, wait_max, wait_count;
-	u64 nr_switches;	/* times it was switched in */
+	u64 nr_switches; /* times it was switched in */
 };
 
 struct sched_class;
 
 struct task_struct {
-	struct arch_context ctx;	/* must stay first: entry.S switches it */
+	struct arch_context ctx; /* must stay first: entry.S switches it */
 	int pid;
 	char comm[TASK_COMM_LEN];
 	volatile long state;
-	int cpu;		/* CPU it is queued on / last ran on */
+	int cpu; /* CPU it is queued on / last ran on */
 	int wake_cpu;
 	int recent_used_cpu;
-	int on_rq;		/* TASK_ON_RQ_QUEUED or 0 */
-	int on_cpu;		/* its registers are live on a CPU */
-	int preempt_count;	/* > 0: no preemption on IRQ return */
-	spinlock_t pi_lock;	/* serializes wakeups and affinity changes */
+	int on_rq;	    /* TASK_ON_RQ_QUEUED or 0 */
+	int on_cpu;	    /* its registers are live on a CPU */
+	int preempt_count;  /* > 0: no preemption on IRQ return */
+	spinlock_t pi_lock; /* serializes wakeups and affinity changes */
 	cpumask_t cpus_allowed;
 	int nr_cpus_allowed;
 	bool is_idle;
-	bool per_cpu_kthread;	/* Linux: kthread_is_per_cpu(): idle, stop task */
+	bool per_cpu_kthread; /* Linux: kthread_is_per_cpu(): idle, stop task */
 	/* scheduling */
 	int prio, static_prio, normal_prio;
 	unsigned int rt_priority;
@@ -96,14 +96,14 @@ struct task_struct {
 	struct sched_entity se;
 	struct sched_rt_entity rt;
 	unsigned int uclamp_req[UCLAMP_CNT];
-	u64 placed_tick;	/* SIS_DEBOUNCE: wakeup placement's tick + 1, 0: none */
+	u64 placed_tick; /* SIS_DEBOUNCE: wakeup placement's tick + 1, 0: none */
 	struct task_struct *last_wakee;
 	unsigned int wakee_flips;
 	u64 wakee_flip_decay_ts;
-	u64 work_done;		/* emulated work units completed (cpu_work) */
+	u64 work_done; /* emulated work units completed (cpu_work) */
 	struct sched_statistics stats;
 	/* lifetime */
-	void *stack;		/* lowest usable address; guard page below */
+	void *stack; /* lowest usable address; guard page below */
 	size_t stack_size;
 	void (*entry)(void *);
 	void *arg;
@@ -111,7 +111,7 @@ struct task_struct {
 	bool exited;
 	int refcount;
 	struct wait_queue_head exit_wq;
-	struct list_head tasks;	/* all_tasks */
+	struct list_head tasks; /* all_tasks */
 	/* the run-queue invariant checker's marks (kernel/sched/stats.c) */
 	unsigned int debug_seen_gen;
 	int debug_seen_cpu;
@@ -143,7 +143,7 @@ struct task_info {
 	int cpu;
 	long state;
 	bool on_cpu, is_idle;
-	const char *class_name;	/* task_class_name() */
+	const char *class_name; /* task_class_name() */
 	unsigned int policy;
 	int prio, nice;
 	unsigned long util_avg, util_est;
@@ -156,24 +156,24 @@ int task_snapshot(struct task_info *out, int max);
 struct task_struct *find_get_task(int pid);
 
 /* kernel/sched/core.c */
-void sched_init(void);		/* boot CPU, before any task is created */
-void sched_init_smp(void);	/* once the CPUs are online: domains, stoppers */
-void sched_task_init(struct task_struct *p);	/* a new task's scheduler state */
-void account_irq_time(u64 delta);	/* from the IRQ path */
+void sched_init(void);			     /* boot CPU, before any task is created */
+void sched_init_smp(void);		     /* once the CPUs are online: domains, stoppers */
+void sched_task_init(struct task_struct *p); /* a new task's scheduler state */
+void account_irq_time(u64 delta);	     /* from the IRQ path */
 void sched_init_cpu(unsigned int cpu, struct task_struct *idle);
 void schedule(void);
 void schedule_tail(struct task_struct *prev);
 int wake_up_process(struct task_struct *t);
-#define WF_SYNC 0x1	/* the waker is about to sleep (pipe-style hand-over) */
+#define WF_SYNC 0x1 /* the waker is about to sleep (pipe-style hand-over) */
 int wake_up_process_flags(struct task_struct *t, int wake_flags);
 void wake_up_new_task(struct task_struct *t);
 void yield(void);
 void scheduler_tick(void);
 /* NO_HZ idle: this CPU's tick was just stopped in its idle loop (timer.c). */
 void nohz_balance_enter_idle(unsigned int cpu);
-void irq_exit_preempt(void);	/* from the IRQ return path */
+void irq_exit_preempt(void); /* from the IRQ return path */
 void cpu_idle_loop(void) __attribute__((noreturn));
-void cpu_idle_once(void);	/* one pass of it, for hosted arches (tests/host/fake_arch.c) */
+void cpu_idle_once(void); /* one pass of it, for hosted arches (tests/host/fake_arch.c) */
 int set_cpus_allowed(struct task_struct *t, const cpumask_t *mask);
 void resched_cpu(unsigned int cpu);
 bool need_resched(void);
@@ -193,10 +193,10 @@ unsigned long task_util(const struct task_struct *p);
 unsigned long cpu_util_cfs(unsigned int cpu);
 unsigned long capacity_of(unsigned int cpu);
 unsigned long capacity_orig_of(unsigned int cpu);
-void sched_print_task(const struct task_struct *p);	/* /proc/<pid>/sched-like */
+void sched_print_task(const struct task_struct *p); /* /proc/<pid>/sched-like */
 void sched_print_rq_stats(unsigned int cpu);
-void sched_print_domains(void);	/* each CPU's sched domains (shell) */
-u64 cpu_idle_time_ns(unsigned int cpu);	/* idle so far, the current stretch included */
+void sched_print_domains(void);		/* each CPU's sched domains (shell) */
+u64 cpu_idle_time_ns(unsigned int cpu); /* idle so far, the current stretch included */
 /* E3: totals of CFS PELT updates and of their timed ns over all CPUs; then
  * turns their timing on or off (one load and branch per update when off). */
 void sched_pelt_stats(bool timing, u64 *updates, u64 *ns);
@@ -205,13 +205,13 @@ void sched_pelt_stats(bool timing, u64 *updates, u64 *ns);
  * domain (balance.c), on the calling CPU, averaged over `loops`. */
 u64 sched_wakeup_scan_cost_ns(unsigned int loops);
 u64 sched_lb_pass_cost_ns(unsigned int loops);
-const char *task_class_name(const struct task_struct *p);	/* stop, rt, fair, idle */
+const char *task_class_name(const struct task_struct *p); /* stop, rt, fair, idle */
 /* Hotplug (kernel/cpu.c): on the dying CPU inside stop_machine, move every
  * queued task away; before a CPU starts again, reset its run queue. */
 unsigned int sched_migrate_tasks(unsigned int dead_cpu);
 void sched_cpu_starting(unsigned int cpu);
 struct task_struct *idle_task(unsigned int cpu);
-bool sched_cpu_has_stopper(unsigned int cpu);	/* its migration/N thread exists */
+bool sched_cpu_has_stopper(unsigned int cpu); /* its migration/N thread exists */
 /* Rebuild every active CPU's sched domains over cpu_active_mask (balance.c);
  * inside stop_machine, or before other CPUs run. */
 void sched_domains_init(void);
@@ -229,7 +229,7 @@ void cpuhp_report_idle_dead(void) __attribute__((noreturn));
 int sched_check_invariants(bool verbose);
 
 /* kernel/sched/features.c: runtime feature flags, as Linux's sched features. */
-int sched_feat_set(const char *name_or_NO_name);	/* 0, or -1 if unknown */
+int sched_feat_set(const char *name_or_NO_name); /* 0, or -1 if unknown */
 bool sched_feat_get(const char *name, bool *value);
 void sched_feat_print(void);
 

@@ -11,27 +11,27 @@
 
 #define SHELL_LINE_MAX 128
 #define SHELL_MAX_ARGS 16
-#define SHELL_HISTORY 16
+#define SHELL_HISTORY  16
 
 /* One line being typed, and the recent lines (the last SHELL_HISTORY of
  * history_len ever added). Echo and redraw go out through printk. */
 struct line_editor {
 	char line[SHELL_LINE_MAX];
-	size_t n;		/* characters in line */
-	int esc;		/* 0, or 1/2 inside "ESC [" */
-	unsigned int back;	/* how far up the history Up has gone */
+	size_t n;	   /* characters in line */
+	int esc;	   /* 0, or 1/2 inside "ESC [" */
+	unsigned int back; /* how far up the history Up has gone */
 	char history[SHELL_HISTORY][SHELL_LINE_MAX];
 	unsigned int history_len;
 };
 
 enum line_status { LINE_MORE, LINE_DONE, LINE_DROPPED };
 
-void line_editor_start(struct line_editor *le);	/* an empty line, history kept */
+void line_editor_start(struct line_editor *le); /* an empty line, history kept */
 /* Backspace/DEL, Ctrl-U (kill line), Ctrl-C (drop line: LINE_DROPPED),
  * Up/Down (ESC [ A/B) through the history, Enter (LINE_DONE: le->line holds
  * the line); other control keys and escape sequences are ignored. */
 enum line_status line_editor_feed(struct line_editor *le, int c);
-void line_history_add(struct line_editor *le, const char *line);	/* not twice in a row */
+void line_history_add(struct line_editor *le, const char *line); /* not twice in a row */
 void line_history_print(const struct line_editor *le);
 
 /* Split line in place at blanks: the word count, or -1 above SHELL_MAX_ARGS. */
@@ -39,8 +39,8 @@ int shell_split(char *line, char **argv);
 
 /* Each returns false after printing what was wrong; *out is set only on success. */
 bool parse_long(const char *what, const char *s, long min, long max, long *v);
-bool parse_cpulist_of(const char *s, const cpumask_t *online, cpumask_t *mask);	/* "0-3,6" */
-bool parse_policy(const char *s, unsigned int *policy);	/* normal batch idle fifo rr */
+bool parse_cpulist_of(const char *s, const cpumask_t *online, cpumask_t *mask); /* "0-3,6" */
+bool parse_policy(const char *s, unsigned int *policy); /* normal batch idle fifo rr */
 const char *policy_name(unsigned int policy);
 /* "all" or a policy number below nr: [*lo, *hi). */
 bool parse_policies(const char *s, int nr, int *lo, int *hi);
@@ -49,12 +49,11 @@ bool shell_opt(const char *arg, const char *key, const char **val);
 
 /* spawn NAME [work=US] [period=US] [nice=N] [policy=P] [prio=N] [cpus=LIST] */
 struct spawn_args {
-	long work, period, nice, prio;	/* us, us (0: CPU-bound), -20..19, 1..99 */
+	long work, period, nice, prio; /* us, us (0: CPU-bound), -20..19, 1..99 */
 	unsigned int policy;
 	cpumask_t mask;
 };
-bool parse_spawn_args(int argc, char **argv, const cpumask_t *online,
-		      struct spawn_args *a);
+bool parse_spawn_args(int argc, char **argv, const cpumask_t *online, struct spawn_args *a);
 /* top [-d MS] [-n COUNT]: *count -1 means until a key. */
 bool parse_top_args(int argc, char **argv, long *delay, long *count);
 /* run BENCH [k=v ...] | run experiment N [...]: the words after "run" (and

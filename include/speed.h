@@ -6,14 +6,14 @@
 #include "types.h"
 
 enum speed_model {
-	SPEED_ALL,	/* every instruction at capacity x f_cur / f_max (QEMU default) */
-	SPEED_WORK,	/* only cpu_work() is scaled (the older model) */
-	SPEED_NATIVE,	/* no emulation (real boards) */
+	SPEED_ALL,    /* every instruction at capacity x f_cur / f_max (QEMU default) */
+	SPEED_WORK,   /* only cpu_work() is scaled (the older model) */
+	SPEED_NATIVE, /* no emulation (real boards) */
 };
 extern enum speed_model speed_model;
 
 struct dtb;
-void speed_init(const struct dtb *dt);	/* from bootargs and the tree, once */
+void speed_init(const struct dtb *dt); /* from bootargs and the tree, once */
 const char *speed_model_name(void);
 /* The hooks cost a load and a compare unless speed=all. */
 void __speed_pay(void);
@@ -22,24 +22,24 @@ void __speed_busy_begin(void);
 void __speed_irq_enter(void);
 void __speed_irq_exit(void);
 
-static inline void speed_pay(void)		/* before effects reach other CPUs */
+static inline void speed_pay(void) /* before effects reach other CPUs */
 {
 	if (speed_model == SPEED_ALL)
 		__speed_pay();
 }
 
-static inline void speed_busy_end(bool pay)	/* IRQs off: idle (pay), cpu_work's wait */
+static inline void speed_busy_end(bool pay) /* IRQs off: idle (pay), cpu_work's wait */
 {
 	if (speed_model == SPEED_ALL)
 		__speed_busy_end(pay);
 }
 
-static inline void speed_busy_begin(void)	/* IRQs off: executing again */
+static inline void speed_busy_begin(void) /* IRQs off: executing again */
 {
 	if (speed_model == SPEED_ALL)
 		__speed_busy_begin();
 }
-u64 speed_stalled_ns(unsigned int cpu);	/* stalled so far */
+u64 speed_stalled_ns(unsigned int cpu); /* stalled so far */
 /* IRQs off: the arch's IRQ entry, around its handlers (after the last end of
  * interrupt comes the exit, which pays what the handlers owed). */
 static inline void speed_irq_enter(void)
@@ -53,6 +53,6 @@ static inline void speed_irq_exit(void)
 	if (speed_model == SPEED_ALL)
 		__speed_irq_exit();
 }
-void speed_set_model(enum speed_model m);	/* at run time (self-tests) */
+void speed_set_model(enum speed_model m); /* at run time (self-tests) */
 
 #endif

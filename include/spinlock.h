@@ -14,9 +14,9 @@
 typedef struct {
 	u32 next;
 	u32 owner;
-	int holder;	/* cpu + 1 of the holder, 0 when free: for assertions */
-	u8 lock_class;	/* enum lock_class (lockdep.h): order checks of the debug build */
-	u8 subclass;	/* rq locks: the CPU */
+	int holder;    /* cpu + 1 of the holder, 0 when free: for assertions */
+	u8 lock_class; /* enum lock_class (lockdep.h): order checks of the debug build */
+	u8 subclass;   /* rq locks: the CPU */
 } spinlock_t;
 
 /* clang-format off */
@@ -40,8 +40,8 @@ static inline void spin_lock_init_class(spinlock_t *l, int cls, unsigned int sub
 
 /* The call site travels along for the debug build's reports; the release
  * build inlines it away. */
-#define spin_lock(l) __spin_lock((l), __FILE__, __LINE__)
-#define spin_trylock(l) __spin_trylock((l), __FILE__, __LINE__)
+#define spin_lock(l)	     __spin_lock((l), __FILE__, __LINE__)
+#define spin_trylock(l)	     __spin_trylock((l), __FILE__, __LINE__)
 #define spin_lock_irqsave(l) __spin_lock_irqsave((l), __FILE__, __LINE__)
 
 /* Debug build: the order is checked before spinning (a wrong order is

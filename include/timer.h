@@ -7,14 +7,14 @@
 #include "list.h"
 #include "types.h"
 
-#define HZ 250
+#define HZ	  250
 #define TICK_NSEC (1000000000ull / HZ)
 
 struct timer {
-	u64 expires;	/* absolute, ns (arch_clock_ns) */
+	u64 expires; /* absolute, ns (arch_clock_ns) */
 	void (*fn)(struct timer *t);
 	struct list_head node;
-	int cpu;	/* -1 when not queued */
+	int cpu; /* -1 when not queued */
 };
 
 void timer_init(struct timer *t, void (*fn)(struct timer *t));
@@ -33,16 +33,16 @@ static inline void msleep(u64 ms)
 	sleep_ns(ms * 1000000ull);
 }
 
-void timer_cpu_init(unsigned int cpu, unsigned int nr_cpus);	/* starts the tick */
-void timer_interrupt(void);	/* from the arch timer IRQ */
+void timer_cpu_init(unsigned int cpu, unsigned int nr_cpus); /* starts the tick */
+void timer_interrupt(void);				     /* from the arch timer IRQ */
 u64 tick_count(unsigned int cpu);
 /* NO_HZ idle, from the idle loop (IRQs off): stop this CPU's tick while it
  * idles; restart it when it leaves idle. Off with the boot option nohz=off. */
 void tick_nohz_idle_stop_tick(void);
 void tick_nohz_idle_exit(void);
 bool tick_nohz_tick_stopped_cpu(unsigned int cpu);
-bool tick_nohz_active(void);	/* not turned off by nohz=off */
-u64 tick_nohz_get_sleep_length(u64 *delta_tick);	/* ns to the next timer event; IRQs off */
+bool tick_nohz_active(void);			 /* not turned off by nohz=off */
+u64 tick_nohz_get_sleep_length(u64 *delta_tick); /* ns to the next timer event; IRQs off */
 /* CPU hotplug: move the pending timers of offline CPU `dead` to the calling
  * CPU (Linux: timers_dead_cpu()); returns how many moved. */
 unsigned int timers_dead_cpu(unsigned int dead);

@@ -92,8 +92,8 @@ struct topology_freq_domain {
  * domain it turns off, 0 the CPU, 1 its cluster: from the PSCI parameter's
  * PowerLevel (bits 25:24), or the power-domain hierarchy it came from. */
 struct topology_idle_state {
-	int node;		/* DT offset, -1 for WFI */
-	const char *name;	/* the node's name, "WFI" */
+	int node;	  /* DT offset, -1 for WFI */
+	const char *name; /* the node's name, "WFI" */
 	u32 entry_latency_us, exit_latency_us, min_residency_us;
 	u32 psci_param;
 	bool local_timer_stop;
@@ -102,7 +102,7 @@ struct topology_idle_state {
 
 struct topology_sd {
 	cpumask_t span; /* empty: this level does not exist for this cpu */
-	u32 flags; /* SD_* */
+	u32 flags;	/* SD_* */
 };
 
 /* Per logical cpu. Linux: struct cpu_topology + the bits of the cpu node. */

@@ -11,30 +11,30 @@
 
 struct task_struct;
 
-#define PWR_EVENT_EXIT 0xffffffffu	/* Linux: cpu_idle state when leaving idle */
+#define PWR_EVENT_EXIT 0xffffffffu /* Linux: cpu_idle state when leaving idle */
 
 #ifdef HOST_BUILD
-#define TRACEPOINT(name, proto, args)                                                      \
-	static inline void trace_##name proto                                              \
-	{                                                                                  \
+#define TRACEPOINT(name, proto, args)                                                              \
+	static inline void trace_##name proto                                                      \
+	{                                                                                          \
 	}
 #else
 extern bool trace_on;
-#define TRACEPOINT(name, proto, args)                                                      \
-	void __trace_##name proto;                                                         \
-	static inline void trace_##name proto                                              \
-	{                                                                                  \
-		if (__builtin_expect(*(volatile bool *)&trace_on, 0))                     \
-			__trace_##name args;                                               \
+#define TRACEPOINT(name, proto, args)                                                              \
+	void __trace_##name proto;                                                                 \
+	static inline void trace_##name proto                                                      \
+	{                                                                                          \
+		if (__builtin_expect(*(volatile bool *)&trace_on, 0))                              \
+			__trace_##name args;                                                       \
 	}
 #endif
 
-TRACEPOINT(sched_switch, (bool preempt, const struct task_struct *prev,
-			  const struct task_struct *next), (preempt, prev, next))
+TRACEPOINT(sched_switch,
+	   (bool preempt, const struct task_struct *prev, const struct task_struct *next),
+	   (preempt, prev, next))
 TRACEPOINT(sched_wakeup, (const struct task_struct *p), (p))
 TRACEPOINT(sched_wakeup_new, (const struct task_struct *p), (p))
-TRACEPOINT(sched_migrate_task, (const struct task_struct *p, unsigned int dest_cpu),
-	   (p, dest_cpu))
+TRACEPOINT(sched_migrate_task, (const struct task_struct *p, unsigned int dest_cpu), (p, dest_cpu))
 TRACEPOINT(cpu_frequency, (u32 khz, unsigned int cpu), (khz, cpu))
 TRACEPOINT(cpu_idle, (u32 state, unsigned int cpu), (state, cpu))
 /* PELT samples (no Linux text format: these are bare tracepoints there,
@@ -43,11 +43,11 @@ TRACEPOINT(sched_pelt_cfs, (unsigned int cpu, const struct sched_avg *avg), (cpu
 TRACEPOINT(sched_pelt_se, (unsigned int cpu, const struct task_struct *p), (cpu, p))
 
 /* kernel/trace.c: the shell's `trace`. */
-int trace_start(void);	/* 0, or -1 when the buffers cannot be allocated */
-int trace_start_fill(void);	/* same, but a full buffer keeps its first events */
+int trace_start(void);	    /* 0, or -1 when the buffers cannot be allocated */
+int trace_start_fill(void); /* same, but a full buffer keeps its first events */
 void trace_stop(void);
-void trace_dump(void);	/* between "# littlebig trace begin/end" markers */
-void trace_dump_labelled(const char *label);	/* "# littlebig trace begin LABEL" */
-void trace_bench(void);	/* the cost of a tracepoint, on and off */
+void trace_dump(void);			     /* between "# littlebig trace begin/end" markers */
+void trace_dump_labelled(const char *label); /* "# littlebig trace begin LABEL" */
+void trace_bench(void);			     /* the cost of a tracepoint, on and off */
 
 #endif

@@ -17,12 +17,12 @@ typedef int16_t s16;
 typedef int32_t s32;
 typedef long long s64;
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define MIN(a, b) ((a) < (b) ? (a) : (b))
-#define MAX(a, b) ((a) > (b) ? (a) : (b))
-#define ALIGN_UP(x, a) (((x) + ((a) - 1)) & ~((__typeof__(x))(a) - 1))
-#define ALIGN_DOWN(x, a) ((x) & ~((__typeof__(x))(a) - 1))
-#define container_of(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
+#define ARRAY_SIZE(a)			(sizeof(a) / sizeof((a)[0]))
+#define MIN(a, b)			((a) < (b) ? (a) : (b))
+#define MAX(a, b)			((a) > (b) ? (a) : (b))
+#define ALIGN_UP(x, a)			(((x) + ((a)-1)) & ~((__typeof__(x))(a)-1))
+#define ALIGN_DOWN(x, a)		((x) & ~((__typeof__(x))(a)-1))
+#define container_of(ptr, type, member) ((type *)((char *)(ptr)-offsetof(type, member)))
 
 /* Upper bound on logical CPUs, an array size only (as Linux's NR_CPUS): the
  * real count always comes from the device tree. */

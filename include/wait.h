@@ -32,16 +32,16 @@ void schedule(void);
 
 /* Sleep until cond is true. cond is evaluated after the task is queued and
  * marked sleeping, so a wake_up() between the test and schedule() is not lost. */
-#define wait_event(wq, cond)                                                               \
-	do {                                                                               \
+#define wait_event(wq, cond)                                                                       \
+	do {                                                                                       \
 		struct wait_queue_entry __w = { 0 };                                               \
-		for (;;) {                                                                 \
-			prepare_to_wait(&(wq), &__w);                                      \
-			if (cond)                                                          \
-				break;                                                     \
-			schedule();                                                        \
-		}                                                                          \
-		finish_wait(&(wq), &__w);                                                  \
+		for (;;) {                                                                         \
+			prepare_to_wait(&(wq), &__w);                                              \
+			if (cond)                                                                  \
+				break;                                                             \
+			schedule();                                                                \
+		}                                                                                  \
+		finish_wait(&(wq), &__w);                                                          \
 	} while (0)
 
 #endif

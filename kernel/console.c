@@ -9,14 +9,14 @@
 #define RX_SIZE 256
 
 static char rx_buf[RX_SIZE];
-static unsigned int rx_head, rx_tail;	/* head: next write; tail: next read */
+static unsigned int rx_head, rx_tail; /* head: next write; tail: next read */
 static spinlock_t rx_lock;
 static struct wait_queue_head rx_wq = { SPINLOCK_INIT, LIST_HEAD_INIT(rx_wq.head) };
 
 void console_rx_char(char c)
 {
 	spin_lock(&rx_lock);
-	if (rx_head - rx_tail < RX_SIZE)	/* full: drop, like a UART overrun */
+	if (rx_head - rx_tail < RX_SIZE) /* full: drop, like a UART overrun */
 		rx_buf[rx_head++ % RX_SIZE] = c;
 	spin_unlock(&rx_lock);
 	wake_up(&rx_wq);

@@ -15,14 +15,17 @@
 #include "timer.h"
 #include "topology.h"
 
-#define CPUHP_TIMEOUT_NS (1000 * NSEC_PER_MSEC)	/* emulated; as smp_init's */
-#define CPUHP_POLL_NS (10 * NSEC_PER_USEC)
+#define CPUHP_TIMEOUT_NS (1000 * NSEC_PER_MSEC) /* emulated; as smp_init's */
+#define CPUHP_POLL_NS	 (10 * NSEC_PER_USEC)
 
 static struct mutex cpu_hotplug_lock = {
-	SPINLOCK_INIT, NULL, LIST_HEAD_INIT(cpu_hotplug_lock.waiters), 0,
+	SPINLOCK_INIT,
+	NULL,
+	LIST_HEAD_INIT(cpu_hotplug_lock.waiters),
+	0,
 };
-static struct cpuhp_stats stats;	/* under cpu_hotplug_lock */
-static int cpu_dead[NR_CPUS];		/* set by the dying CPU's idle task */
+static struct cpuhp_stats stats; /* under cpu_hotplug_lock */
+static int cpu_dead[NR_CPUS];	 /* set by the dying CPU's idle task */
 
 struct takedown {
 	unsigned int cpu;
@@ -117,7 +120,7 @@ static int check_cpu(unsigned int cpu, bool up)
 
 static const char *kill_result(int kill)
 {
-	return kill > 0 ? "powered off (PSCI CPU_OFF)"
+	return kill > 0	   ? "powered off (PSCI CPU_OFF)"
 	       : kill == 0 ? "parked in wfi (this CPU cannot be powered off)"
 			   : "the firmware still reports it on";
 }
@@ -130,7 +133,7 @@ static int cpu_down_locked(unsigned int cpu)
 	unsigned int timers;
 	int kill;
 
-	cpufreq_cpu_offline(cpu);	/* Linux: CPUHP_AP_ONLINE_DYN, before deactivate */
+	cpufreq_cpu_offline(cpu); /* Linux: CPUHP_AP_ONLINE_DYN, before deactivate */
 	__atomic_store_n(&cpu_dead[cpu], 0, __ATOMIC_RELEASE);
 	if (stop_machine(take_cpu_down, &td, cpu)) {
 		printk("cpu: CPU%u: a stop task is missing: it stays online\n", cpu);
@@ -143,7 +146,7 @@ static int cpu_down_locked(unsigned int cpu)
 		return -EIO;
 	}
 	kill = arch_cpu_kill(cpu);
-	timers = timers_dead_cpu(cpu);	/* Linux: CPUHP_TIMERS_PREPARE teardown */
+	timers = timers_dead_cpu(cpu); /* Linux: CPUHP_TIMERS_PREPARE teardown */
 	stats.nr_down++;
 	stats.last_down_ns = arch_clock_ns() - t0;
 	stats.last_migrated = td.migrated;

@@ -6,16 +6,16 @@
 #include "mm.h"
 #include "spinlock.h"
 
-#define MIN_SHIFT 4
-#define MAX_SHIFT 11
+#define MIN_SHIFT  4
+#define MAX_SHIFT  11
 #define NR_CLASSES (MAX_SHIFT - MIN_SHIFT + 1)
-#define HDR 16
-#define MAGIC 0x6b6d616cu	/* "kmal" */
+#define HDR	   16
+#define MAGIC	   0x6b6d616cu /* "kmal" */
 
 struct header {
 	u32 magic;
-	u32 class;	/* size class, or NR_CLASSES for page blocks */
-	u64 pages;	/* page blocks: number of pages */
+	u32 class; /* size class, or NR_CLASSES for page blocks */
+	u64 pages; /* page blocks: number of pages */
 };
 
 struct free_block {
@@ -25,7 +25,7 @@ struct free_block {
 static struct free_block *free_list[NR_CLASSES];
 static spinlock_t kmalloc_lock;
 static size_t in_use;
-static unsigned long slab_pages;	/* pages carved into size classes (kept, never returned) */
+static unsigned long slab_pages; /* pages carved into size classes (kept, never returned) */
 
 static int refill(unsigned int c)
 {
@@ -100,7 +100,7 @@ void kfree(void *p)
 		return;
 	h = (struct header *)((u8 *)p - HDR);
 	if (WARN_ON_ONCE(h->magic != MAGIC || h->class > NR_CLASSES))
-		return;	/* not ours or corrupted: leak rather than corrupt more */
+		return; /* not ours or corrupted: leak rather than corrupt more */
 	h->magic = 0;
 	flags = spin_lock_irqsave(&kmalloc_lock);
 	if (h->class == NR_CLASSES) {

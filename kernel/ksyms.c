@@ -16,7 +16,7 @@ const char *ksym_lookup(u64 off, u64 *symoff, u64 *size)
 {
 	u64 lo = 0, hi = ksym_count;
 
-	while (lo < hi) {	/* first entry above off */
+	while (lo < hi) { /* first entry above off */
 		u64 mid = lo + (hi - lo) / 2;
 
 		if (ksym_addr[mid] <= off)

@@ -6,7 +6,7 @@
 #include "kernel.h"
 #include "sched.h"
 
-#define MAX_REPORTS 20	/* printed in full; later ones are only counted */
+#define MAX_REPORTS 20 /* printed in full; later ones are only counted */
 
 static unsigned long nr_failures;
 
@@ -29,7 +29,7 @@ struct held_lock {
 static struct {
 	struct held_lock held[MAX_HELD];
 	int nr;
-	bool in_report;	/* the report's own printk locks are not checked */
+	bool in_report; /* the report's own printk locks are not checked */
 } cpu_locks[NR_CPUS];
 
 static const char *const class_name[] = { "lock", "pi_lock", "rq->lock", "rq-inner lock" };
@@ -125,15 +125,17 @@ static void check_order(unsigned int cpu, const spinlock_t *l, const char *file,
 		const struct held_lock *h = &cpu_locks[cpu].held[i];
 
 		if (h->lock == l) {
-			debug_report("lockdep", "recursive locking of %p at %s:%d (already taken "
-				     "at %s:%d): this CPU would wait for itself", l, file, line,
-				     h->file, h->line);
+			debug_report("lockdep",
+				     "recursive locking of %p at %s:%d (already taken "
+				     "at %s:%d): this CPU would wait for itself",
+				     l, file, line, h->file, h->line);
 			return;
 		}
 		if (!order_ok(h->lock, l)) {
 			char a[48], b[48];
 
-			debug_report("lockdep", "lock order violation: taking %s at %s:%d while "
+			debug_report("lockdep",
+				     "lock order violation: taking %s at %s:%d while "
 				     "holding %s (taken at %s:%d); the order is pi_lock, then "
 				     "rq->lock (lower CPU first), then rq-inner locks",
 				     lock_name(a, sizeof(a), l), file, line,

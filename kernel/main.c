@@ -39,13 +39,13 @@ static void init_thread(void *unused)
 	char filter[BOOTARGS_MAX];
 
 	if (bootarg_get("crashtest", filter, sizeof(filter)))
-		crashtest_run(filter);	/* tests/kernel/crashtest.c: fail on purpose */
+		crashtest_run(filter); /* tests/kernel/crashtest.c: fail on purpose */
 	if (bootarg_get("selftest", filter, sizeof(filter))) {
 		int failed = ktest_run(filter);
 
 		printk("selftest: %d failed case(s), %lu unexpected debug report(s) at %llu ms of "
-		       "emulated time; powering off\n", failed, debug_unexpected_reports(),
-		       arch_clock_ns() / NSEC_PER_MSEC);
+		       "emulated time; powering off\n",
+		       failed, debug_unexpected_reports(), arch_clock_ns() / NSEC_PER_MSEC);
 		arch_poweroff();
 	}
 	if (bootarg_get("bench", filter, sizeof(filter)) ||
@@ -70,26 +70,26 @@ void kernel_main(const struct dtb *dt)
 	       boot_first_line_ns / NSEC_PER_USEC);
 	bootargs_init(chosen >= 0 ? dtb_prop_str(dt, chosen, "bootargs") : NULL);
 	printk("bootargs: \"%s\"\n", bootargs_string());
-	speed_init(dt);			/* speed=: the emulated CPU speed model */
+	speed_init(dt); /* speed=: the emulated CPU speed model */
 	panic_poweroff = bootarg_get("panic", v, sizeof(v)) && !strcmp(v, "poweroff");
 	printk("mm: %lu KiB free of %lu KiB\n", page_alloc_free_count() * 4,
 	       page_alloc_total_count() * 4);
 
-	topology_parse(dt, &cpu_topology);	/* CPUs, capacities, OPPs, domains */
+	topology_parse(dt, &cpu_topology); /* CPUs, capacities, OPPs, domains */
 	cpu = boot_cpu_id();
 	arch_set_cpu_id(cpu);
-	if (arch_platform_init(dt))	/* IRQ controller, firmware, timer */
+	if (arch_platform_init(dt)) /* IRQ controller, firmware, timer */
 		panic("no interrupt controller or timer: cannot run");
-	sched_init();			/* features, tunables */
-	sched_init_cpu(cpu, &init_task);	/* we become CPU's idle task */
+	sched_init();			 /* features, tunables */
+	sched_init_cpu(cpu, &init_task); /* we become CPU's idle task */
 	init_task.cpu = (int)cpu;
-	arch_cpu_init_local(cpu);	/* this CPU's IRQs, timer, console input */
+	arch_cpu_init_local(cpu); /* this CPU's IRQs, timer, console input */
 	timer_cpu_init(cpu, (unsigned int)cpu_topology.nr_cpus);
 	arch_irq_enable();
-	smp_init();			/* every other CPU in the DT */
-	sched_init_smp();		/* sched domains, migration threads */
-	cpufreq_init();			/* policies, OPPs, governors */
-	cpuidle_init();			/* idle states, "cpuidle=off" */
+	smp_init();	  /* every other CPU in the DT */
+	sched_init_smp(); /* sched domains, migration threads */
+	cpufreq_init();	  /* policies, OPPs, governors */
+	cpuidle_init();	  /* idle states, "cpuidle=off" */
 	/* The other CPUs idle in plain wfi since they started, which counts as
 	 * busy for their cluster: make them choose a state. */
 	for (cpu = 0; cpuidle_enabled() && cpu < (unsigned int)cpu_topology.nr_cpus; cpu++)

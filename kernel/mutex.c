@@ -22,7 +22,7 @@ static void fifo_sleep(spinlock_t *lock, struct list_head *waiters)
 		current->state = TASK_INTERRUPTIBLE;
 		spin_unlock(lock);
 		schedule();
-		arch_irq_disable();	/* schedule() may return with IRQs on */
+		arch_irq_disable(); /* schedule() may return with IRQs on */
 		spin_lock(lock);
 		if (w.granted)
 			break;
@@ -58,12 +58,12 @@ void mutex_lock(struct mutex *m)
 {
 	unsigned long flags = spin_lock_irqsave(&m->lock);
 
-	BUG_ON(m->owner == current);	/* recursive locking deadlocks */
+	BUG_ON(m->owner == current); /* recursive locking deadlocks */
 	if (!m->owner) {
 		m->owner = current;
 	} else {
 		m->contended++;
-		fifo_sleep(&m->lock, &m->waiters);	/* owner set by the hand-over */
+		fifo_sleep(&m->lock, &m->waiters); /* owner set by the hand-over */
 	}
 	spin_unlock_irqrestore(&m->lock, flags);
 }
@@ -118,7 +118,7 @@ void down(struct semaphore *s)
 	if (s->count)
 		s->count--;
 	else
-		fifo_sleep(&s->lock, &s->waiters);	/* the unit is handed over */
+		fifo_sleep(&s->lock, &s->waiters); /* the unit is handed over */
 	spin_unlock_irqrestore(&s->lock, flags);
 }
 

@@ -9,15 +9,26 @@
 
 #define MAX_RANGES 16
 
-static struct { u64 base, size; } ranges[MAX_RANGES];
+static struct {
+	u64 base, size;
+} ranges[MAX_RANGES];
 static int nr_ranges;
-static u64 span_base, nr_pages, *bitmap;	/* bit set = page in use */
+static u64 span_base, nr_pages, *bitmap; /* bit set = page in use */
 static unsigned long nr_free, nr_total, hint;
 static spinlock_t page_lock;
 
-static inline bool test_bit(u64 i) { return bitmap[i / 64] >> (i % 64) & 1; }
-static inline void set_bit(u64 i) { bitmap[i / 64] |= 1ull << (i % 64); }
-static inline void clear_bit(u64 i) { bitmap[i / 64] &= ~(1ull << (i % 64)); }
+static inline bool test_bit(u64 i)
+{
+	return bitmap[i / 64] >> (i % 64) & 1;
+}
+static inline void set_bit(u64 i)
+{
+	bitmap[i / 64] |= 1ull << (i % 64);
+}
+static inline void clear_bit(u64 i)
+{
+	bitmap[i / 64] &= ~(1ull << (i % 64));
+}
 
 void page_alloc_add_range(u64 base, u64 size)
 {
@@ -138,7 +149,7 @@ void free_pages(void *p, unsigned long n)
 		return;
 	flags = spin_lock_irqsave(&page_lock);
 	for (u64 i = first; i < first + n && i < nr_pages; i++) {
-		if (WARN_ON_ONCE(!test_bit(i)))	/* double free */
+		if (WARN_ON_ONCE(!test_bit(i))) /* double free */
 			continue;
 		clear_bit(i);
 		nr_free++;

@@ -5,7 +5,7 @@
 #include "sched.h"
 
 extern bool printk_panic_mode;
-bool panic_poweroff;	/* bootargs "panic=poweroff" */
+bool panic_poweroff; /* bootargs "panic=poweroff" */
 static int panicking;
 
 void panic(const char *fmt, ...)
@@ -15,7 +15,7 @@ void panic(const char *fmt, ...)
 
 	arch_irq_disable();
 	if (__atomic_fetch_add(&panicking, 1, __ATOMIC_ACQ_REL)) {
-		for (;;)	/* another CPU is already panicking */
+		for (;;) /* another CPU is already panicking */
 			arch_idle();
 	}
 	printk_panic_mode = true;
@@ -36,7 +36,7 @@ void warn_slowpath(const char *file, int line, const char *cond)
 {
 	struct task_struct *t = current;
 
-	printk("WARNING: CPU %u, thread %s: %s:%d: %s\n", arch_cpu_id(), t ? t->comm : "?",
-	       file, line, cond);
+	printk("WARNING: CPU %u, thread %s: %s:%d: %s\n", arch_cpu_id(), t ? t->comm : "?", file,
+	       line, cond);
 	arch_dump_stack();
 }

@@ -47,14 +47,14 @@ size_t pipe_read(struct pipe *p, void *buf, size_t n)
 		got = pipe_used(p) < n ? pipe_used(p) : n;
 		if (got || p->closed)
 			break;
-		spin_unlock_irqrestore(&p->lock, flags);	/* another reader won */
+		spin_unlock_irqrestore(&p->lock, flags); /* another reader won */
 	}
 	for (size_t i = 0; i < got; i++)
 		((u8 *)buf)[i] = p->buf[(p->tail + i) % p->size];
 	p->tail += got;
 	spin_unlock_irqrestore(&p->lock, flags);
 	if (got)
-		wake_up_sync(&p->wr_wq);	/* Linux pipe_read: sync wake of writers */
+		wake_up_sync(&p->wr_wq); /* Linux pipe_read: sync wake of writers */
 	return got;
 }
 
@@ -89,7 +89,7 @@ size_t pipe_write(struct pipe *p, const void *buf, size_t n)
 			spin_unlock_irqrestore(&p->lock, flags);
 			break;
 		}
-		if (!pipe_room_for(p, n - done)) {	/* another writer was first */
+		if (!pipe_room_for(p, n - done)) { /* another writer was first */
 			spin_unlock_irqrestore(&p->lock, flags);
 			continue;
 		}
@@ -100,7 +100,7 @@ size_t pipe_write(struct pipe *p, const void *buf, size_t n)
 		p->head += k;
 		done += k;
 		spin_unlock_irqrestore(&p->lock, flags);
-		wake_up_sync(&p->rd_wq);	/* Linux pipe_write: sync wake of readers */
+		wake_up_sync(&p->rd_wq); /* Linux pipe_write: sync wake of readers */
 	}
 	return done;
 }

@@ -28,9 +28,9 @@ struct command {
 	const char *name;
 	const char *usage;
 	const char *help;
-	int (*fn)(int argc, char **argv);	/* -1: bad usage, the shell prints it */
+	int (*fn)(int argc, char **argv); /* -1: bad usage, the shell prints it */
 };
-static int cmd_help(int argc, char **argv);	/* after the table it lists */
+static int cmd_help(int argc, char **argv); /* after the table it lists */
 
 /* ---- line editing and argument parsing (shell_parse.c) ------------------------------- */
 
@@ -72,8 +72,8 @@ static bool changeable(const struct task_struct *t)
 	const char *c = task_class_name(t);
 
 	if (strcmp(c, "fair") && strcmp(c, "rt")) {
-		printk("%s (pid %d) is the scheduler's own %s task: not changed\n", t->comm,
-		       t->pid, c);
+		printk("%s (pid %d) is the scheduler's own %s task: not changed\n", t->comm, t->pid,
+		       c);
 		return false;
 	}
 	return true;
@@ -86,10 +86,14 @@ static char task_state_char(const struct task_info *i)
 	if (i->on_cpu)
 		return 'R';
 	switch (i->state) {
-	case TASK_RUNNING: return i->is_idle ? 'I' : 'r';
-	case TASK_INTERRUPTIBLE: return 'S';
-	case TASK_DEAD: return 'X';
-	case TASK_NEW: return 'N';
+	case TASK_RUNNING:
+		return i->is_idle ? 'I' : 'r';
+	case TASK_INTERRUPTIBLE:
+		return 'S';
+	case TASK_DEAD:
+		return 'X';
+	case TASK_NEW:
+		return 'N';
 	}
 	return '?';
 }
@@ -109,8 +113,8 @@ static void print_tasks(void)
 	for (int k = 0; k < n && k < max; k++) {
 		const struct task_info *i = &info[k];
 
-		printk("%5d %-16s %3d %c %-6s %4d %8lu %8lu %15llu %5llu %11llu\n", i->pid,
-		       i->comm, i->cpu, task_state_char(i),
+		printk("%5d %-16s %3d %c %-6s %4d %8lu %8lu %15llu %5llu %11llu\n", i->pid, i->comm,
+		       i->cpu, task_state_char(i),
 		       strcmp(i->class_name, "stop") ? policy_name(i->policy) : "stop",
 		       i->policy == SCHED_FIFO || i->policy == SCHED_RR ? 0 : i->nice, i->util_avg,
 		       i->util_est, i->vruntime, i->nr_migrations,
@@ -152,8 +156,8 @@ static void print_cpus(void)
 		last_idle[cpu] = idle;
 		printk("%3u %7d %8lu %8lu %9u %4lu %10u %4llu\n", cpu,
 		       cpu_topology.cpu[cpu].cluster_id, capacity_orig_of(cpu), capacity_of(cpu),
-		       pol >= 0 ? cpufreq_cur_freq(pol) : 0, cpu_util_cfs(cpu),
-		       cpu_nr_running(cpu), dt ? (di > dt ? 100 : di * 100 / dt) : 0);
+		       pol >= 0 ? cpufreq_cur_freq(pol) : 0, cpu_util_cfs(cpu), cpu_nr_running(cpu),
+		       dt ? (di > dt ? 100 : di * 100 / dt) : 0);
 	}
 }
 
@@ -282,7 +286,7 @@ static void print_policies(void)
 			if (cpufreq_policy_of(cpu) == p)
 				__cpumask_set_cpu(cpu, &m);
 		topology_format_mask(buf, sizeof(buf), &m);
-		if (cpumask_empty(&m))	/* every CPU of it offline */
+		if (cpumask_empty(&m)) /* every CPU of it offline */
 			strlcpy_k(buf, "none(inactive)", sizeof(buf));
 		printk("policy%d cpus=%s governor=%s cur=%u target=%u min=%u max=%u "
 		       "rate_limit_us=%u\n",
@@ -320,7 +324,7 @@ static int cmd_cpufreq(int argc, char **argv)
 			return -1;
 		for (int p = lo; p < hi; p++)
 			if (cpufreq_set_governor(p, argv[3]))
-				return -1;	/* cpufreq says why */
+				return -1; /* cpufreq says why */
 		print_policies();
 		return 0;
 	}
@@ -369,7 +373,7 @@ static void spawn_fn(void *arg)
 		if (next > now)
 			sleep_ns(next - now);
 		else
-			next = now;	/* overrun: start the next period now */
+			next = now; /* overrun: start the next period now */
 	}
 }
 
@@ -424,7 +428,7 @@ static int cmd_kill(int argc, char **argv)
 		if (!s->t || s->t->pid != pid)
 			continue;
 		s->stop = true;
-		kthread_join(s->t);	/* after its current chunk of work */
+		kthread_join(s->t); /* after its current chunk of work */
 		s->t = NULL;
 		printk("killed %ld\n", pid);
 		return 0;
@@ -638,8 +642,7 @@ static const struct command commands[] = {
 	  cmd_domains },
 	{ "features", "features [NAME|NO_NAME]...", "list or toggle scheduler features",
 	  cmd_features },
-	{ "cpufreq",
-	  "cpufreq [stats|reset [P|all]] | [governor P|all GOV] | [speed P|all KHZ]",
+	{ "cpufreq", "cpufreq [stats|reset [P|all]] | [governor P|all GOV] | [speed P|all KHZ]",
 	  "frequency policies, governors (performance powersave userspace schedutil), stats",
 	  cmd_cpufreq },
 	{ "cpuidle", "cpuidle [reset]",
@@ -659,7 +662,8 @@ static const struct command commands[] = {
 	{ "run", "run BENCH [k=v ...] | run experiment N [short] [trace]",
 	  "run a benchmark (pipe, hackbench, tbench, sysbench-threads, sysbench-cpu,"
 	  " rtapp FILE) or experiment; "
-	  "Ctrl-C stops it", cmd_run },
+	  "Ctrl-C stops it",
+	  cmd_run },
 	{ "selftest", "selftest [suite,suite]", "run self-test suites (all if none named)",
 	  cmd_selftest },
 	{ "trace", "trace start|stop|dump|bench",

@@ -21,8 +21,7 @@ void line_editor_start(struct line_editor *le)
 
 void line_history_add(struct line_editor *le, const char *line)
 {
-	if (le->history_len &&
-	    !strcmp(le->history[(le->history_len - 1) % SHELL_HISTORY], line))
+	if (le->history_len && !strcmp(le->history[(le->history_len - 1) % SHELL_HISTORY], line))
 		return;
 	strlcpy_k(le->history[le->history_len++ % SHELL_HISTORY], line, SHELL_LINE_MAX);
 }
@@ -191,11 +190,16 @@ bad:
 const char *policy_name(unsigned int policy)
 {
 	switch (policy) {
-	case SCHED_NORMAL: return "normal";
-	case SCHED_FIFO: return "fifo";
-	case SCHED_RR: return "rr";
-	case SCHED_BATCH: return "batch";
-	case SCHED_IDLE: return "idle";
+	case SCHED_NORMAL:
+		return "normal";
+	case SCHED_FIFO:
+		return "fifo";
+	case SCHED_RR:
+		return "rr";
+	case SCHED_BATCH:
+		return "batch";
+	case SCHED_IDLE:
+		return "idle";
 	}
 	return "?";
 }
@@ -267,10 +271,11 @@ bool parse_spawn_args(int argc, char **argv, const cpumask_t *online, struct spa
 {
 	const char *v;
 
-	*a = (struct spawn_args){ .work = 1000, .prio = 1, .policy = SCHED_NORMAL,
-				  .mask = *online };
+	*a = (struct spawn_args){
+		.work = 1000, .prio = 1, .policy = SCHED_NORMAL, .mask = *online
+	};
 	if (argc < 2 || shell_opt(argv[1], "work", &v) || shell_opt(argv[1], "period", &v))
-		return false;	/* no NAME */
+		return false; /* no NAME */
 	for (int i = 2; i < argc; i++)
 		if (!spawn_arg(argv[i], online, a))
 			return false;

@@ -9,7 +9,7 @@
 #include "timer.h"
 #include "topology.h"
 
-#define CPU_START_TIMEOUT_NS (1000 * NSEC_PER_MSEC)	/* emulated time */
+#define CPU_START_TIMEOUT_NS (1000 * NSEC_PER_MSEC) /* emulated time */
 
 cpumask_t __cpu_online_mask;
 cpumask_t __cpu_active_mask;
@@ -85,11 +85,12 @@ void smp_init(void)
 		while (!err && !cpu_online(cpu) && arch_clock_ns() < deadline)
 			arch_cpu_relax();
 		if (!cpu_online(cpu)) {
-			printk("smp: CPU%u (MPIDR %#llx) failed to come online (%s), left out\n", cpu,
-			       cpu_topology.cpu[cpu].mpidr,
-			       err == -ENODEV ? "the interrupt controller cannot reach it" :
-			       err == -ENOMEM ? "no memory for it" :
-			       err ? "the firmware refused to start it" : "timed out");
+			printk("smp: CPU%u (MPIDR %#llx) failed to come online (%s), left out\n",
+			       cpu, cpu_topology.cpu[cpu].mpidr,
+			       err == -ENODEV	? "the interrupt controller cannot reach it"
+			       : err == -ENOMEM ? "no memory for it"
+			       : err		? "the firmware refused to start it"
+						: "timed out");
 			continue;
 		}
 		set_cpu_active(cpu, true);
@@ -124,7 +125,7 @@ static void run_calls(unsigned int cpu)
 		 * it again, so fn always sees the newest state at least once. */
 		__atomic_store_n(&e->queued, false, __ATOMIC_RELEASE);
 		e->fn(e->arg);
-		__atomic_store_n(&e->done, true, __ATOMIC_RELEASE);	/* e may vanish now */
+		__atomic_store_n(&e->done, true, __ATOMIC_RELEASE); /* e may vanish now */
 		e = next;
 	}
 }
@@ -134,7 +135,7 @@ static bool call_queue(unsigned int cpu, struct call_single_data *csd)
 {
 	unsigned long flags = spin_lock_irqsave(&percpu[cpu].lock);
 
-	if (!cpu_online(cpu)) {	/* went offline since: smp_cpu_dying() flushed */
+	if (!cpu_online(cpu)) { /* went offline since: smp_cpu_dying() flushed */
 		spin_unlock_irqrestore(&percpu[cpu].lock, flags);
 		return false;
 	}
@@ -231,7 +232,7 @@ void ipi_handler(enum ipi_type type)
 {
 	switch (type) {
 	case IPI_RESCHEDULE:
-		resched_cpu(arch_cpu_id());	/* need_resched; acted on at IRQ exit */
+		resched_cpu(arch_cpu_id()); /* need_resched; acted on at IRQ exit */
 		break;
 	case IPI_CALL_FUNC:
 		run_calls(arch_cpu_id());

@@ -7,7 +7,7 @@
 #include "sched.h"
 #include "timer.h"
 
-#define THREAD_STACK_PAGES 4	/* 16 KiB usable */
+#define THREAD_STACK_PAGES 4 /* 16 KiB usable */
 
 static struct list_head all_tasks = LIST_HEAD_INIT(all_tasks);
 static spinlock_t tasks_lock;
@@ -72,7 +72,7 @@ struct task_struct *kthread_create(void (*fn)(void *), void *arg, const char *na
 	t->entry = fn;
 	t->arg = arg;
 	t->state = TASK_NEW;
-	t->refcount = 2;	/* one for running, one for the creator's join */
+	t->refcount = 2; /* one for running, one for the creator's join */
 	task_init_common(t, name);
 	sched_task_init(t);
 	arch_context_init(&t->ctx, (u8 *)t->stack + t->stack_size, thread_entry_trampoline, NULL);

@@ -13,13 +13,13 @@
 
 struct timer_base {
 	spinlock_t lock;
-	struct list_head pending;	/* sorted by expires */
+	struct list_head pending; /* sorted by expires */
 	u64 next_tick;
 	u64 ticks;
 	bool running;
-	bool tick_stopped;	/* NO_HZ idle: no tick until tick_nohz_idle_exit() */
-	u64 nohz_wake;		/* while stopped: the latest next interrupt */
-	struct timer *running_timer;	/* callback in progress, for timer_cancel */
+	bool tick_stopped;	     /* NO_HZ idle: no tick until tick_nohz_idle_exit() */
+	u64 nohz_wake;		     /* while stopped: the latest next interrupt */
+	struct timer *running_timer; /* callback in progress, for timer_cancel */
 } __attribute__((aligned(64)));
 
 static struct timer_base bases[NR_CPUS];
@@ -92,7 +92,7 @@ void timer_add(struct timer *t, u64 expires)
 	list_for_each(pos, &b->pending)
 		if (list_entry(pos, struct timer, node)->expires > expires)
 			break;
-	list_add_tail(&t->node, pos);	/* before the first later one */
+	list_add_tail(&t->node, pos); /* before the first later one */
 	if (b->pending.next == &t->node)
 		reprogram(b);
 	spin_unlock(&b->lock);
@@ -127,7 +127,7 @@ void timer_interrupt(void)
 
 	spin_lock(&b->lock);
 	if (b->tick_stopped && now >= b->nohz_wake)
-		b->nohz_wake = now + NOHZ_IDLE_MAX_NS;	/* no tick: only a wakeup */
+		b->nohz_wake = now + NOHZ_IDLE_MAX_NS; /* no tick: only a wakeup */
 	if (!b->tick_stopped && now >= b->next_tick) {
 		/* Skip missed ticks rather than replaying them. */
 		while (b->next_tick <= now)
@@ -162,9 +162,9 @@ void timer_interrupt(void)
 	reprogram(b);
 	spin_unlock(&b->lock);
 	if (tick) {
-		speed_pay();	/* the work of the tick period is done by now */
+		speed_pay(); /* the work of the tick period is done by now */
 		scheduler_tick();
-		watchdog_tick();	/* lockup detectors (kernel/watchdog.c) */
+		watchdog_tick(); /* lockup detectors (kernel/watchdog.c) */
 	}
 }
 
@@ -180,7 +180,7 @@ unsigned int timers_dead_cpu(unsigned int dead)
 	unsigned int moved = 0;
 
 	BUG_ON(old == new);
-	spin_lock(&old->lock);	/* two bases: the dead one first, it takes no other */
+	spin_lock(&old->lock); /* two bases: the dead one first, it takes no other */
 	spin_lock(&new->lock);
 	old->running = false;
 	while (!list_empty(&old->pending)) {
@@ -294,7 +294,7 @@ struct sleeper {
 static void sleeper_fn(struct timer *t)
 {
 	struct sleeper *s = container_of(t, struct sleeper, timer);
-	struct task_struct *task = s->task;	/* s may vanish once done is seen */
+	struct task_struct *task = s->task; /* s may vanish once done is seen */
 
 	__atomic_store_n(&s->done, true, __ATOMIC_RELEASE);
 	wake_up_process(task);
@@ -307,7 +307,7 @@ static void sleep_until(u64 deadline)
 
 	timer_init(&s.timer, sleeper_fn);
 	arch_irq_disable();
-	current->state = TASK_INTERRUPTIBLE;	/* before arming: no lost wakeup */
+	current->state = TASK_INTERRUPTIBLE; /* before arming: no lost wakeup */
 	timer_add(&s.timer, deadline);
 	while (!READ_ONCE(s.done)) {
 		schedule();

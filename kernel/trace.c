@@ -20,8 +20,16 @@
 #define TRACE_PAGES_MAX 256
 #define TRACE_PAGES_MIN 16
 
-enum trace_type { T_SWITCH, T_WAKEUP, T_WAKEUP_NEW, T_MIGRATE, T_FREQ, T_IDLE, T_PELT_CFS,
-		  T_PELT_SE };
+enum trace_type {
+	T_SWITCH,
+	T_WAKEUP,
+	T_WAKEUP_NEW,
+	T_MIGRATE,
+	T_FREQ,
+	T_IDLE,
+	T_PELT_CFS,
+	T_PELT_SE
+};
 
 struct trace_task {
 	char comm[TASK_COMM_LEN];
@@ -31,7 +39,7 @@ struct trace_task {
 struct trace_entry {
 	u64 ts;
 	u8 type, cpu;
-	struct trace_task cur;	/* the task running when it was recorded */
+	struct trace_task cur; /* the task running when it was recorded */
 	union {
 		struct {
 			struct trace_task prev, next;
@@ -40,13 +48,13 @@ struct trace_entry {
 		} sw;
 		struct {
 			struct trace_task p;
-			int cpu, dest;	/* target_cpu, or orig_cpu/dest_cpu */
+			int cpu, dest; /* target_cpu, or orig_cpu/dest_cpu */
 		} wk;
 		struct {
 			u32 state, cpu;
 		} pw;
 		struct {
-			struct trace_task p;	/* pid -1: the CPU's cfs_rq */
+			struct trace_task p; /* pid -1: the CPU's cfs_rq */
 			unsigned long load, util;
 			u32 util_est;
 		} pelt;
@@ -55,15 +63,15 @@ struct trace_entry {
 
 struct trace_buf {
 	struct trace_entry *e;
-	u64 head;	/* events ever written; e[head % nr] is next */
+	u64 head; /* events ever written; e[head % nr] is next */
 };
 
 bool trace_on;
 static struct trace_buf bufs[NR_CPUS];
 static unsigned int nr_entries;
-static unsigned long trace_pages;	/* per CPU, set by the first start() */
-static bool fill_once;		/* trace_start_fill(): drop instead of overwriting */
-static u64 dropped[NR_CPUS];	/* events refused by a full buffer in fill_once mode */
+static unsigned long trace_pages; /* per CPU, set by the first start() */
+static bool fill_once;		  /* trace_start_fill(): drop instead of overwriting */
+static u64 dropped[NR_CPUS];	  /* events refused by a full buffer in fill_once mode */
 
 /* Linux shows idle as pid 0, swapper/N. */
 static void task_id(struct trace_task *t, const struct task_struct *p, unsigned int cpu)
@@ -120,8 +128,9 @@ void __trace_sched_switch(bool preempt, const struct task_struct *prev,
 	task_id(&e->sw.prev, prev, e->cpu);
 	task_id(&e->sw.next, next, e->cpu);
 	e->sw.preempt = preempt;
-	e->sw.prev_state = prev->state == TASK_INTERRUPTIBLE && !preempt ? 'S' :
-			   prev->state == TASK_DEAD ? 'X' : 'R';
+	e->sw.prev_state = prev->state == TASK_INTERRUPTIBLE && !preempt ? 'S'
+			   : prev->state == TASK_DEAD			 ? 'X'
+									 : 'R';
 	trace_put(flags);
 }
 
@@ -210,9 +219,10 @@ static int start(bool once)
 	unsigned int cpu;
 
 	trace_stop();
-	if (!trace_pages)	/* once: buffers keep their size */
-		trace_pages = MAX(TRACE_PAGES_MIN, MIN(TRACE_PAGES_MAX, page_alloc_total_count() /
-							   8 / MAX(nr_cpu_ids, 1)));
+	if (!trace_pages) /* once: buffers keep their size */
+		trace_pages =
+			MAX(TRACE_PAGES_MIN, MIN(TRACE_PAGES_MAX, page_alloc_total_count() / 8 /
+									  MAX(nr_cpu_ids, 1)));
 	nr_entries = (unsigned int)(trace_pages * PAGE_SIZE / sizeof(struct trace_entry));
 	for_each_cpu(cpu, cpu_online_mask) {
 		if (!bufs[cpu].e)
@@ -309,8 +319,7 @@ static u64 fill_cut(unsigned int *full_cpu)
 	for_each_cpu(cpu, cpu_online_mask) {
 		const struct trace_buf *b = &bufs[cpu];
 
-		if (fill_once && b->e && b->head >= nr_entries &&
-		    b->e[nr_entries - 1].ts < cut) {
+		if (fill_once && b->e && b->head >= nr_entries && b->e[nr_entries - 1].ts < cut) {
 			cut = b->e[nr_entries - 1].ts;
 			*full_cpu = cpu;
 		}
@@ -332,14 +341,15 @@ void trace_dump_labelled(const char *label)
 	for_each_cpu(cpu, cpu_online_mask) {
 		struct trace_buf *b = &bufs[cpu];
 
-		end[cpu] = b->e ? b->head : 0;	/* fill-once: never past nr_entries */
+		end[cpu] = b->e ? b->head : 0; /* fill-once: never past nr_entries */
 		pos[cpu] = end[cpu] > nr_entries ? end[cpu] - nr_entries : 0;
 		lost += pos[cpu];
 		cut_off += dropped[cpu];
 	}
 	printk("# littlebig trace begin%s%s\n# tracer: nop\n#\n"
 	       "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
-	       "#              | |         |   |||||     |         |\n", sp, label);
+	       "#              | |         |   |||||     |         |\n",
+	       sp, label);
 	for (;;) {
 		int best = -1;
 
@@ -351,7 +361,7 @@ void trace_dump_labelled(const char *label)
 		if (best < 0)
 			break;
 		if (bufs[best].e[pos[best] % nr_entries].ts > cut) {
-			pos[best]++;	/* after the cut: another CPU's events are missing */
+			pos[best]++; /* after the cut: another CPU's events are missing */
 			cut_off++;
 			continue;
 		}
@@ -360,8 +370,9 @@ void trace_dump_labelled(const char *label)
 	}
 	if (cut != ~0ull)
 		printk("# littlebig trace truncated at %llu.%06llu: cpu%u's buffer (%u events) "
-		       "filled; %llu later events dropped on all CPUs\n", cut / NSEC_PER_SEC,
-		       cut / NSEC_PER_USEC % 1000000, full_cpu, nr_entries, cut_off);
+		       "filled; %llu later events dropped on all CPUs\n",
+		       cut / NSEC_PER_SEC, cut / NSEC_PER_USEC % 1000000, full_cpu, nr_entries,
+		       cut_off);
 	printk("# littlebig trace end%s%s: %llu events, %llu overwritten%s\n", sp, label, total,
 	       lost, cut != ~0ull ? ", truncated" : "");
 }

@@ -19,13 +19,13 @@
 #include "smp.h"
 #include "timer.h"
 
-#define WATCHDOG_THRESH_MS_DEFAULT 2000	/* hard 2 s, soft 4 s of emulated time */
+#define WATCHDOG_THRESH_MS_DEFAULT 2000 /* hard 2 s, soft 4 s of emulated time */
 
 static struct watchdog_cpu {
-	u64 last_tick_ns;	/* this CPU's last tick; 0 before its first */
-	u64 last_sched_ns;	/* last tick that saw it schedulable or scheduling */
-	u64 switches;		/* cpu_nr_switches() at that tick */
-	int pid;		/* what ran at the last tick, for a hard-lockup report */
+	u64 last_tick_ns;  /* this CPU's last tick; 0 before its first */
+	u64 last_sched_ns; /* last tick that saw it schedulable or scheduling */
+	u64 switches;	   /* cpu_nr_switches() at that tick */
+	int pid;	   /* what ran at the last tick, for a hard-lockup report */
 	char comm[TASK_COMM_LEN];
 } wd[NR_CPUS];
 static u64 thresh_ns;
@@ -36,14 +36,15 @@ static u64 watchdog_thresh_ns(void)
 	char v[16];
 	u64 ms = WATCHDOG_THRESH_MS_DEFAULT;
 
-	if (!thresh_ns) {	/* every CPU computes the same: no ordering needed */
+	if (!thresh_ns) { /* every CPU computes the same: no ordering needed */
 		if (bootarg_get("watchdog_thresh", v, sizeof(v))) {
 			ms = 0;
 			for (const char *p = v; *p >= '0' && *p <= '9' && ms < 1000000; p++)
 				ms = ms * 10 + (u64)(*p - '0');
 			if (!ms) {
 				printk("watchdog: watchdog_thresh=\"%s\" is not a number of ms; "
-				       "using %u\n", v, WATCHDOG_THRESH_MS_DEFAULT);
+				       "using %u\n",
+				       v, WATCHDOG_THRESH_MS_DEFAULT);
 				ms = WATCHDOG_THRESH_MS_DEFAULT;
 			}
 		}
@@ -68,7 +69,7 @@ static void check_soft(unsigned int cpu, struct watchdog_cpu *w, u64 now, u64 th
 	printk("\nwatchdog: BUG: soft lockup - CPU#%u stuck for %llu ms! [%s:%d] "
 	       "(not scheduled, preemption off, interrupts on)\n",
 	       cpu, (now - w->last_sched_ns) / NSEC_PER_MSEC, t->comm, t->pid);
-	arch_dump_stack();	/* crosses the IRQ frame into the stuck code */
+	arch_dump_stack(); /* crosses the IRQ frame into the stuck code */
 	panic("softlockup: hung tasks");
 }
 

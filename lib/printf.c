@@ -30,7 +30,7 @@ static void pad(struct out *o, char c, int n)
 struct spec {
 	bool left; /* '-': pad on the right */
 	bool zero; /* '0': pad numbers with zeros */
-	bool alt; /* '#': 0x / 0X before a non-zero hex value */
+	bool alt;  /* '#': 0x / 0X before a non-zero hex value */
 	int width;
 	int prec; /* -1: none */
 };

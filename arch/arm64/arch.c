@@ -96,10 +96,10 @@ void arch_cpu_relax(void)
 void arch_context_init(struct arch_context *ctx, void *stack_top, void (*entry)(void *), void *arg)
 {
 	memset(ctx, 0, sizeof(*ctx));
-	ctx->regs[0] = (u64)entry;	/* x19 */
-	ctx->regs[1] = (u64)arg;	/* x20 */
-	ctx->regs[11] = (u64)ret_from_fork;	/* x30 */
-	ctx->regs[12] = (u64)stack_top;	/* sp */
+	ctx->regs[0] = (u64)entry;	    /* x19 */
+	ctx->regs[1] = (u64)arg;	    /* x20 */
+	ctx->regs[11] = (u64)ret_from_fork; /* x30 */
+	ctx->regs[12] = (u64)stack_top;	    /* sp */
 }
 
 void arch_poweroff(void)

@@ -20,8 +20,8 @@ _Static_assert(NR_CPUS == BP_NR_CPUS_MAX, "NR_CPUS");
 struct boot_params boot_params;
 
 /* PL011 registers used before the driver runs (PrimeCell UART TRM). */
-#define UART_DR 0x00
-#define UART_FR 0x18
+#define UART_DR	     0x00
+#define UART_FR	     0x18
 #define UART_FR_TXFF (1u << 5)
 static volatile u8 *early_uart;
 
@@ -119,15 +119,15 @@ static void remove_firmware_memory(void)
 				int j = bp->nr_mem < BOOT_MAX_MEM ? bp->nr_mem++ : -1;
 
 				for (int k = 0; j < 0 && k < bp->nr_mem; k++)
-					if (bp->mem[k].size < me - re && (j < 0 || bp->mem[k].size <
-									     bp->mem[j].size))
+					if (bp->mem[k].size < me - re &&
+					    (j < 0 || bp->mem[k].size < bp->mem[j].size))
 						j = k;
 				if (j >= 0)
 					bp->mem[j] = (struct mem_region){ re, me - re };
 			}
 		}
 	}
-	for (int i = 0; i < bp->nr_mem;)	/* drop emptied ranges */
+	for (int i = 0; i < bp->nr_mem;) /* drop emptied ranges */
 		if (!bp->mem[i].size)
 			bp->mem[i] = bp->mem[--bp->nr_mem];
 		else
@@ -169,8 +169,7 @@ static void place_pool(const struct dtb *dt)
 		}
 	}
 	for (int i = 0; i < bp->nr_mem; i++) {
-		if (base >= bp->mem[i].base &&
-		    base + need <= bp->mem[i].base + bp->mem[i].size) {
+		if (base >= bp->mem[i].base && base + need <= bp->mem[i].base + bp->mem[i].size) {
 			bp->pool_base = bp->pool_next = base;
 			bp->pool_end = base + need;
 			return;

@@ -20,11 +20,11 @@ void efi_enter_kernel(u64 entry, u64 dtb) __attribute__((noreturn));
 efi_status_t efi_main(efi_handle_t image, struct efi_system_table *systab, u64 base);
 extern char primary_entry[], _edata[];
 
-#define EFI_PAGE 4096ull
-#define SZ_2M (2ull << 20)
-#define DTB_ROOM 4096		/* room for /chosen/bootargs in our copy */
+#define EFI_PAGE    4096ull
+#define SZ_2M	    (2ull << 20)
+#define DTB_ROOM    4096 /* room for /chosen/bootargs in our copy */
 #define CMDLINE_MAX 512
-#define RAW_RSV_MAX 64		/* firmware ranges collected before merging */
+#define RAW_RSV_MAX 64 /* firmware ranges collected before merging */
 
 static struct efi_system_table *st;
 static struct efi_boot_services *bs;
@@ -179,7 +179,7 @@ static bool usable(const struct efi_memory_desc *d)
  */
 static int squeeze(struct mem_region *r, int n, int max, u64 keep, u64 keep_end)
 {
-	for (int i = 1; i < n; i++)	/* insertion sort by base */
+	for (int i = 1; i < n; i++) /* insertion sort by base */
 		for (int j = i; j > 0 && r[j].base < r[j - 1].base; j--) {
 			struct mem_region t = r[j];
 
@@ -245,7 +245,7 @@ static efi_status_t exit_boot_services(efi_handle_t image, u64 keep, u64 keep_en
 
 	if (!map)
 		return s;
-	cap = size + 16 * dsize;	/* get_map allocated this much */
+	cap = size + 16 * dsize; /* get_map allocated this much */
 	for (int tries = 0; tries < 4; tries++) {
 		s = bs->exit_boot_services(image, key);
 		if (s == EFI_SUCCESS) {

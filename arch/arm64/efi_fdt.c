@@ -8,16 +8,26 @@
 #include "efi.h"
 #include "kernel.h"
 
-#define FDT_MAGIC 0xd00dfeed
+#define FDT_MAGIC      0xd00dfeed
 #define FDT_BEGIN_NODE 1
-#define FDT_END_NODE 2
-#define FDT_PROP 3
-#define FDT_NOP 4
-#define FDT_END 9
+#define FDT_END_NODE   2
+#define FDT_PROP       3
+#define FDT_NOP	       4
+#define FDT_END	       9
 
 /* Header fields, by word index (5.2). */
-enum { H_MAGIC, H_TOTALSIZE, H_OFF_STRUCT, H_OFF_STRINGS, H_OFF_RSVMAP, H_VERSION,
-       H_LAST_COMP, H_BOOT_CPU, H_SIZE_STRINGS, H_SIZE_STRUCT };
+enum {
+	H_MAGIC,
+	H_TOTALSIZE,
+	H_OFF_STRUCT,
+	H_OFF_STRINGS,
+	H_OFF_RSVMAP,
+	H_VERSION,
+	H_LAST_COMP,
+	H_BOOT_CPU,
+	H_SIZE_STRINGS,
+	H_SIZE_STRUCT
+};
 
 static u32 be32(const u8 *p)
 {

@@ -14,7 +14,7 @@ void handle_irq(struct pt_regs *regs)
 
 	speed_irq_enter();
 	gic_handle_irq();
-	account_irq_time(arch_clock_ns() - start);	/* IRQ time for avg_irq (E5) */
+	account_irq_time(arch_clock_ns() - start); /* IRQ time for avg_irq (E5) */
 	/* After every end of interrupt (a stall can end) and outside the IRQ
 	 * time: the stall is the interrupted task's slowness, not IRQ work. */
 	speed_irq_exit();

@@ -10,32 +10,32 @@
 #include "spinlock.h"
 
 /* Descriptor bits, Arm ARM D8.3 (VMSAv8-64 translation table format). */
-#define PTE_VALID (1ull << 0)
-#define PTE_TABLE (1ull << 1)	/* table at L1/L2, page at L3 */
+#define PTE_VALID      (1ull << 0)
+#define PTE_TABLE      (1ull << 1) /* table at L1/L2, page at L3 */
 #define PTE_ATTRIDX(n) ((u64)(n) << 2)
-#define PTE_AP_RO (1ull << 7)	/* AP[2]: read-only at EL1 */
-#define PTE_SH_INNER (3ull << 8)
-#define PTE_AF (1ull << 10)
-#define PTE_PXN (1ull << 53)
-#define PTE_UXN (1ull << 54)
-#define PTE_ADDR_MASK 0x0000fffffffff000ull
+#define PTE_AP_RO      (1ull << 7) /* AP[2]: read-only at EL1 */
+#define PTE_SH_INNER   (3ull << 8)
+#define PTE_AF	       (1ull << 10)
+#define PTE_PXN	       (1ull << 53)
+#define PTE_UXN	       (1ull << 54)
+#define PTE_ADDR_MASK  0x0000fffffffff000ull
 
 /* MAIR_EL1 slots (D17.2.97): 0 Device-nGnRnE, 1 Device-nGnRE, 2 Normal WB. */
-#define MAIR_VALUE 0x0000000000ff0400ull
+#define MAIR_VALUE  0x0000000000ff0400ull
 #define ATTR_DEVICE 1
 #define ATTR_NORMAL 2
 
-#define VA_BITS 39
-#define TCR_T0SZ (64 - VA_BITS)
+#define VA_BITS	       39
+#define TCR_T0SZ       (64 - VA_BITS)
 #define TCR_IRGN0_WBWA (1ull << 8)
 #define TCR_ORGN0_WBWA (1ull << 10)
-#define TCR_SH0_INNER (3ull << 12)
-#define TCR_EPD1 (1ull << 23)	/* no TTBR1 walks: there is no upper half */
+#define TCR_SH0_INNER  (3ull << 12)
+#define TCR_EPD1       (1ull << 23) /* no TTBR1 walks: there is no upper half */
 #define SCTLR_EL1_RES1 0x30d00800ull
-#define SCTLR_M (1ull << 0)
-#define SCTLR_C (1ull << 2)
-#define SCTLR_SA (1ull << 3)
-#define SCTLR_I (1ull << 12)
+#define SCTLR_M	       (1ull << 0)
+#define SCTLR_C	       (1ull << 2)
+#define SCTLR_SA       (1ull << 3)
+#define SCTLR_I	       (1ull << 12)
 
 static u64 *l1_table;
 static spinlock_t mmu_lock;
@@ -160,10 +160,10 @@ void mmu_init_tables(void)
 	mmu_map((u64)_etext, (u64)_erodata - (u64)_etext, mmu_attrs(MT_NORMAL_RO));
 
 	__asm__ volatile("mrs %0, id_aa64mmfr0_el1" : "=r"(parange));
-	ips = MIN(parange & 7, 5ull);	/* PARange, capped at 48 bits */
+	ips = MIN(parange & 7, 5ull); /* PARange, capped at 48 bits */
 	bp->mair = MAIR_VALUE;
-	bp->tcr = TCR_T0SZ | TCR_IRGN0_WBWA | TCR_ORGN0_WBWA | TCR_SH0_INNER | TCR_EPD1 |
-		  (ips << 32);
+	bp->tcr =
+		TCR_T0SZ | TCR_IRGN0_WBWA | TCR_ORGN0_WBWA | TCR_SH0_INNER | TCR_EPD1 | (ips << 32);
 	bp->ttbr0 = (u64)l1_table;
 	bp->sctlr = SCTLR_EL1_RES1 | SCTLR_M | SCTLR_C | SCTLR_SA | SCTLR_I;
 }

@@ -91,7 +91,7 @@ static void mm_setup(const struct dtb *dt)
  * the counter repeats from boot to boot; on hardware it does not. */
 u64 __stack_chk_guard = 0x5a17c0de5a17c000ull;
 
-static int chosen_seed_bytes;	/* how many went into the canary, for the boot log */
+static int chosen_seed_bytes; /* how many went into the canary, for the boot log */
 
 /* /chosen's rng-seed and kaslr-seed bytes folded into 64 bits (FNV-1a). */
 static u64 chosen_seed(const struct dtb *dt)
@@ -151,7 +151,7 @@ int arch_platform_init(const struct dtb *dt)
 
 void arch_cpu_init_local(unsigned int cpu)
 {
-	if (overflow_stack_alloc(cpu))	/* the boot CPU's; secondaries have theirs */
+	if (overflow_stack_alloc(cpu)) /* the boot CPU's; secondaries have theirs */
 		panic("no memory for CPU%u's overflow stack", cpu);
 	gic_cpu_init(cpu);
 	arm_timer_cpu_init();
@@ -173,7 +173,7 @@ int arch_cpu_start(unsigned int cpu, struct task_struct *idle)
 	u64 entry = (u64)secondary_entry;
 
 	if (!gic_serves_cpu(cpu))
-		return -ENODEV;	/* gic*_probe said why */
+		return -ENODEV; /* gic*_probe said why */
 	if (overflow_stack_alloc(cpu))
 		return -ENOMEM;
 	secondary_idle[cpu] = idle;
@@ -187,7 +187,7 @@ int arch_cpu_start(unsigned int cpu, struct task_struct *idle)
 
 	if (__atomic_load_n(&park_state[cpu], __ATOMIC_ACQUIRE) == CPU_PARKED) {
 		__atomic_store_n(&park_state[cpu], CPU_RELEASED, __ATOMIC_RELEASE);
-		arch_send_ipi(cpu, IPI_RESCHEDULE);	/* ends its wfi */
+		arch_send_ipi(cpu, IPI_RESCHEDULE); /* ends its wfi */
 		return 0;
 	}
 	if (ct->enable_method && !strcmp(ct->enable_method, "spin-table")) {
@@ -253,7 +253,7 @@ void arch_cpu_die(unsigned int cpu)
 {
 	arm_timer_cpu_stop();
 	if (!is_spin_table(cpu) && psci_available()) {
-		int err = psci_cpu_off();	/* returns only if refused */
+		int err = psci_cpu_off(); /* returns only if refused */
 
 		printk("psci: CPU_OFF refused on CPU%u (%d): parking it instead\n", cpu, err);
 	}
@@ -271,7 +271,7 @@ int arch_cpu_kill(unsigned int cpu)
 		if (!is_spin_table(cpu) && psci_available()) {
 			int state = psci_affinity_info(cpu_topology.cpu[cpu].mpidr);
 
-			if (state == 1 || state < 0)	/* OFF, or no way to ask */
+			if (state == 1 || state < 0) /* OFF, or no way to ask */
 				return 1;
 		}
 		if (arch_clock_ns() > deadline)

@@ -107,7 +107,7 @@ void dump_backtrace(u64 fp, u64 pc)
 		if (!lr)
 			break;
 		print_addr("  ", lr);
-		if (next <= fp)	/* stacks grow down: frames only go up */
+		if (next <= fp) /* stacks grow down: frames only go up */
 			break;
 		fp = next;
 	}
@@ -169,8 +169,8 @@ void handle_sync(struct pt_regs *regs)
 	if (t && t->stack && (in_guard(t, far) || in_guard(t, regs->sp - S_FRAME_SIZE)))
 		printk("Kernel stack overflow: thread %s (pid %d) on CPU %u hit the guard page "
 		       "below its stack [%#llx-%#llx] (sp %#llx)\n",
-		       t->comm, t->pid, arch_cpu_id(), (u64)t->stack,
-		       (u64)t->stack + t->stack_size, regs->sp);
+		       t->comm, t->pid, arch_cpu_id(), (u64)t->stack, (u64)t->stack + t->stack_size,
+		       regs->sp);
 	show_regs(regs);
 	dump_backtrace(regs->regs[29], regs->pc);
 	panic("unhandled exception");
@@ -182,7 +182,9 @@ void handle_bad(struct pt_regs *regs, int vector)
 
 	check_recursion(regs);
 	printk("\nUnexpected exception vector %d (%s, %s)\n", vector, kind[vector & 3],
-	       vector < 4 ? "SP_EL0" : vector < 8 ? "current EL" : "lower EL");
+	       vector < 4   ? "SP_EL0"
+	       : vector < 8 ? "current EL"
+			    : "lower EL");
 	printk("ESR %#llx FAR %#llx\n", read_sysreg(esr_el1), read_sysreg(far_el1));
 	show_regs(regs);
 	dump_backtrace(regs->regs[29], regs->pc);

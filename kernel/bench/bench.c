@@ -86,9 +86,9 @@ static void print_sysbench(const char *kind, const struct sysbench_result *r)
 	printk("    per thread:        min %llu  max %llu\n", r->min_events, r->max_events);
 	printk("    avg latency (us):  %llu\n", r->events ? r->lat_sum_ns / r->events / 1000 : 0);
 	printk("RESULT %s threads=%llu events=%llu ms=%llu min_events=%llu max_events=%llu "
-	       "avg_latency_us=%llu%s\n", kind, r->threads, r->events, ms, r->min_events,
-	       r->max_events, r->events ? r->lat_sum_ns / r->events / 1000 : 0,
-	       bench_features());
+	       "avg_latency_us=%llu%s\n",
+	       kind, r->threads, r->events, ms, r->min_events, r->max_events,
+	       r->events ? r->lat_sum_ns / r->events / 1000 : 0, bench_features());
 }
 
 static bool interrupted;
@@ -165,7 +165,7 @@ static int bench_one(const char *spec)
 	}
 	if (is(spec, "hackbench")) {
 		struct hackbench_result r;
-		u64 us, m = bench_arg(spec, "m", ~0ull);	/* m=: the first 64 CPUs only */
+		u64 us, m = bench_arg(spec, "m", ~0ull); /* m=: the first 64 CPUs only */
 		cpumask_t mask = cpumask_from_u64(m);
 
 		if (bench_hackbench_on(bench_arg(spec, "g", 1), bench_arg(spec, "l", 10),
@@ -173,8 +173,8 @@ static int bench_one(const char *spec)
 			return -1;
 		us = r.ns / 1000;
 		printk("# %llu sender and receiver threads per group\n# %llu groups == %llu "
-		       "threads run\n\n     Total time: %llu.%03llu [sec]\n", 40ull, r.groups,
-		       r.groups * 40, us / 1000000, us / 1000 % 1000);
+		       "threads run\n\n     Total time: %llu.%03llu [sec]\n",
+		       40ull, r.groups, r.groups * 40, us / 1000000, us / 1000 % 1000);
 		printk("RESULT hackbench groups=%llu loops=%llu seconds=%llu.%06llu speed=%s%s\n",
 		       r.groups, r.loops, us / 1000000, us % 1000000, speed_model_name(),
 		       bench_features());
@@ -215,6 +215,7 @@ static int bench_one(const char *spec)
 	if (is(spec, "spin"))
 		return bench_spin(spec);
 	printk("bench: unknown benchmark \"%s\" (pipe, hackbench, tbench, sysbench-threads, "
-	       "sysbench-cpu, rtapp, stress, spin)\n", spec);
+	       "sysbench-cpu, rtapp, stress, spin)\n",
+	       spec);
 	return -1;
 }

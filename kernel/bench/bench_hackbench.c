@@ -14,13 +14,13 @@
 #include "pipe.h"
 #include "sched.h"
 
-#define HB_FDS 20	/* perf's default num_fds: senders = receivers = 20 */
-#define HB_MSG 100
+#define HB_FDS	      20 /* perf's default num_fds: senders = receivers = 20 */
+#define HB_MSG	      100
 #define HB_MAX_GROUPS 16
 
 struct hb_group {
-	struct pipe pipe[HB_FDS];	/* one per receiver */
-	int senders_left;	/* the last sender out closes every pipe: receivers see EOF */
+	struct pipe pipe[HB_FDS]; /* one per receiver */
+	int senders_left;	  /* the last sender out closes every pipe: receivers see EOF */
 };
 
 struct hb_ctx {
@@ -63,7 +63,7 @@ static void hb_receiver(void *arg)
 	wait_for_completion(&a->c->go);
 	for (u64 i = 0; i < a->c->loops * HB_FDS; i++) {
 		if (pipe_read_full(&a->g->pipe[a->idx], msg, HB_MSG) < HB_MSG)
-			break;	/* EOF: the senders were interrupted */
+			break; /* EOF: the senders were interrupted */
 		if (a->c->work)
 			cpu_work(a->c->work);
 	}
@@ -110,7 +110,7 @@ int bench_hackbench_on(u64 groups, u64 loops, u64 work, const cpumask_t *cpus,
 		args[i] = (struct hb_arg){ &c, g, (int)(i % HB_FDS) };
 		th[i] = kthread_create(sender ? hb_sender : hb_receiver, &args[i],
 				       sender ? "hb-send" : "hb-recv");
-		if (!th[i]) {	/* none started yet: undo and refuse */
+		if (!th[i]) { /* none started yet: undo and refuse */
 			while (i--)
 				kthread_discard(th[i]);
 			goto out;

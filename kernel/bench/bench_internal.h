@@ -10,7 +10,7 @@
 
 /* The value of key in "name,k=v,k2=v2" (decimal), or def if absent. */
 u64 bench_arg(const char *spec, const char *key, u64 def);
-bool bench_flag(const char *spec, const char *key);	/* "name,key" or key=1 */
+bool bench_flag(const char *spec, const char *key); /* "name,key" or key=1 */
 /* " features=A,NO_B,..." for the flags the experiments toggle. */
 const char *bench_features(void);
 
@@ -67,7 +67,7 @@ void experiment_half_end(void);
  * bg periodic "video" tasks (0: none). */
 struct tbench_result {
 	u64 clients, bg_tasks, ns, trips, bytes, migrations;
-	u64 bounced;	/* wakeup moves within the tick of the last placement */
+	u64 bounced; /* wakeup moves within the tick of the last placement */
 };
 int bench_tbench(u64 clients, u64 ms, u64 bg_tasks, struct tbench_result *r);
 void bench_tbench_print(const struct tbench_result *r);

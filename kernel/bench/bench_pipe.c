@@ -10,7 +10,7 @@
 #include "sched.h"
 
 struct pp_ctx {
-	struct pipe pipe[2];	/* 0: A -> B, 1: B -> A */
+	struct pipe pipe[2]; /* 0: A -> B, 1: B -> A */
 	struct barrier start;
 	u64 loops, t0, t1;
 	u64 migrations[2];
@@ -33,7 +33,7 @@ static void pp_thread(void *arg)
 	if (a->me == 0)
 		c->t0 = arch_clock_ns();
 	for (u64 i = 0; i < c->loops; i++) {
-		if (a->me == 0) {	/* perf's worker_thread: write, then read */
+		if (a->me == 0) { /* perf's worker_thread: write, then read */
 			/* Only A looks at an interruption: closing A -> B ends B's read. */
 			if (bench_interrupted()) {
 				pipe_close(&c->pipe[0]);
@@ -72,7 +72,7 @@ int bench_pipe(u64 loops, struct pipe_result *r)
 		a[i] = (struct pp_arg){ c, i };
 		t[i] = kthread_create(pp_thread, &a[i], i ? "pipe-1" : "pipe-0");
 	}
-	if (!t[0] || !t[1]) {	/* out of memory: a refusal, not a panic */
+	if (!t[0] || !t[1]) { /* out of memory: a refusal, not a panic */
 		kthread_discard(t[0]);
 		kthread_discard(t[1]);
 		goto nomem;
@@ -100,19 +100,18 @@ out:
 
 void bench_pipe_print(const struct pipe_result *r)
 {
-	u64 ns_op100 = r->ns * 100 / r->loops;	/* hundredths of ns per op */
+	u64 ns_op100 = r->ns * 100 / r->loops; /* hundredths of ns per op */
 	u64 ops = r->ns ? r->loops * NSEC_PER_SEC / r->ns : 0;
 	u64 us = r->ns / 1000;
 
 	printk("# Running 'sched/pipe' benchmark:\n# Executed %llu pipe operations between "
-	       "two threads\n\n     Total time: %llu.%03llu [sec]\n\n", r->loops, us / 1000000,
-	       us / 1000 % 1000);
+	       "two threads\n\n     Total time: %llu.%03llu [sec]\n\n",
+	       r->loops, us / 1000000, us / 1000 % 1000);
 	printk("     %llu.%03llu usecs/op\n     %llu ops/sec\n     migrations: %llu + %llu\n",
-	       ns_op100 / 100000, ns_op100 / 100 % 1000, ops, r->migrations[0],
-	       r->migrations[1]);
+	       ns_op100 / 100000, ns_op100 / 100 % 1000, ops, r->migrations[0], r->migrations[1]);
 	printk("RESULT pingpong loops=%llu usec_per_op=%llu.%03llu ops_per_sec=%llu "
-	       "migrations=%llu migrations_0=%llu migrations_1=%llu%s\n", r->loops,
-	       ns_op100 / 100000, ns_op100 / 100 % 1000, ops,
+	       "migrations=%llu migrations_0=%llu migrations_1=%llu%s\n",
+	       r->loops, ns_op100 / 100000, ns_op100 / 100 % 1000, ops,
 	       r->migrations[0] + r->migrations[1], r->migrations[0], r->migrations[1],
 	       bench_features());
 }

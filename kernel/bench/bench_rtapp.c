@@ -30,18 +30,18 @@ struct rt_thread {
 	struct rt_ctx *c;
 	u32 task;
 	struct task_struct *ts;
-	struct rt_timer own[RTAPP_MAX_REFS];	/* "unique..." timers: per thread */
+	struct rt_timer own[RTAPP_MAX_REFS]; /* "unique..." timers: per thread */
 	struct rtapp_task_stats st;
 };
 
 struct rt_ctx {
 	const struct rtapp_workload *w;
-	u64 run_scale;		/* work units per 1024 us of "run" */
-	u64 start_ns, end_ns;	/* end: ~0 without a duration */
+	u64 run_scale;	      /* work units per 1024 us of "run" */
+	u64 start_ns, end_ns; /* end: ~0 without a duration */
 	bool abort;
 	struct barrier start;
 	struct mutex mutexes[RTAPP_MAX_REFS];
-	struct rt_timer timers[RTAPP_MAX_REFS];	/* shared ones */
+	struct rt_timer timers[RTAPP_MAX_REFS]; /* shared ones */
 	u32 nr_threads;
 	struct rt_thread th[RTAPP_MAX_THREADS];
 };
@@ -59,8 +59,9 @@ static u64 cpu_speed(void)
 	int pol = cpufreq_policy_of(cpu);
 	u64 cap = capacity_orig_of(cpu);
 
-	return pol < 0 || !cpufreq_max_freq(pol) ? cap :
-	       cap * cpufreq_cur_freq(pol) / cpufreq_max_freq(pol);
+	return pol < 0 || !cpufreq_max_freq(pol)
+		       ? cap
+		       : cap * cpufreq_cur_freq(pol) / cpufreq_max_freq(pol);
 }
 
 /* "runtime": busy for a wall time whatever the CPU's speed: the work the time
@@ -92,7 +93,7 @@ static void do_timer(struct rt_thread *t, const struct rtapp_event *e, u64 loop_
 	tm->next += e->usec * NSEC_PER_USEC;
 	next = tm->next;
 	spin_unlock_irqrestore(&tm->lock, flags);
-	if (next > c->end_ns) {	/* the run ends first: not an activation */
+	if (next > c->end_ns) { /* the run ends first: not an activation */
 		sleep_until_ns(c->end_ns);
 		return;
 	}
@@ -112,7 +113,7 @@ static void do_timer(struct rt_thread *t, const struct rtapp_event *e, u64 loop_
 		return;
 	}
 	sleep_until_ns(next);
-	now = arch_clock_ns() - next;	/* wakeup latency */
+	now = arch_clock_ns() - next; /* wakeup latency */
 	t->st.wu_lat_sum_ns += now;
 	t->st.wu_lat_n++;
 	t->st.wu_lat_max_ns = MAX(t->st.wu_lat_max_ns, now);
@@ -158,8 +159,9 @@ static void do_event(struct rt_thread *t, const struct rtapp_event *e, u64 loop_
  * uclamp requests: external input never trips a warning. */
 static void apply_sched(struct task_struct *p, const struct rtapp_sched *s, int def_policy)
 {
-	int pol = s->policy != RTAPP_UNSET ? s->policy : def_policy >= 0 ? def_policy :
-		  (int)p->policy;
+	int pol = s->policy != RTAPP_UNSET ? s->policy
+		  : def_policy >= 0	   ? def_policy
+					   : (int)p->policy;
 	bool rt = pol == SCHED_FIFO || pol == SCHED_RR;
 	int prio = s->priority != RTAPP_UNSET ? s->priority : (rt ? 10 : 0);
 	unsigned int umin = p->uclamp_req[UCLAMP_MIN], umax = p->uclamp_req[UCLAMP_MAX];
@@ -221,8 +223,9 @@ static int check_cpus(const struct rtapp_sched *s, const char *task)
 	if (!cpumask_andnot(&bad, &s->cpus, cpu_online_mask))
 		return 0;
 	printk("rtapp: %u:%u: task \"%s\": cpus names CPU%d, which is not online "
-	       "(online: %u CPUs, 0-%u)\n", s->cpus_line, s->cpus_col, task, cpumask_first(&bad),
-	       num_online_cpus(), num_online_cpus() - 1);
+	       "(online: %u CPUs, 0-%u)\n",
+	       s->cpus_line, s->cpus_col, task, cpumask_first(&bad), num_online_cpus(),
+	       num_online_cpus() - 1);
 	return -1;
 }
 
@@ -346,15 +349,15 @@ static s64 div_s(s64 a, u64 b)
 
 void rtapp_print(const struct rtapp_workload *w, const struct rtapp_result *r, const char *file)
 {
-	printk("rtapp %s: %llu ms, %u tasks; slack = period end - work end (< 0: missed)\n",
-	       file, r->ns / NSEC_PER_MSEC, r->nr_tasks);
+	printk("rtapp %s: %llu ms, %u tasks; slack = period end - work end (< 0: missed)\n", file,
+	       r->ns / NSEC_PER_MSEC, r->nr_tasks);
 	printk("%-16s %-11s %4s %8s %11s %6s %9s %9s %9s %9s %10s\n", "task", "policy", "inst",
 	       "loops", "activations", "missed", "slack_min", "slack_avg", "wu_lat", "wu_max",
 	       "migrations");
 	for (u32 i = 0; i < r->nr_tasks; i++) {
 		const struct rtapp_task_stats *s = &r->task[i];
-		s64 smin = div_s(s->slack_min_ns, 1000), savg = div_s(s->slack_sum_ns,
-								       s->activations * 1000);
+		s64 smin = div_s(s->slack_min_ns, 1000),
+		    savg = div_s(s->slack_sum_ns, s->activations * 1000);
 		u64 lat = s->wu_lat_n ? s->wu_lat_sum_ns / s->wu_lat_n / 1000 : 0;
 
 		printk("%-16s %-11s %4u %8llu %11llu %6llu %9lld %9lld %9llu %9llu %10llu\n",
@@ -375,7 +378,7 @@ void rtapp_print(const struct rtapp_workload *w, const struct rtapp_result *r, c
 
 /* tools/gen_workloads.py: offsets from the table (no relocations). */
 extern const u64 rtapp_wl_count;
-extern const u64 rtapp_wl_table[][3];	/* name, text, length */
+extern const u64 rtapp_wl_table[][3]; /* name, text, length */
 
 static struct rtapp_file builtin_at(u64 i)
 {
@@ -387,7 +390,7 @@ static struct rtapp_file builtin_at(u64 i)
 
 const struct rtapp_file *rtapp_builtin(const char *name)
 {
-	static struct rtapp_file f[RTAPP_MAX_TASKS];	/* stable pointers, filled once */
+	static struct rtapp_file f[RTAPP_MAX_TASKS]; /* stable pointers, filled once */
 
 	for (u64 i = 0; i < rtapp_wl_count && i < ARRAY_SIZE(f); i++) {
 		f[i] = builtin_at(i);
@@ -463,7 +466,7 @@ int rtapp_bench(const char *name, struct rtapp_result *r)
 
 int bench_rtapp(const char *spec)
 {
-	const char *p = spec + 5;	/* after "rtapp" */
+	const char *p = spec + 5; /* after "rtapp" */
 	struct rtapp_result *r;
 	char name[RTAPP_NAME_LEN];
 	size_t n = 0;

@@ -18,10 +18,10 @@
 #include "smp.h"
 #include "timer.h"
 
-#define SPIN_CHUNK 50000ull	/* work units (ns on a big CPU at its top OPP) per sample */
+#define SPIN_CHUNK	 50000ull /* work units (ns on a big CPU at its top OPP) per sample */
 #define SPIN_MAX_THREADS 64
-#define UP_PINNED_NS 1000000ull	/* as tests/kernel/selftest_sched.c's misfit case */
-#define UP_LIMIT_NS 1000000000ull
+#define UP_PINNED_NS	 1000000ull /* as tests/kernel/selftest_sched.c's misfit case */
+#define UP_LIMIT_NS	 1000000000ull
 
 static bool on_big(void)
 {
@@ -60,15 +60,15 @@ static int bench_spin_share(u64 n, u64 ms, u64 *share)
 	int ret = -1;
 
 	if (!s || !th || !n || n > SPIN_MAX_THREADS || !ms) {
-		printk("bench spin: %s\n", s && th ? "t must be 1..64 and ms at least 1" :
-		       "out of memory");
+		printk("bench spin: %s\n",
+		       s && th ? "t must be 1..64 and ms at least 1" : "out of memory");
 		goto out;
 	}
 	end = arch_clock_ns() + ms * NSEC_PER_MSEC;
 	for (u64 i = 0; i < n; i++) {
 		s[i].end_ns = end;
 		th[i] = kthread_create(spin_thread, &s[i], "spin");
-		if (!th[i]) {	/* the started ones end at end_ns */
+		if (!th[i]) { /* the started ones end at end_ns */
 			printk("bench spin: out of memory\n");
 			n = i;
 			break;
@@ -90,9 +90,9 @@ static int bench_spin_share(u64 n, u64 ms, u64 *share)
 	printk("# %llu spinning threads for %llu ms: %llu.%03llu of their time on big CPUs\n", n,
 	       ms, milli(big, total) / 1000, milli(big, total) % 1000);
 	printk("RESULT spin threads=%llu ms=%llu big_share=%llu.%03llu min_share=%llu.%03llu "
-	       "max_share=%llu.%03llu%s\n", n, ms, milli(big, total) / 1000,
-	       milli(big, total) % 1000, lo / 1000, lo % 1000, hi / 1000, hi % 1000,
-	       bench_features());
+	       "max_share=%llu.%03llu%s\n",
+	       n, ms, milli(big, total) / 1000, milli(big, total) % 1000, lo / 1000, lo % 1000,
+	       hi / 1000, hi % 1000, bench_features());
 	*share = milli(big, total);
 	ret = 0;
 out:
@@ -114,7 +114,7 @@ static void up_thread(void *arg)
 	while (arch_clock_ns() - t < UP_PINNED_NS)
 		cpu_work(SPIN_CHUNK);
 	u->t0 = arch_clock_ns();
-	set_cpus_allowed(current, cpu_online_mask);	/* Linux side: sched_setaffinity(all) */
+	set_cpus_allowed(current, cpu_online_mask); /* Linux side: sched_setaffinity(all) */
 	for (u64 now = u->t0; now - u->t0 < UP_LIMIT_NS && !bench_interrupted();
 	     now = arch_clock_ns()) {
 		if (on_big()) {
@@ -171,12 +171,12 @@ int bench_spin(const char *spec)
 
 /* Linux 6.1 on this QEMU line (-icount, qemu-bl44's capacities 462/1024), issue 13's
  * figures; `make compare` measures them again beside ours (docs/compare.md). */
-#define LINUX_SHARE_T1 970	/* thousandths of the time on big CPUs: 1 thread */
-#define LINUX_SHARE_T4 980	/* 4 threads */
-#define LINUX_SHARE_T8 520	/* 8 threads */
-#define LINUX_UP_US 26000	/* a spinner let go from cpu0 first on a big CPU */
-#define SHARE_TOLERANCE 50	/* within 0.05 */
-#define MAX_PINGPONG_MIGRATIONS 10	/* Linux: 2 + 0 */
+#define LINUX_SHARE_T1		970   /* thousandths of the time on big CPUs: 1 thread */
+#define LINUX_SHARE_T4		980   /* 4 threads */
+#define LINUX_SHARE_T8		520   /* 8 threads */
+#define LINUX_UP_US		26000 /* a spinner let go from cpu0 first on a big CPU */
+#define SHARE_TOLERANCE		50    /* within 0.05 */
+#define MAX_PINGPONG_MIGRATIONS 10    /* Linux: 2 + 0 */
 
 static void check_share(int *n, u64 threads, u64 linux_share)
 {
@@ -188,8 +188,9 @@ static void check_share(int *n, u64 threads, u64 linux_share)
 	printk("# spin t=%llu: big share %llu.%03llu, Linux 0.%03llu\n", threads, share / 1000,
 	       share % 1000, linux_share);
 	ksnprintf(name, sizeof(name), "spin_t%llu_big_share_within_0.05_of_linux", threads);
-	ktap_check(n, share + SHARE_TOLERANCE >= linux_share &&
-		   share <= linux_share + SHARE_TOLERANCE, name);
+	ktap_check(n,
+		   share + SHARE_TOLERANCE >= linux_share && share <= linux_share + SHARE_TOLERANCE,
+		   name);
 }
 
 /* experiment=placement: the placement workloads of `make compare`, judged

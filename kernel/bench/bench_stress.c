@@ -14,22 +14,22 @@
 #include "stress.h"
 #include "timer.h"
 
-#define MAX_ALIVE STRESS_MAX_ALIVE
+#define MAX_ALIVE  STRESS_MAX_ALIVE
 #define NR_MUTEXES 4
-#define NR_PIPES 4
-#define MSG 8	/* bytes a worker writes, then reads back (<= PIPE_BUF: atomic) */
+#define NR_PIPES   4
+#define MSG	   8 /* bytes a worker writes, then reads back (<= PIPE_BUF: atomic) */
 
 /* Shared by all workers; counters are atomics. */
 static struct {
 	struct mutex mutex[NR_MUTEXES];
-	u64 protected_count[NR_MUTEXES];	/* incremented non-atomically under mutex */
+	u64 protected_count[NR_MUTEXES]; /* incremented non-atomically under mutex */
 	u64 mutex_ops;
 	struct pipe pipe[NR_PIPES];
 	unsigned long started, exited, children, child_fail, pipe_fail, pipe_ok, ops;
-	unsigned long peak;	/* most threads running at once */
+	unsigned long peak; /* most threads running at once */
 } st;
 
-static u64 rnd(u64 *s)	/* xorshift64* */
+static u64 rnd(u64 *s) /* xorshift64* */
 {
 	*s ^= *s >> 12;
 	*s ^= *s << 25;
@@ -59,7 +59,7 @@ static void op_policy(u64 *s)
 	unsigned int p = policy[rnd(s) % 4];
 
 	sched_setscheduler(current, p, p == SCHED_FIFO || p == SCHED_RR ? 1 + rnd(s) % 10 : 0);
-	cpu_work(10000 + rnd(s) % 40000);	/* briefly: an RT hog would starve the rest */
+	cpu_work(10000 + rnd(s) % 40000); /* briefly: an RT hog would starve the rest */
 	sched_setscheduler(current, SCHED_NORMAL, 0);
 }
 
@@ -71,7 +71,7 @@ static void op_mutex(u64 *s)
 	mutex_lock(&st.mutex[i]);
 	v = st.protected_count[i];
 	if (rnd(s) & 1)
-		yield();	/* another CPU would see a torn count without the mutex */
+		yield(); /* another CPU would see a torn count without the mutex */
 	st.protected_count[i] = v + 1;
 	mutex_unlock(&st.mutex[i]);
 	__atomic_add_fetch(&st.mutex_ops, 1, __ATOMIC_ACQ_REL);
@@ -130,16 +130,34 @@ static void worker(void *arg)
 	n = 1 + rnd(&s) % 16;
 	for (u64 i = 0; i < n; i++) {
 		switch (rnd(&s) % 9) {
-		case 0: sleep_ns(rnd(&s) % (2 * NSEC_PER_MSEC)); break;
-		case 1: yield(); break;
-		case 2: set_user_nice(current, (int)(rnd(&s) % 16) - 5); break;
-		case 3: set_cpus_allowed(current, random_mask(rnd(&s), &m));
+		case 0:
+			sleep_ns(rnd(&s) % (2 * NSEC_PER_MSEC));
 			break;
-		case 4: op_policy(&s); break;
-		case 5: op_mutex(&s); break;
-		case 6: op_pipe(&s); break;
-		case 7: if (!child) op_child(&s); break;
-		default: cpu_work(rnd(&s) % 200000); break;
+		case 1:
+			yield();
+			break;
+		case 2:
+			set_user_nice(current, (int)(rnd(&s) % 16) - 5);
+			break;
+		case 3:
+			set_cpus_allowed(current, random_mask(rnd(&s), &m));
+			break;
+		case 4:
+			op_policy(&s);
+			break;
+		case 5:
+			op_mutex(&s);
+			break;
+		case 6:
+			op_pipe(&s);
+			break;
+		case 7:
+			if (!child)
+				op_child(&s);
+			break;
+		default:
+			cpu_work(rnd(&s) % 200000);
+			break;
 		}
 		add(&st.ops);
 	}
@@ -185,7 +203,6 @@ static void hog_free(struct hog *list)
 
 /* ---- the controller ---------------------------------------------------------------- */
 
-
 static void reap(struct task_struct **slot, unsigned int *alive, unsigned long *joined)
 {
 	for (unsigned int i = 0; i < MAX_ALIVE; i++) {
@@ -225,7 +242,7 @@ static bool start_one(struct task_struct **slot, unsigned int *alive, u64 *s)
 struct hold {
 	struct hog *hog;
 	u64 until;
-	unsigned long ops, fails;	/* the workers' at its start */
+	unsigned long ops, fails; /* the workers' at its start */
 };
 
 static unsigned long live(void)
@@ -238,8 +255,8 @@ static void note_peak(void)
 {
 	unsigned long n = live(), peak = __atomic_load_n(&st.peak, __ATOMIC_RELAXED);
 
-	while (n > peak && !__atomic_compare_exchange_n(&st.peak, &peak, n, false,
-							 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+	while (n > peak && !__atomic_compare_exchange_n(&st.peak, &peak, n, false, __ATOMIC_ACQ_REL,
+							__ATOMIC_RELAXED))
 		;
 }
 
@@ -260,7 +277,7 @@ static void hold_start(struct hold *h, struct stress_result *r)
 	if (pipe_init(&p, 0) == -ENOMEM)
 		r->fail_while_held++;
 	else
-		pipe_destroy(&p);	/* counted as not failing; nothing leaks */
+		pipe_destroy(&p); /* counted as not failing; nothing leaks */
 	h->until = arch_clock_ns() + HOLD_MS * NSEC_PER_MSEC;
 	h->ops = st.ops;
 	r->live_at_hold = live();
@@ -280,12 +297,12 @@ static void controller(const struct stress_cfg *cfg, struct stress_result *r)
 	static struct task_struct *slot[MAX_ALIVE];
 	unsigned int alive = 0, loops = 0;
 	struct hold hold = { 0 };
-	u64 s = cfg->seed * 0x9e3779b97f4a7c15ull | 2;	/* even and never 0 (xorshift) */
+	u64 s = cfg->seed * 0x9e3779b97f4a7c15ull | 2; /* even and never 0 (xorshift) */
 
 	memset(slot, 0, sizeof(slot));
 	while (r->created < cfg->total || alive || hold.hog) {
 		reap(slot, &alive, &r->joined);
-		if (hold.hog)	/* what the reaped threads gave back */
+		if (hold.hog) /* what the reaped threads gave back */
 			hold.hog = hog_all_memory(hold.hog, &r->held_pages);
 		/* Once a quarter of `alive` threads are running (not merely unreaped),
 		 * or at two thirds of the run whatever the count. */
@@ -368,8 +385,8 @@ int bench_stress(const char *spec)
 	ok = r.started == r.exited && r.joined == r.created && r.mutex_counted == r.mutex_ops &&
 	     !r.pipe_left && nr_tasks_alive() == tasks && !sched_check_invariants(true);
 	printk("RESULT stress threads=%lu children=%lu ops=%lu mutex_ops=%llu ms=%llu "
-	       "threads_per_s=%llu create_fail=%lu held_pages=%lu ok=%d%s\n", r.created, r.children,
-	       r.ops, r.mutex_ops, r.ns / NSEC_PER_MSEC,
+	       "threads_per_s=%llu create_fail=%lu held_pages=%lu ok=%d%s\n",
+	       r.created, r.children, r.ops, r.mutex_ops, r.ns / NSEC_PER_MSEC,
 	       r.ns ? (u64)(r.created + r.children) * NSEC_PER_SEC / r.ns : 0,
 	       r.create_fail + r.create_fail_held, r.held_pages, ok, bench_features());
 	return ok ? 0 : -1;

@@ -14,15 +14,15 @@
 #include "sched.h"
 
 #define SB_MAX_THREADS 64
-#define SB_MAX_LOCKS 64
+#define SB_MAX_LOCKS   64
 
 struct sb_ctx {
 	struct barrier start;
 	struct mutex locks[SB_MAX_LOCKS];
 	u64 nlocks, yields, work, end_ns, t0;
-	u64 requests;		/* sysbench 0.4's request counter (atomic) */
+	u64 requests; /* sysbench 0.4's request counter (atomic) */
 	bool real, cpu;
-	cpumask_t cpus;		/* affinity of every thread; empty: any CPU */
+	cpumask_t cpus; /* affinity of every thread; empty: any CPU */
 	u64 events[SB_MAX_THREADS], lat[SB_MAX_THREADS];
 };
 
@@ -152,8 +152,7 @@ int bench_sysbench_cpu_on(u64 threads, u64 work_units, bool real, u64 ms, const 
 	struct sb_ctx *c;
 
 	if (!threads || threads > SB_MAX_THREADS || !work_units || !ms) {
-		printk("bench sysbench-cpu: t must be 1..%d, w and d at least 1\n",
-		       SB_MAX_THREADS);
+		printk("bench sysbench-cpu: t must be 1..%d, w and d at least 1\n", SB_MAX_THREADS);
 		return -1;
 	}
 	c = kzalloc(sizeof(*c));
@@ -165,7 +164,7 @@ int bench_sysbench_cpu_on(u64 threads, u64 work_units, bool real, u64 ms, const 
 	else
 		cpumask_clear(&c->cpus);
 	c->real = real;
-	c->work = real ? 10000 : work_units;	/* real: sysbench's --cpu-max-prime=10000 */
+	c->work = real ? 10000 : work_units; /* real: sysbench's --cpu-max-prime=10000 */
 	c->end_ns = ~0ull;
 	return sb_run(c, threads, ms, r);
 }

@@ -14,12 +14,12 @@
 #include "sched.h"
 
 #define TB_MAX_CLIENTS 4
-#define TB_MAX_BG 8
-#define TB_REQ 256		/* bytes: an SMB request header and arguments */
-#define TB_RESP 4096		/* bytes: a reply with one page of data */
-#define TB_CLIENT_WORK 10000	/* emulated ns per reply handled by the client */
-#define TB_SERVER_WORK 20000	/* emulated ns per request handled by the server */
-#define TB_QUIT 0xff		/* first request byte: the client is done */
+#define TB_MAX_BG      8
+#define TB_REQ	       256   /* bytes: an SMB request header and arguments */
+#define TB_RESP	       4096  /* bytes: a reply with one page of data */
+#define TB_CLIENT_WORK 10000 /* emulated ns per reply handled by the client */
+#define TB_SERVER_WORK 20000 /* emulated ns per request handled by the server */
+#define TB_QUIT	       0xff  /* first request byte: the client is done */
 
 struct tb_ctx {
 	struct pipe req[TB_MAX_CLIENTS], resp[TB_MAX_CLIENTS];
@@ -82,9 +82,8 @@ static void tb_server(void *arg)
  * every 5 ms, and short input/X-server bursts every 2 ms. bg=N takes the
  * first N. {period, work} in emulated ns. */
 static const u64 tb_video[TB_MAX_BG][2] = {
-	{ 16666667, 6000000 }, { 16666667, 6000000 }, { 5000000, 300000 },
-	{ 16666667, 1000000 }, { 2000000, 100000 },   { 16666667, 6000000 },
-	{ 16666667, 6000000 }, { 2000000, 100000 },
+	{ 16666667, 6000000 }, { 16666667, 6000000 }, { 5000000, 300000 },   { 16666667, 1000000 },
+	{ 2000000, 100000 },   { 16666667, 6000000 }, { 16666667, 6000000 }, { 2000000, 100000 },
 };
 
 static void tb_background(void *arg)
@@ -104,8 +103,8 @@ static void tb_background(void *arg)
 
 /* Every thread is created before any starts: out of memory for one of them
  * discards the others (none has run) and refuses, rather than panicking. */
-static bool tb_spawn(struct task_struct **t, void (*fn)(void *), struct tb_arg *a,
-		     const char *name, struct task_struct **made, int *nr)
+static bool tb_spawn(struct task_struct **t, void (*fn)(void *), struct tb_arg *a, const char *name,
+		     struct task_struct **made, int *nr)
 {
 	*t = kthread_create(fn, a, name);
 	if (!*t) {
@@ -191,6 +190,7 @@ void bench_tbench_print(const struct tbench_result *r)
 	       "placement)\n",
 	       r->trips, mbs / 1000, mbs % 1000, r->migrations, r->bounced);
 	printk("RESULT tbench clients=%llu bg_tasks=%llu ms=%llu round_trips=%llu "
-	       "mb_per_sec=%llu.%03llu migrations=%llu bounced=%llu%s\n", r->clients, r->bg_tasks,
-	       ms, r->trips, mbs / 1000, mbs % 1000, r->migrations, r->bounced, bench_features());
+	       "mb_per_sec=%llu.%03llu migrations=%llu bounced=%llu%s\n",
+	       r->clients, r->bg_tasks, ms, r->trips, mbs / 1000, mbs % 1000, r->migrations,
+	       r->bounced, bench_features());
 }

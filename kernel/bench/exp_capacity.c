@@ -12,14 +12,14 @@
 #include "timer.h"
 #include "topology.h"
 
-#define E4_WORK 1000	/* emulated ns of work per message / per yield (syscall cost) */
+#define E4_WORK 1000 /* emulated ns of work per message / per yield (syscall cost) */
 
 struct e4_half {
 	u64 hb_mean_ns, hb_max_ns, sb_events, probe_big, probe_wakeups, probe_tail;
 };
 
 struct e4_probe {
-	u64 periods, on_big, wakeups, tail;	/* tail: on big at the last `tail` wakeups */
+	u64 periods, on_big, wakeups, tail; /* tail: on big at the last `tail` wakeups */
 };
 
 /* The mechanism alone: a task that outgrows a LITTLE CPU (3 ms of work, then
@@ -32,8 +32,9 @@ static void e4_probe_task(void *arg)
 	u32 maxcap = 0;
 
 	for (int c = 0; c < cpu_topology.nr_cpus; c++)
-		maxcap = cpu_topology.cpu[c].capacity_orig > maxcap ?
-				 cpu_topology.cpu[c].capacity_orig : maxcap;
+		maxcap = cpu_topology.cpu[c].capacity_orig > maxcap
+				 ? cpu_topology.cpu[c].capacity_orig
+				 : maxcap;
 	set_cpus_allowed(current, cpu_online_mask);
 	for (u64 i = 0; i < pr->periods; i++) {
 		cpu_work(3 * NSEC_PER_MSEC);

@@ -11,11 +11,11 @@
 #include "topology.h"
 
 #define E2_RUNS 3
-#define E2_BG 8		/* background tasks of the video case (bench_tbench.c's table) */
+#define E2_BG	8 /* background tasks of the video case (bench_tbench.c's table) */
 
 struct e2_case {
-	u64 mig[E2_RUNS], kbs[E2_RUNS], trips[E2_RUNS];	/* kbs: thousandths of MB/s */
-	u64 bounced[E2_RUNS];	/* moves within the tick of the last placement */
+	u64 mig[E2_RUNS], kbs[E2_RUNS], trips[E2_RUNS]; /* kbs: thousandths of MB/s */
+	u64 bounced[E2_RUNS]; /* moves within the tick of the last placement */
 };
 
 static int e2_case_run(const char *feat, u64 runs, u64 ms, u64 bg, struct e2_case *c)
@@ -89,8 +89,8 @@ static void e2_print(const struct e2_case idle[2], const struct e2_case video[2]
 	e2_line("  idle", idle, true, runs, "");
 	e2_line("  video playing", video, true, runs, "");
 	printk("throughput idle  %llu.%03llu -> %llu.%03llu MB/sec  %s   published tbench 2: "
-	       "1129.63 -> 1462.53 MB/sec (+29 %%)\n", t[0] / 1000, t[0] % 1000, t[1] / 1000,
-	       t[1] % 1000, ct);
+	       "1129.63 -> 1462.53 MB/sec (+29 %%)\n",
+	       t[0] / 1000, t[0] % 1000, t[1] / 1000, t[1] % 1000, ct);
 	printk("throughput video %llu.%03llu -> %llu.%03llu MB/sec  %s\n", v[0] / 1000, v[0] % 1000,
 	       v[1] / 1000, v[1] % 1000, cv);
 	printk("RESULT e2 runs=%llu ms_idle=%llu ms=%llu idle_migrations_off=%llu "

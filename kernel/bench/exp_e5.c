@@ -11,9 +11,9 @@
 #include "rtapp.h"
 #include "sched.h"
 
-#define E5_CPU 5		/* the post pinned both threads to CPU 5 */
-#define E5_SHORT_S 2		/* experiment=5,short: seconds per run */
-#define E5_SB_WORK 1000000	/* a sysbench-cpu event: 1 ms of work at f_max */
+#define E5_CPU	   5	   /* the post pinned both threads to CPU 5 */
+#define E5_SHORT_S 2	   /* experiment=5,short: seconds per run */
+#define E5_SB_WORK 1000000 /* a sysbench-cpu event: 1 ms of work at f_max */
 
 struct e5_mode {
 	u32 trans_rtapp, trans_sb;
@@ -44,7 +44,7 @@ static int e5_mode(int pol, bool on, struct rtapp_workload *hog, struct rtapp_wo
 
 	sched_feat_set(feat);
 	cpufreq_reset_stats(pol);
-	experiment_half_begin(feat);	/* experiment=5,...,trace: the rt-app half traced */
+	experiment_half_begin(feat); /* experiment=5,...,trace: the rt-app half traced */
 	err = rtapp_run(hog, &bg->r);
 	experiment_half_end();
 	if (err)
@@ -65,8 +65,8 @@ static int e5_mode(int pol, bool on, struct rtapp_workload *hog, struct rtapp_wo
 	m->trans_sb = s.total_trans;
 	if (bg->err)
 		return -1;
-	rtapp_print(fifo, &bg->r, on ? "e5-sysbench (RT_UTIL_TRACKING)" :
-		    "e5-sysbench (NO_RT_UTIL_TRACKING)");
+	rtapp_print(fifo, &bg->r,
+		    on ? "e5-sysbench (RT_UTIL_TRACKING)" : "e5-sysbench (NO_RT_UTIL_TRACKING)");
 	return 0;
 }
 
@@ -78,7 +78,8 @@ static u64 lat_us(const struct sysbench_result *r)
 static void e5_print(const struct e5_mode m[2], s64 secs)
 {
 	long long d = m[0].sb.events ? ((long long)m[1].sb.events - (long long)m[0].sb.events) *
-		      100 / (long long)m[0].sb.events : 0;
+					       100 / (long long)m[0].sb.events
+				     : 0;
 
 	printk("\nE5: RT utilization tracking; schedutil, %u CPUs, both threads on CPU%d, %lld s\n",
 	       num_online_cpus(), E5_CPU, secs);
@@ -86,10 +87,11 @@ static void e5_print(const struct e5_mode m[2], s64 secs)
 	printk("total_trans (rt-app)         %-20u %-18u 1230 -> 14\n", m[0].trans_rtapp,
 	       m[1].trans_rtapp);
 	printk("sysbench-cpu events          %-20llu %-18llu 4903 -> 7694 (+56 %%); "
-	       "here %s%lld %%\n", m[0].sb.events, m[1].sb.events, d < 0 ? "" : "+", d);
+	       "here %s%lld %%\n",
+	       m[0].sb.events, m[1].sb.events, d < 0 ? "" : "+", d);
 	printk("sysbench-cpu avg latency ms  %llu.%02llu%-16s %llu.%02llu%-14s 3.06 -> 1.95\n",
-	       lat_us(&m[0].sb) / 1000, lat_us(&m[0].sb) / 10 % 100, "",
-	       lat_us(&m[1].sb) / 1000, lat_us(&m[1].sb) / 10 % 100, "");
+	       lat_us(&m[0].sb) / 1000, lat_us(&m[0].sb) / 10 % 100, "", lat_us(&m[1].sb) / 1000,
+	       lat_us(&m[1].sb) / 10 % 100, "");
 	printk("total_trans (sysbench run)   %-20u %-18u\n", m[0].trans_sb, m[1].trans_sb);
 	for (int on = 0; on < 2; on++)
 		printk("RESULT e5 rt_util_tracking=%d seconds=%lld total_trans=%u "
@@ -122,7 +124,8 @@ int experiment_e5(bool shortrun)
 
 	if (pol < 0) {
 		printk("E5: needs an online CPU%d with a cpufreq policy (make experiment E=5 "
-		       "boots qemu-sym8)\n", E5_CPU);
+		       "boots qemu-sym8)\n",
+		       E5_CPU);
 		return -1;
 	}
 	hog = rtapp_load("e5");
@@ -135,8 +138,10 @@ int experiment_e5(bool shortrun)
 	sched_feat_get("RT_UTIL_TRACKING", &was);
 	if (cpufreq_set_governor(pol, "schedutil"))
 		goto out;
-	err = e5_mode(pol, false, hog, fifo, &m[0], &bg) || e5_mode(pol, true, hog, fifo, &m[1],
-								     &bg) ? -1 : 0;
+	err = e5_mode(pol, false, hog, fifo, &m[0], &bg) ||
+			      e5_mode(pol, true, hog, fifo, &m[1], &bg)
+		      ? -1
+		      : 0;
 	sched_feat_set(was ? "RT_UTIL_TRACKING" : "NO_RT_UTIL_TRACKING");
 	cpufreq_set_governor(pol, gov);
 	if (!err) {

@@ -13,9 +13,9 @@
 #include "topology.h"
 
 struct e3_row {
-	u64 groups, ns;			/* untimed run */
-	u64 updates, busy_ns;		/* untimed run: PELT updates, CPU time not idle */
-	u64 t_updates, t_ns;		/* timed run: updates and their time */
+	u64 groups, ns;	      /* untimed run */
+	u64 updates, busy_ns; /* untimed run: PELT updates, CPU time not idle */
+	u64 t_updates, t_ns;  /* timed run: updates and their time */
 };
 
 static u64 idle_sum(void)
@@ -67,7 +67,7 @@ static int e3_row_run(u64 groups, u64 loops, struct e3_row *r)
 	printk("RESULT hackbench groups=%llu loops=%llu seconds=%llu.%06llu pelt_updates=%llu%s\n",
 	       groups, loops, hb.ns / NSEC_PER_SEC, hb.ns / 1000 % 1000000, r->updates,
 	       bench_features());
-	sched_pelt_stats(true, &u0, &n0);	/* timing on from here */
+	sched_pelt_stats(true, &u0, &n0); /* timing on from here */
 	if (bench_hackbench(groups, loops, 0, &hb))
 		return -1;
 	sched_pelt_stats(false, &u1, &n1);
@@ -86,15 +86,16 @@ static u64 wakeup_ns(u64 loops)
 	return pr.ns / loops / 2;
 }
 
-static const char *const e3_published[] = { "3.906 -> 3.953", "8.569 -> 8.646",
-					     "16.384 -> 16.390", "33.686 -> 33.992" };
+static const char *const e3_published[] = { "3.906 -> 3.953", "8.569 -> 8.646", "16.384 -> 16.390",
+					    "33.686 -> 33.992" };
 
 static void e3_print(const struct e3_row *r, u64 loops, u64 per_update, u64 clk, u64 wake)
 {
 	printk("\nE3: the cost of PELT (load tracking) on the scheduler's paths\n");
 	printk("%u CPUs, %s capacities; perf bench sched messaging --pipe --thread -l %llu "
-	       "--group G (40 tasks per group)\n", num_online_cpus(),
-	       cpu_topology.asym_cpucapacity ? "asymmetric" : "symmetric", loops);
+	       "--group G (40 tasks per group)\n",
+	       num_online_cpus(), cpu_topology.asym_cpucapacity ? "asymmetric" : "symmetric",
+	       loops);
 	printk("groups  duration (s)  x G=1  PELT updates  share of CPU time  published (s)\n");
 	for (int i = 0; i < 4; i++) {
 		u64 ratio = r[0].ns ? r[i].ns * 100 / r[0].ns : 0;
@@ -105,13 +106,14 @@ static void e3_print(const struct e3_row *r, u64 loops, u64 per_update, u64 clk,
 		       r[i].updates, FIX2(share), "", e3_published[i]);
 	}
 	printk("PELT update (update_load_avg: entity + cfs_rq): %llu ns each, timed over %llu "
-	       "updates (%llu ns clock read subtracted)\n", per_update, r[3].t_updates, clk);
+	       "updates (%llu ns clock read subtracted)\n",
+	       per_update, r[3].t_updates, clk);
 	printk("a wakeup and switch (half a pipe round trip): %llu ns\n", wake);
 	printk("published: i7-6700, -l 50000, before -> after moving PELT to its own file: "
 	       "under 1.2 %% either way; time linear in G\n");
 	printk("RESULT e3 loops=%llu ns_g1=%llu ns_g2=%llu ns_g4=%llu ns_g8=%llu "
-	       "pelt_ns_per_update=%llu pelt_updates_g8=%llu wakeup_ns=%llu%s\n", loops,
-	       r[0].ns, r[1].ns, r[2].ns, r[3].ns, per_update, r[3].updates, wake,
+	       "pelt_ns_per_update=%llu pelt_updates_g8=%llu wakeup_ns=%llu%s\n",
+	       loops, r[0].ns, r[1].ns, r[2].ns, r[3].ns, per_update, r[3].updates, wake,
 	       bench_features());
 }
 

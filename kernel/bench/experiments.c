@@ -43,7 +43,7 @@ static int experiment_e1(bool shortrun, u64 loops)
 		experiment_half_begin(feat);
 		err = bench_pipe(loops, &r[on]);
 		experiment_half_end();
-		if (err) {	/* interrupted (shell Ctrl-C): no table */
+		if (err) { /* interrupted (shell Ctrl-C): no table */
 			sched_feat_set(was ? "ASYM_PREFER_PREV" : "NO_ASYM_PREFER_PREV");
 			return -1;
 		}
@@ -64,8 +64,8 @@ static int experiment_e1(bool shortrun, u64 loops)
 	printk("published: HiKey960 (-l 50000) migrations 999364 -> 0, ops/sec 149313 -> "
 	       "182587 (+22 %%); symmetric 8x A53 47721 -> 47899 (+0.4 %%)\n");
 	printk("RESULT e1 asym=%d loops=%llu migrations_off=%llu migrations_on=%llu "
-	       "ops_per_sec_off=%llu ops_per_sec_on=%llu\n", asym, loops, mig[0], mig[1],
-	       ops[0], ops[1]);
+	       "ops_per_sec_off=%llu ops_per_sec_on=%llu\n",
+	       asym, loops, mig[0], mig[1], ops[0], ops[1]);
 	if (!shortrun)
 		return 0;
 	printk("KTAP version 1\n1..2\n");
@@ -127,7 +127,7 @@ static int experiment_cost(void)
 
 	for_each_cpu(cpu, cpu_online_mask)
 		online = MAX(online, smp_boot_time_ns(cpu));
-	msleep(100);	/* the others settle into idle */
+	msleep(100); /* the others settle into idle */
 	printk("cost: cpus=%u all_online_us=%llu wakeup_scan_ns=%llu lb_pass_ns=%llu\n",
 	       num_online_cpus(), online / NSEC_PER_USEC, sched_wakeup_scan_cost_ns(1000),
 	       sched_lb_pass_cost_ns(1000));
@@ -155,6 +155,7 @@ int experiment_run(const char *spec)
 		return experiment_e4(shortrun);
 	if (spec[0] == '5' && (spec[1] == ',' || !spec[1]))
 		return experiment_e5(shortrun);
-	printk("experiment: \"%s\" is not available (implemented: 1-5, smoke, placement, cost)\n", spec);
+	printk("experiment: \"%s\" is not available (implemented: 1-5, smoke, placement, cost)\n",
+	       spec);
 	return -1;
 }

@@ -20,7 +20,7 @@ struct ps {
 	struct rtapp_workload *w;
 	const char *js;
 	const jsmntok_t *t;
-	int n;			/* tokens */
+	int n; /* tokens */
 };
 
 /* ---- positions and messages ------------------------------------------------------- */
@@ -43,8 +43,8 @@ static void pos_of(const char *js, int off, u32 *line, u32 *col)
 	}
 }
 
-static int __attribute__((format(printf, 3, 4))) fail_at(struct ps *p, int off, const char *fmt,
-							  ...)
+static int __attribute__((format(printf, 3, 4)))
+fail_at(struct ps *p, int off, const char *fmt, ...)
 {
 	struct rtapp_workload *w = p->w;
 	va_list ap;
@@ -60,8 +60,8 @@ static int __attribute__((format(printf, 3, 4))) fail_at(struct ps *p, int off, 
 	return -1;
 }
 
-static void __attribute__((format(printf, 3, 4))) warn_at(struct ps *p, int off, const char *fmt,
-							   ...)
+static void __attribute__((format(printf, 3, 4)))
+warn_at(struct ps *p, int off, const char *fmt, ...)
 {
 	struct rtapp_workload *w = p->w;
 	va_list ap;
@@ -172,7 +172,8 @@ static int check_primitive(struct ps *p, int i)
 	if (k < len && s[k] == '-')
 		k++;
 	for (; k < len && ((s[k] >= '0' && s[k] <= '9') || s[k] == '.' || s[k] == 'e' ||
-			   s[k] == 'E' || s[k] == '+' || s[k] == '-'); k++)
+			   s[k] == 'E' || s[k] == '+' || s[k] == '-');
+	     k++)
 		digits += s[k] >= '0' && s[k] <= '9';
 	if (k == len && digits)
 		return 0;
@@ -195,19 +196,23 @@ static int check_structure(struct ps *p)
 		if (t->type == JSMN_ARRAY)
 			for (int c = i + 1, k = 0; k < t->size; k++, c = skip(p, c))
 				if (p->t[c].type == JSMN_STRING && p->t[c].size)
-					return fail_at(p, p->t[c].end, "malformed JSON: ':' in "
+					return fail_at(p, p->t[c].end,
+						       "malformed JSON: ':' in "
 						       "an array");
 		if (t->type != JSMN_OBJECT)
 			continue;
 		for (int c = i + 1, k = 0; k < t->size; k++, c = skip(p, c)) {
 			if (p->t[c].type != JSMN_STRING)
-				return fail_at(p, p->t[c].start, "malformed JSON: expected a "
+				return fail_at(p, p->t[c].start,
+					       "malformed JSON: expected a "
 					       "\"key\" string");
 			if (p->t[c].size > 1)
-				return fail_at(p, p->t[skip(p, c + 1)].start, "malformed JSON: "
+				return fail_at(p, p->t[skip(p, c + 1)].start,
+					       "malformed JSON: "
 					       "expected ',' before this");
 			if (!p->t[c].size)
-				return fail_at(p, p->t[c].end, "malformed JSON: expected ':' and "
+				return fail_at(p, p->t[c].end,
+					       "malformed JSON: expected ':' and "
 					       "a value");
 		}
 	}
@@ -249,7 +254,7 @@ static int blank_comments(struct ps *p, const char *in, size_t len)
 			if (block && i >= len)
 				return fail_at(p, (int)s, "unterminated /* comment");
 			if (!block && i < len)
-				o[i] = in[i];	/* the newline */
+				o[i] = in[i]; /* the newline */
 		}
 	}
 	o[len] = '\0';
@@ -275,8 +280,10 @@ static int tokenize(struct ps *p, size_t len)
 			return fail_at(p, (int)jp.pos, "malformed JSON: unterminated string");
 		for (int i = (int)jp.toknext - 1; i >= 0; i--)
 			if (p->t[i].end == -1)
-				return fail_at(p, p->t[i].start, "malformed JSON: '%c' never "
-					       "closed", p->js[p->t[i].start]);
+				return fail_at(p, p->t[i].start,
+					       "malformed JSON: '%c' never "
+					       "closed",
+					       p->js[p->t[i].start]);
 		return fail_at(p, (int)jp.pos, "malformed JSON: unterminated string");
 	}
 	p->n = r;
@@ -287,9 +294,12 @@ static int tokenize(struct ps *p, size_t len)
 
 static int parse_policy(struct ps *p, int i, int *out)
 {
-	static const struct { const char *name; int policy; } names[] = {
+	static const struct {
+		const char *name;
+		int policy;
+	} names[] = {
 		{ "SCHED_OTHER", P_OTHER }, { "SCHED_NORMAL", P_OTHER }, { "SCHED_FIFO", P_FIFO },
-		{ "SCHED_RR", P_RR }, { "SCHED_BATCH", P_BATCH }, { "SCHED_IDLE", P_IDLE },
+		{ "SCHED_RR", P_RR },	    { "SCHED_BATCH", P_BATCH },	 { "SCHED_IDLE", P_IDLE },
 	};
 
 	if (p->t[i].type != JSMN_STRING)
@@ -302,8 +312,10 @@ static int parse_policy(struct ps *p, int i, int *out)
 	}
 	if (tok_is(p, i, "SCHED_DEADLINE"))
 		return fail_at(p, p->t[i].start, "policy SCHED_DEADLINE is not supported");
-	return fail_at(p, p->t[i].start, "unknown policy \"%.*s\" (SCHED_OTHER, SCHED_FIFO, "
-		       "SCHED_RR, SCHED_BATCH, SCHED_IDLE)", tlen(&p->t[i]), p->js + p->t[i].start);
+	return fail_at(p, p->t[i].start,
+		       "unknown policy \"%.*s\" (SCHED_OTHER, SCHED_FIFO, "
+		       "SCHED_RR, SCHED_BATCH, SCHED_IDLE)",
+		       tlen(&p->t[i]), p->js + p->t[i].start);
 }
 
 static int parse_cpus(struct ps *p, int i, struct rtapp_sched *s)
@@ -394,7 +406,8 @@ static int parse_timer(struct ps *p, int v, struct rtapp_event *e)
 			period = c + 1;
 		} else if (tok_is(p, c, "mode")) {
 			if (!tok_is(p, c + 1, "absolute") && !tok_is(p, c + 1, "relative"))
-				return fail_at(p, p->t[c + 1].start, "timer mode must be "
+				return fail_at(p, p->t[c + 1].start,
+					       "timer mode must be "
 					       "\"absolute\" or \"relative\"");
 			e->absolute = tok_is(p, c + 1, "absolute");
 		} else {
@@ -414,14 +427,16 @@ static int parse_timer(struct ps *p, int v, struct rtapp_event *e)
 
 /* rt-app names events by prefix ("run0", "sleep_long"), so a file can list
  * one kind many times; "runtime" is tried before "run". */
-static const struct { const char *name; int type; } event_names[] = {
-	{ "runtime", RTAPP_RUNTIME }, { "run", RTAPP_RUN }, { "sleep", RTAPP_SLEEP },
-	{ "timer", RTAPP_TIMER }, { "unlock", RTAPP_UNLOCK }, { "lock", RTAPP_LOCK },
+static const struct {
+	const char *name;
+	int type;
+} event_names[] = {
+	{ "runtime", RTAPP_RUNTIME }, { "run", RTAPP_RUN },	  { "sleep", RTAPP_SLEEP },
+	{ "timer", RTAPP_TIMER },     { "unlock", RTAPP_UNLOCK }, { "lock", RTAPP_LOCK },
 	{ "yield", RTAPP_YIELD },
 };
 static const char *const unsupported_events[] = {
-	"mem", "iorun", "wait", "signal", "broad", "sync", "barrier", "suspend", "resume",
-	"fork",
+	"mem", "iorun", "wait", "signal", "broad", "sync", "barrier", "suspend", "resume", "fork",
 };
 
 /* An event key: 1 if taken, 0 if not an event, -1 on error. */
@@ -434,19 +449,21 @@ static int parse_event(struct ps *p, int key)
 
 	for (unsigned int k = 0; k < ARRAY_SIZE(unsupported_events); k++)
 		if (tok_prefix(p, key, unsupported_events[k]))
-			return fail_at(p, p->t[key].start, "event \"%.*s\" is not supported "
+			return fail_at(p, p->t[key].start,
+				       "event \"%.*s\" is not supported "
 				       "(run, runtime, sleep, timer, lock, unlock, yield)",
 				       tlen(&p->t[key]), p->js + p->t[key].start);
 	for (unsigned int k = 0; k < ARRAY_SIZE(event_names); k++) {
 		if (!tok_prefix(p, key, event_names[k].name))
 			continue;
 		if (w->nr_events == RTAPP_MAX_EVENTS)
-			return fail_at(p, p->t[key].start, "more than %d events",
-				       RTAPP_MAX_EVENTS);
+			return fail_at(p, p->t[key].start, "more than %d events", RTAPP_MAX_EVENTS);
 		e = &w->events[w->nr_events];
 		*e = (struct rtapp_event){ .type = (u8)event_names[k].type };
 		switch (e->type) {
-		case RTAPP_RUN: case RTAPP_RUNTIME: case RTAPP_SLEEP:
+		case RTAPP_RUN:
+		case RTAPP_RUNTIME:
+		case RTAPP_SLEEP:
 			if (tok_int(p, v, 0, 3600000000ll, &x, event_names[k].name))
 				return -1;
 			e->usec = (u64)x;
@@ -455,7 +472,8 @@ static int parse_event(struct ps *p, int key)
 			if (parse_timer(p, v, e))
 				return -1;
 			break;
-		case RTAPP_LOCK: case RTAPP_UNLOCK:
+		case RTAPP_LOCK:
+		case RTAPP_UNLOCK:
 			if (find_ref(p, v, RTAPP_REF_MUTEX, &e->ref))
 				return -1;
 			break;
@@ -476,11 +494,15 @@ static int check_locks(struct ps *p, const struct rtapp_phase *ph, int obj)
 		const struct rtapp_event *e = &p->w->events[i];
 
 		if (e->type == RTAPP_LOCK && depth[e->ref]++)
-			return fail_at(p, p->t[obj].start, "mutex \"%s\" locked twice in a row "
-				       "(it would deadlock)", p->w->refs[e->ref].name);
+			return fail_at(p, p->t[obj].start,
+				       "mutex \"%s\" locked twice in a row "
+				       "(it would deadlock)",
+				       p->w->refs[e->ref].name);
 		if (e->type == RTAPP_UNLOCK && --depth[e->ref] < 0)
-			return fail_at(p, p->t[obj].start, "unlock of mutex \"%s\" that is not "
-				       "held", p->w->refs[e->ref].name);
+			return fail_at(p, p->t[obj].start,
+				       "unlock of mutex \"%s\" that is not "
+				       "held",
+				       p->w->refs[e->ref].name);
 	}
 	for (u32 r = 0; r < p->w->nr_refs; r++)
 		if (depth[r])
@@ -490,8 +512,10 @@ static int check_locks(struct ps *p, const struct rtapp_phase *ph, int obj)
 }
 
 static const struct rtapp_sched sched_unset = {
-	.policy = RTAPP_UNSET, .priority = RTAPP_UNSET,
-	.util_min = RTAPP_UNSET, .util_max = RTAPP_UNSET,
+	.policy = RTAPP_UNSET,
+	.priority = RTAPP_UNSET,
+	.util_min = RTAPP_UNSET,
+	.util_max = RTAPP_UNSET,
 };
 
 /* The keys of a phase object (or of a task object, for a task without
@@ -507,14 +531,15 @@ static int parse_phase(struct ps *p, int obj, struct rtapp_task *task)
 	if (w->nr_phases == RTAPP_MAX_PHASES)
 		return fail_at(p, p->t[obj].start, "more than %d phases", RTAPP_MAX_PHASES);
 	ph = &w->phases[w->nr_phases];
-	*ph = (struct rtapp_phase){ .first_event = (u16)w->nr_events, .loop = 1,
+	*ph = (struct rtapp_phase){ .first_event = (u16)w->nr_events,
+				    .loop = 1,
 				    .sched = sched_unset };
 	for (int k = 0, c = obj + 1; k < p->t[obj].size; k++, c = skip(p, c)) {
 		s64 x;
 
 		if (task && (tok_is(p, c, "instance") || tok_is(p, c, "loop") ||
 			     tok_is(p, c, "delay") || tok_is(p, c, "phases")))
-			continue;	/* the task's, parsed by parse_task */
+			continue; /* the task's, parsed by parse_task */
 		if (tok_is(p, c, "loop")) {
 			if (tok_int(p, c + 1, 1, 1ll << 40, &x, "phase loop"))
 				return -1;
@@ -548,8 +573,9 @@ static int parse_task(struct ps *p, int key)
 
 	if (w->nr_tasks == RTAPP_MAX_TASKS)
 		return fail_at(p, p->t[key].start, "more than %d tasks", RTAPP_MAX_TASKS);
-	*task = (struct rtapp_task){ .instance = 1, .loop = -1, .sched = sched_unset,
-				     .first_phase = (u16)w->nr_phases };
+	*task = (struct rtapp_task){
+		.instance = 1, .loop = -1, .sched = sched_unset, .first_phase = (u16)w->nr_phases
+	};
 	if (tok_name(p, key, task->name, "task name"))
 		return -1;
 	if (p->t[obj].type != JSMN_OBJECT)
@@ -572,7 +598,7 @@ static int parse_task(struct ps *p, int key)
 		}
 	}
 	if (phases < 0) {
-		if (parse_phase(p, obj, task))	/* events right in the task */
+		if (parse_phase(p, obj, task)) /* events right in the task */
 			return -1;
 	} else {
 		for (int k = 0, c = obj + 1; k < p->t[obj].size; k++, c = skip(p, c))
@@ -580,7 +606,8 @@ static int parse_task(struct ps *p, int key)
 			    !tok_is(p, c, "delay") && !tok_is(p, c, "phases") &&
 			    parse_sched_key(p, c, &task->sched) == 0) {
 				if (parse_event(p, c))
-					return fail_at(p, p->t[c].start, "event \"%.*s\" beside "
+					return fail_at(p, p->t[c].start,
+						       "event \"%.*s\" beside "
 						       "\"phases\": put it in a phase",
 						       tlen(&p->t[c]), p->js + p->t[c].start);
 				warn_at(p, p->t[c].start, "unknown key \"%.*s\" ignored",
@@ -607,8 +634,9 @@ static int parse_calibration(struct ps *p, int v)
 	if (t->type == JSMN_PRIMITIVE) {
 		if (tok_int(p, v, 1, 1ll << 40, &x, "calibration"))
 			return -1;
-		p->w->calib_cpu = -1;	/* ns per loop: no loops here, run is emulated */
-		warn_at(p, t->start, "calibration in ns per loop ignored: run events are "
+		p->w->calib_cpu = -1; /* ns per loop: no loops here, run is emulated */
+		warn_at(p, t->start,
+			"calibration in ns per loop ignored: run events are "
 			"microseconds of work at the top OPP of the biggest CPU");
 		return 0;
 	}
@@ -634,8 +662,8 @@ bad:
 static int parse_global(struct ps *p, int obj)
 {
 	static const char *const ignored[] = {
-		"logdir", "log_basename", "log_size", "ftrace", "gnuplot", "lock_pages",
-		"io_device", "mem_buffer_size", "cumulative_slack", "pi_enabled",
+		"logdir",     "log_basename", "log_size",	 "ftrace",	     "gnuplot",
+		"lock_pages", "io_device",    "mem_buffer_size", "cumulative_slack", "pi_enabled",
 	};
 	s64 x;
 
@@ -664,8 +692,10 @@ static int parse_global(struct ps *p, int obj)
 		}
 		for (unsigned int i = 0; i < ARRAY_SIZE(ignored); i++)
 			known |= tok_is(p, c, ignored[i]);
-		warn_at(p, p->t[c].start, known ? "\"%.*s\" ignored: results go to the console" :
-			"unknown key \"%.*s\" ignored", tlen(&p->t[c]), p->js + p->t[c].start);
+		warn_at(p, p->t[c].start,
+			known ? "\"%.*s\" ignored: results go to the console"
+			      : "unknown key \"%.*s\" ignored",
+			tlen(&p->t[c]), p->js + p->t[c].start);
 	}
 	return 0;
 }
@@ -677,20 +707,18 @@ static bool is_rt(int policy)
 
 /* A priority means nice for CFS policies, rt_priority for RT ones: check it
  * against the policy in force (the phase's, else the task's, else the default). */
-static int check_priority(struct ps *p, const struct rtapp_sched *s, int policy,
-			  const char *where)
+static int check_priority(struct ps *p, const struct rtapp_sched *s, int policy, const char *where)
 {
 	int pol = s->policy != RTAPP_UNSET ? s->policy : policy;
 
-	if (s->util_min != RTAPP_UNSET && s->util_max != RTAPP_UNSET &&
-	    s->util_min > s->util_max)
+	if (s->util_min != RTAPP_UNSET && s->util_max != RTAPP_UNSET && s->util_min > s->util_max)
 		return fail_at(p, -1, "%s: util_min %d above util_max %d", where, s->util_min,
 			       s->util_max);
 	if (s->priority == RTAPP_UNSET)
 		return 0;
 	if (is_rt(pol) && (s->priority < 1 || s->priority > 99))
-		return fail_at(p, -1, "%s: priority %d is outside 1..99 for %s", where,
-			       s->priority, rtapp_policy_name(pol));
+		return fail_at(p, -1, "%s: priority %d is outside 1..99 for %s", where, s->priority,
+			       rtapp_policy_name(pol));
 	if (!is_rt(pol) && s->priority > 19)
 		return fail_at(p, -1, "%s: priority %d is outside the nice range -20..19 for %s",
 			       where, s->priority, rtapp_policy_name(pol));
@@ -715,8 +743,10 @@ static int check_workload(struct ps *p)
 			if (check_priority(p, &w->phases[ph].sched, pol, t->name))
 				return -1;
 		if (t->loop < 0 && w->duration_s < 0)
-			return fail_at(p, -1, "task \"%s\" loops forever and global duration is "
-				       "not set: it would never end", t->name);
+			return fail_at(p, -1,
+				       "task \"%s\" loops forever and global duration is "
+				       "not set: it would never end",
+				       t->name);
 	}
 	if (threads > RTAPP_MAX_THREADS)
 		return fail_at(p, -1, "%u threads in all (instances), at most %d", threads,
@@ -729,8 +759,7 @@ int rtapp_parse(const char *json, size_t len, struct rtapp_workload *w)
 	struct ps p = { .w = w, .js = w->text, .t = (const jsmntok_t *)w->tok };
 	int tasks = -1;
 
-	*w = (struct rtapp_workload){ .duration_s = -1, .calib_cpu = 0,
-				      .default_policy = P_OTHER };
+	*w = (struct rtapp_workload){ .duration_s = -1, .calib_cpu = 0, .default_policy = P_OTHER };
 	if (len > RTAPP_MAX_FILE)
 		return fail_at(&p, -1, "file of %zu bytes, at most %d", len, RTAPP_MAX_FILE);
 	if (blank_comments(&p, json, len) || tokenize(&p, len) || check_structure(&p))
@@ -742,7 +771,8 @@ int rtapp_parse(const char *json, size_t len, struct rtapp_workload *w)
 			if (parse_global(&p, c + 1))
 				return -1;
 		} else if (tok_is(&p, c, "resources")) {
-			warn_at(&p, p.t[c].start, "\"resources\" ignored: mutexes and timers are "
+			warn_at(&p, p.t[c].start,
+				"\"resources\" ignored: mutexes and timers are "
 				"made from their names");
 		} else {
 			warn_at(&p, p.t[c].start, "unknown key \"%.*s\" ignored", tlen(&p.t[c]),
@@ -762,11 +792,16 @@ int rtapp_parse(const char *json, size_t len, struct rtapp_workload *w)
 const char *rtapp_policy_name(int policy)
 {
 	switch (policy) {
-	case P_OTHER: return "SCHED_OTHER";
-	case P_FIFO: return "SCHED_FIFO";
-	case P_RR: return "SCHED_RR";
-	case P_BATCH: return "SCHED_BATCH";
-	case P_IDLE: return "SCHED_IDLE";
+	case P_OTHER:
+		return "SCHED_OTHER";
+	case P_FIFO:
+		return "SCHED_FIFO";
+	case P_RR:
+		return "SCHED_RR";
+	case P_BATCH:
+		return "SCHED_BATCH";
+	case P_IDLE:
+		return "SCHED_IDLE";
 	}
 	return "?";
 }

@@ -48,7 +48,7 @@ void experiment_half_end(void)
 	for (char *c = label + 1; *c; c++)
 		if (*c == ' ')
 			*c = '/';
-	energy_print("RESULT ", label);	/* before the dump: trace.py's RESULT follows it */
+	energy_print("RESULT ", label); /* before the dump: trace.py's RESULT follows it */
 	cpuidle_print("RESULT ", label);
 	if (!tracing || !started)
 		return;

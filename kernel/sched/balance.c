@@ -7,23 +7,23 @@
  * (double_rq_lock). Linux v6.1. */
 #include "sched_internal.h"
 
-enum group_type {	/* worst last: a busier type always wins */
-	group_has_spare,
-	group_fully_busy,
-	group_misfit_task,
-	group_imbalanced,
-	group_overloaded,
+enum group_type { /* worst last: a busier type always wins */
+		  group_has_spare,
+		  group_fully_busy,
+		  group_misfit_task,
+		  group_imbalanced,
+		  group_overloaded,
 };
 
 enum migration_type { migrate_load, migrate_util, migrate_task, migrate_misfit };
 
-#define SG_OVERLOAD 0x1	/* some CPU has 2+ tasks or a misfit */
-#define LBF_ALL_PINNED 0x01	/* no task seen could run on dst_cpu */
-#define LBF_NEED_BREAK 0x02
-#define LBF_ACTIVE_LB 0x10	/* the stop class moves it: cache hotness does not count */
-#define MAX_PINNED_INTERVAL 512	/* ms */
-#define SCHED_NR_MIGRATE_BREAK 32u	/* Linux: sched_nr_migrate_break */
-const unsigned int sysctl_sched_nr_migrate = 32;	/* Linux 6.1, !PREEMPT_RT */
+#define SG_OVERLOAD	       0x1  /* some CPU has 2+ tasks or a misfit */
+#define LBF_ALL_PINNED	       0x01 /* no task seen could run on dst_cpu */
+#define LBF_NEED_BREAK	       0x02
+#define LBF_ACTIVE_LB	       0x10 /* the stop class moves it: cache hotness does not count */
+#define MAX_PINNED_INTERVAL    512  /* ms */
+#define SCHED_NR_MIGRATE_BREAK 32u  /* Linux: sched_nr_migrate_break */
+const unsigned int sysctl_sched_nr_migrate = 32; /* Linux 6.1, !PREEMPT_RT */
 
 struct sg_lb_stats {
 	unsigned long avg_load, group_load, group_capacity, group_util, group_runnable;
@@ -37,7 +37,7 @@ struct lb_env {
 	struct sched_domain *sd;
 	struct rq *src_rq, *dst_rq;
 	int src_cpu, dst_cpu;
-	cpumask_t cpus;	/* the domain's active CPUs */
+	cpumask_t cpus; /* the domain's active CPUs */
 	enum cpu_idle_type idle;
 	long imbalance;
 	enum migration_type migration_type;
@@ -61,7 +61,7 @@ static void sd_init(struct sched_domain *sd, const struct topology_sd *tsd, int 
 	sd->balance_interval = sd->min_interval;
 	sd->busy_factor = 16;
 	sd->imbalance_pct = 117;
-	sd->cache_nice_tries = 1;	/* MC (SD_SHARE_PKG_RESOURCES) and DIE alike */
+	sd->cache_nice_tries = 1; /* MC (SD_SHARE_PKG_RESOURCES) and DIE alike */
 	sd->last_balance = sched_jiffies();
 	sd->last_decay_max_lb_cost = sd->last_balance;
 }
@@ -87,7 +87,7 @@ void sched_domains_init(void)
 			int c;
 
 			if (cpumask_empty(&tsd->span) || cpumask_equal(&tsd->span, &prev_span) ||
-			    !rq->sd_groups)	/* no memory at bring-up: no domains */
+			    !rq->sd_groups) /* no memory at bring-up: no domains */
 				continue;
 			sd_init(sd, tsd, l);
 			sd->groups = rq->sd_groups + (size_t)rq->nr_sd * (size_t)t->nr_cpus;
@@ -162,8 +162,8 @@ static enum group_type group_classify(unsigned int pct, const struct sg_lb_stats
 }
 
 /* Linux: update_sg_lb_stats(). avg_load only for an overloaded group. */
-static void update_sg_lb_stats(struct lb_env *env, const cpumask_t *group,
-			       struct sg_lb_stats *s, bool local, int *sg_status)
+static void update_sg_lb_stats(struct lb_env *env, const cpumask_t *group, struct sg_lb_stats *s,
+			       bool local, int *sg_status)
 {
 	cpumask_t cpus;
 	int c;
@@ -182,14 +182,14 @@ static void update_sg_lb_stats(struct lb_env *env, const cpumask_t *group,
 		s->group_runnable += rq->cfs.avg.runnable_avg;
 		s->sum_h_nr_running += rq->cfs.h_nr_running;
 		s->sum_nr_running += nr;
-		s->group_capacity += cap;	/* Linux: sgc->capacity */
+		s->group_capacity += cap; /* Linux: sgc->capacity */
 		s->max_capacity = MAX(s->max_capacity, cap);
 		s->min_capacity = MIN(s->min_capacity, cap);
 		if (nr > 1)
 			*sg_status |= SG_OVERLOAD;
 		if (!nr && idle_cpu(c)) {
 			s->idle_cpus++;
-			continue;	/* an idle CPU has no misfit */
+			continue; /* an idle CPU has no misfit */
 		}
 		if (!local && (env->sd->flags & SD_ASYM_CPUCAPACITY) &&
 		    s->group_misfit_task_load < rq->misfit_task_load) {
@@ -220,7 +220,7 @@ static bool pick_busiest(struct lb_env *env, const struct sg_lb_stats *s,
 		return s->group_type > busiest->group_type;
 	switch (s->group_type) {
 	case group_overloaded:
-	case group_fully_busy:	/* avg_load 0 when fully busy: the first one wins */
+	case group_fully_busy: /* avg_load 0 when fully busy: the first one wins */
 		if (s->avg_load <= busiest->avg_load)
 			return false;
 		break;
@@ -279,7 +279,7 @@ static void update_sd_lb_stats(struct lb_env *env, struct sd_lb_stats *sds)
 		sds->total_load += cur.group_load;
 		sds->total_capacity += cur.group_capacity;
 	}
-	if (sd == &env->dst_rq->sd[env->dst_rq->nr_sd - 1])	/* !sd->parent */
+	if (sd == &env->dst_rq->sd[env->dst_rq->nr_sd - 1]) /* !sd->parent */
 		WRITE_ONCE(sched_rd_overload, sg_status & SG_OVERLOAD);
 }
 
@@ -292,12 +292,11 @@ static void imbalance_has_spare(struct lb_env *env, struct sd_lb_stats *sds)
 {
 	const struct sg_lb_stats *local = &sds->local, *busiest = &sds->busiest;
 
-	if (busiest->group_type > group_fully_busy &&
-	    !(env->sd->flags & SD_SHARE_PKG_RESOURCES)) {
+	if (busiest->group_type > group_fully_busy && !(env->sd->flags & SD_SHARE_PKG_RESOURCES)) {
 		/* Fill the spare capacity of the local group. */
 		env->migration_type = migrate_util;
-		env->imbalance = (long)(MAX(local->group_capacity, local->group_util) -
-					local->group_util);
+		env->imbalance =
+			(long)(MAX(local->group_capacity, local->group_util) - local->group_util);
 		if (env->idle != CPU_NOT_IDLE && env->imbalance == 0) {
 			env->migration_type = migrate_task;
 			env->imbalance = 1;
@@ -307,9 +306,11 @@ static void imbalance_has_spare(struct lb_env *env, struct sd_lb_stats *sds)
 	/* Within an LLC (or one CPU per group, or prefer_sibling): by count. */
 	env->migration_type = migrate_task;
 	if (busiest->group_weight == 1 || env->sd->prefer_sibling)
-		env->imbalance = (long)busiest->sum_nr_running > (long)local->sum_nr_running ?
-				 (long)busiest->sum_nr_running - (long)local->sum_nr_running : 0;
-	else	/* even out the idle CPUs */
+		env->imbalance =
+			(long)busiest->sum_nr_running > (long)local->sum_nr_running
+				? (long)busiest->sum_nr_running - (long)local->sum_nr_running
+				: 0;
+	else /* even out the idle CPUs */
 		env->imbalance = MAX(0l, (long)local->idle_cpus - (long)busiest->idle_cpus);
 	env->imbalance >>= 1;
 }
@@ -325,7 +326,7 @@ static void calculate_imbalance(struct lb_env *env, struct sd_lb_stats *sds)
 		if (env->sd->flags & SD_ASYM_CPUCAPACITY) {
 			env->migration_type = migrate_misfit;
 			env->imbalance = 1;
-		} else {	/* a CPU with reduced capacity: move its load */
+		} else { /* a CPU with reduced capacity: move its load */
 			env->migration_type = migrate_load;
 			env->imbalance = (long)busiest->group_misfit_task_load;
 		}
@@ -370,7 +371,7 @@ static int find_busiest_group(struct lb_env *env)
 		goto force_balance;
 	if (local->group_type > busiest->group_type)
 		return -1;
-	if (local->group_type == group_overloaded) {	/* fairness between tasks */
+	if (local->group_type == group_overloaded) { /* fairness between tasks */
 		if (local->avg_load >= busiest->avg_load)
 			return -1;
 		sds.avg_load = sds.total_load * SCHED_CAPACITY_SCALE / sds.total_capacity;
@@ -384,11 +385,11 @@ static int find_busiest_group(struct lb_env *env)
 		goto force_balance;
 	if (busiest->group_type != group_overloaded) {
 		if (env->idle == CPU_NOT_IDLE)
-			return -1;	/* let an idle CPU pull */
+			return -1; /* let an idle CPU pull */
 		if (busiest->group_weight > 1 && local->idle_cpus <= busiest->idle_cpus + 1)
 			return -1;
 		if (busiest->sum_h_nr_running == 1)
-			return -1;	/* nothing waiting to run */
+			return -1; /* nothing waiting to run */
 	}
 force_balance:
 	calculate_imbalance(env, &sds);
@@ -477,8 +478,7 @@ static int task_hot(struct task_struct *p, struct lb_env *env)
 	if (sysctl_sched_migration_cost == 0)
 		return 0;
 	/* exec_start is 0 once the task migrated (migrate_task_rq_fair): cold. */
-	return (s64)(env->src_rq->clock_task - p->se.exec_start) <
-	       (s64)sysctl_sched_migration_cost;
+	return (s64)(env->src_rq->clock_task - p->se.exec_start) < (s64)sysctl_sched_migration_cost;
 }
 
 /* Linux: can_migrate_task(): allowed on dst and not running; for an active
@@ -495,7 +495,7 @@ static int can_migrate_task(struct task_struct *p, struct lb_env *env)
 		return 1;
 	if (sched_feat(SIS_DEBOUNCE) && p->placed_tick &&
 	    p->placed_tick == tick_count(env->src_rq->cpu) + 1)
-		return 0;	/* placed in this very tick: cache hot there (E2) */
+		return 0; /* placed in this very tick: cache hot there (E2) */
 	return !task_hot(p, env) || env->sd->nr_balance_failed > env->sd->cache_nice_tries;
 }
 
@@ -525,7 +525,7 @@ static bool detach_fits(struct lb_env *env, struct task_struct *p)
 
 	switch (env->migration_type) {
 	case migrate_load:
-		load = MAX(p->se.avg.load_avg, 1ul);	/* Linux: task_h_load() */
+		load = MAX(p->se.avg.load_avg, 1ul); /* Linux: task_h_load() */
 		/* Not too much load, less strict after each failure. */
 		if ((env->sd->nr_balance_failed >= 64 ? 0 : load >> env->sd->nr_balance_failed) >
 		    (unsigned long)env->imbalance)
@@ -565,7 +565,7 @@ static int detach_tasks(struct lb_env *env, struct task_struct **moved, int max)
 		struct task_struct *p;
 
 		if (env->idle != CPU_NOT_IDLE && env->src_rq->nr_running <= 1)
-			break;	/* never empty the source while pulling for idle */
+			break; /* never empty the source while pulling for idle */
 		env->loop++;
 		if (env->loop > env->loop_max && !(env->flags & LBF_ALL_PINNED))
 			break;
@@ -582,7 +582,7 @@ static int detach_tasks(struct lb_env *env, struct task_struct **moved, int max)
 		detach_task(env, p);
 		moved[n++] = p;
 		if (env->idle == CPU_NEWLY_IDLE)
-			break;	/* CONFIG_PREEMPTION: newidle moves one task */
+			break; /* CONFIG_PREEMPTION: newidle moves one task */
 	}
 	return n;
 }
@@ -602,7 +602,7 @@ static int active_load_balance_cpu_stop(void *data)
 	target = cpu_rq(busiest->push_cpu);
 	double_rq_lock(busiest, target);
 	busiest->lb.alb_count++;
-	for (int i = 0; i < target->nr_sd && !env.sd; i++)	/* a domain spanning both */
+	for (int i = 0; i < target->nr_sd && !env.sd; i++) /* a domain spanning both */
 		if (cpumask_test_cpu(busiest->cpu, &target->sd[i].span))
 			env.sd = &target->sd[i];
 	if (busiest->active_balance && cpu_active(target->cpu) && cpu_active(busiest->cpu) &&
@@ -735,7 +735,7 @@ static int start_active_balance(struct lb_env *env, bool this_locked)
 	if (this_locked)
 		WRITE_ONCE(env->dst_rq->active_balance_deferred, (int)busiest->cpu + 1);
 	else if (stop_one_cpu_nowait(busiest->cpu, active_load_balance_cpu_stop, busiest))
-		WRITE_ONCE(busiest->active_balance, 0);	/* its stop queue is full */
+		WRITE_ONCE(busiest->active_balance, 0); /* its stop queue is full */
 	return 1;
 }
 
@@ -810,8 +810,8 @@ static int balance_busiest(struct lb_env *env, bool this_locked)
  * in the middle of __schedule() would expose a half-switched prev. Returns
  * the tasks pulled; *continue_balancing = 0 when another CPU of the local
  * group balances this level (should_we_balance). */
-int load_balance(int this_cpu, struct sched_domain *sd, enum cpu_idle_type idle,
-		 bool this_locked, int *continue_balancing)
+int load_balance(int this_cpu, struct sched_domain *sd, enum cpu_idle_type idle, bool this_locked,
+		 int *continue_balancing)
 {
 	struct rq *this_rq = cpu_rq(this_cpu), *busiest;
 	struct lb_env env = { .sd = sd, .dst_cpu = this_cpu, .dst_rq = this_rq, .idle = idle };
@@ -823,7 +823,7 @@ int load_balance(int this_cpu, struct sched_domain *sd, enum cpu_idle_type idle,
 	lockdep_assert_irqs_disabled();
 	if (this_locked)
 		lockdep_assert_held(&this_rq->lock);
-	if (DEBUG_SCHED_ENABLED)	/* the invariant checker at every balance */
+	if (DEBUG_SCHED_ENABLED) /* the invariant checker at every balance */
 		lb_debug_check(this_rq, this_locked);
 	this_rq->lb.lb_count[idle]++;
 	sd->lb_count[idle]++;
@@ -849,7 +849,7 @@ redo:
 	env.src_cpu = (int)busiest->cpu;
 	moved = balance_busiest(&env, this_locked);
 	if (moved < 0)
-		goto out_one_pinned;	/* newidle could not lock busiest: give up */
+		goto out_one_pinned; /* newidle could not lock busiest: give up */
 	if (!moved && (env.flags & LBF_ALL_PINNED) && busiest->nr_running > 1) {
 		/* Every task there is pinned: try the other CPUs. */
 		cpumask_t rest;

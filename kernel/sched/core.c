@@ -22,7 +22,7 @@
 #include "speed.h"
 
 struct rq runqueues[NR_CPUS];
-struct update_util_data *cpufreq_update_util_data[NR_CPUS];	/* set by cpufreq_schedutil.c */
+struct update_util_data *cpufreq_update_util_data[NR_CPUS]; /* set by cpufreq_schedutil.c */
 const struct sched_class *const sched_classes[] = {
 	&stop_sched_class, &rt_sched_class, &fair_sched_class, &idle_sched_class, NULL,
 };
@@ -30,11 +30,11 @@ const struct sched_class *const sched_classes[] = {
 /* Linux: sched_prio_to_weight[] - each nice level is ~10% of CPU time: w(n) ~ 1024 / 1.25^n. */
 static const int prio_to_weight[40] = {
 	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
-	9548,  7620,  6100,  4904,  3906,  3121,  2501,  1991,  1586,  1277,
-	1024,  820,   655,   526,   423,   335,   272,   215,   172,   137,
-	110,   87,    70,    56,    45,    36,    29,    23,    18,    15,
+	9548,  7620,  6100,  4904,  3906,  3121,  2501,	 1991,	1586,  1277,
+	1024,  820,   655,   526,   423,   335,	  272,	 215,	172,   137,
+	110,   87,    70,    56,    45,	   36,	  29,	 23,	18,    15,
 };
-#define WEIGHT_IDLEPRIO 3	/* SCHED_IDLE */
+#define WEIGHT_IDLEPRIO 3 /* SCHED_IDLE */
 
 /* update_load: p is on a run queue (queued or asleep there, rq locked), so
  * a CFS task's PELT load moves to the new weight (Linux: reweight_task();
@@ -48,12 +48,12 @@ void set_load_weight(struct task_struct *p, bool update_load)
 	if (update_load && p->policy != SCHED_IDLE && p->sched_class == &fair_sched_class)
 		reweight_task(p, w);
 	p->se.load.weight = w;
-	p->se.load.inv_weight = (u32)(0xffffffffull / w);	/* Linux: sched_prio_to_wmult */
+	p->se.load.inv_weight = (u32)(0xffffffffull / w); /* Linux: sched_prio_to_wmult */
 }
 
 /* ---- clocks --------------------------------------------------------------------- */
 
-static u64 irq_time[NR_CPUS];	/* written by this CPU's IRQ exit only */
+static u64 irq_time[NR_CPUS]; /* written by this CPU's IRQ exit only */
 
 /* From the IRQ path: ns spent handling one interrupt on this CPU. */
 void account_irq_time(u64 delta)
@@ -90,8 +90,7 @@ void update_rq_clock(struct rq *rq)
 	rq->clock_task += delta - irq;
 	sched_oracle_event(SCHED_EV_CLOCK, rq, NULL, (long)irq);
 	if (irq)
-		pelt_update_irq(&rq->avg_irq, rq->clock, irq,
-				arch_scale_cpu_capacity((int)rq->cpu),
+		pelt_update_irq(&rq->avg_irq, rq->clock, irq, arch_scale_cpu_capacity((int)rq->cpu),
 				arch_scale_freq_capacity((int)rq->cpu));
 	rq->pelt = pelt_clock_update(rq->pelt, delta - irq, rq->curr == rq->idle,
 				     arch_scale_cpu_capacity((int)rq->cpu),
@@ -141,7 +140,7 @@ void activate_task(struct rq *rq, struct task_struct *p, int flags)
 	p->sched_class->enqueue_task(rq, p, flags);
 	p->on_rq = TASK_ON_RQ_QUEUED;
 	if (++rq->nr_running == 2 && !READ_ONCE(sched_rd_overload))
-		WRITE_ONCE(sched_rd_overload, 1);	/* Linux: add_nr_running() */
+		WRITE_ONCE(sched_rd_overload, 1); /* Linux: add_nr_running() */
 }
 
 void deactivate_task(struct rq *rq, struct task_struct *p, int flags)
@@ -162,7 +161,7 @@ void check_preempt_curr(struct rq *rq, struct task_struct *p, int flags)
 		p->sched_class->check_preempt_curr(rq, p, flags);
 		return;
 	}
-	for_each_class(c) {	/* a higher class always preempts */
+	for_each_class(c) { /* a higher class always preempts */
 		if (c == rq->curr->sched_class)
 			return;
 		if (c == p->sched_class) {
@@ -182,8 +181,8 @@ void set_task_cpu(struct task_struct *p, unsigned int cpu)
 		lockdep_assert_failed("neither lock held", "p->pi_lock or task_rq(p)->lock held",
 				      __func__, __FILE__, __LINE__);
 #endif
-	BUG_ON(p->on_rq == TASK_ON_RQ_QUEUED);	/* dequeue first */
-	BUG_ON(__atomic_load_n(&p->on_cpu, __ATOMIC_ACQUIRE));	/* never a running task */
+	BUG_ON(p->on_rq == TASK_ON_RQ_QUEUED);		       /* dequeue first */
+	BUG_ON(__atomic_load_n(&p->on_cpu, __ATOMIC_ACQUIRE)); /* never a running task */
 	if ((int)cpu == p->cpu)
 		return;
 	sched_oracle_event(SCHED_EV_MIGRATE, task_rq(p), p, (long)cpu);
@@ -192,7 +191,7 @@ void set_task_cpu(struct task_struct *p, unsigned int cpu)
 	trace_sched_migrate_task(p, cpu);
 	p->se.nr_migrations++;
 	p->cpu = (int)cpu;
-	p->wake_cpu = (int)cpu;	/* the prev_cpu of its next wakeup (Linux: __set_task_cpu) */
+	p->wake_cpu = (int)cpu; /* the prev_cpu of its next wakeup (Linux: __set_task_cpu) */
 }
 
 void double_rq_lock(struct rq *a, struct rq *b)
@@ -257,10 +256,11 @@ static int select_fallback_rq(struct task_struct *p, int cpu)
 		p->cpus_allowed = *cpu_possible_mask;
 		p->nr_cpus_allowed = (int)cpumask_weight(&p->cpus_allowed);
 		cpumask_and(&ok, &p->cpus_allowed, cpu_active_mask);
-		printk("sched: process %d (%s) no longer affine to cpu%d: allowed on all CPUs now\n",
+		printk("sched: process %d (%s) no longer affine to cpu%d: allowed on all CPUs "
+		       "now\n",
 		       p->pid, p->comm, cpu);
 	}
-	BUG_ON(cpumask_empty(&ok));	/* cpu_down() never takes the last active CPU */
+	BUG_ON(cpumask_empty(&ok)); /* cpu_down() never takes the last active CPU */
 	return (int)cpumask_first(&ok);
 }
 
@@ -348,7 +348,7 @@ static void sched_fork(struct task_struct *p)
 	p->policy = SCHED_NORMAL;
 	p->static_prio = DEFAULT_PRIO;
 	if (parent && !parent->is_idle && parent->policy != SCHED_FIFO &&
-	    parent->policy != SCHED_RR) {	/* inherit nice and policy, like fork */
+	    parent->policy != SCHED_RR) { /* inherit nice and policy, like fork */
 		p->policy = parent->policy;
 		p->static_prio = parent->static_prio;
 	}
@@ -383,7 +383,7 @@ void wake_up_new_task(struct task_struct *p)
 	p->cpu = (int)arch_cpu_id();
 	if (p->sched_class->task_fork)
 		p->sched_class->task_fork(p);
-	p->recent_used_cpu = p->cpu;	/* Linux: task_cpu(p), the parent's */
+	p->recent_used_cpu = p->cpu; /* Linux: task_cpu(p), the parent's */
 	cpu = select_task_rq(p, arch_cpu_id(), WF_FORK);
 	p->cpu = cpu;
 	p->wake_cpu = cpu;
@@ -423,7 +423,7 @@ static struct task_struct *pick_next_task(struct rq *rq, struct task_struct *pre
 		sched_oracle_event(SCHED_EV_PICK, rq, p, 0);
 		return p;
 	}
-	BUG_ON(1);	/* the idle class always has its task */
+	BUG_ON(1); /* the idle class always has its task */
 }
 
 static void account_switch(struct rq *rq, struct task_struct *prev, struct task_struct *next)
@@ -492,7 +492,7 @@ static int migration_cpu_stop(void *arg)
 		spin_unlock(&rq->lock);
 	}
 	spin_unlock_irqrestore(&p->pi_lock, flags);
-	put_task_struct(p);	/* the reference set_cpus_allowed took */
+	put_task_struct(p); /* the reference set_cpus_allowed took */
 	return 0;
 }
 
@@ -554,7 +554,7 @@ static void __schedule(bool preempt)
 
 void schedule(void)
 {
-	lockdep_assert_no_locks_held();	/* Linux: "scheduling while atomic" */
+	lockdep_assert_no_locks_held(); /* Linux: "scheduling while atomic" */
 	__schedule(false);
 }
 
@@ -580,7 +580,7 @@ void irq_exit_preempt(void)
 
 	lockdep_assert_irqs_disabled();
 	if (READ_ONCE(this_rq()->need_resched) && t->preempt_count == 0 && !t->is_idle) {
-		lockdep_assert_no_locks_held();	/* preempted holding a spinlock */
+		lockdep_assert_no_locks_held(); /* preempted holding a spinlock */
 		__schedule(true);
 	}
 }
@@ -609,7 +609,7 @@ void scheduler_tick(void)
 	curr->sched_class->task_tick(rq, curr);
 	rq->idle_balance = idle_cpu((int)rq->cpu);
 	spin_unlock(&rq->lock);
-	trigger_load_balance(rq);	/* idle: its blocked load decays there */
+	trigger_load_balance(rq); /* idle: its blocked load decays there */
 }
 
 /* One pass of each CPU's idle task. IRQs are masked around the check and the
@@ -622,12 +622,12 @@ void cpu_idle_once(void)
 
 	arch_irq_disable();
 	rq = this_rq();
-	nohz_run_idle_balance(rq);	/* a kick, or newidle's stats pass */
+	nohz_run_idle_balance(rq); /* a kick, or newidle's stats pass */
 	if (!READ_ONCE(rq->need_resched)) {
-		speed_busy_end(true);	/* a slow CPU reaches idle late */
-		cpuidle_idle_call();	/* stops the tick (NO_HZ idle) unless menu keeps it */
+		speed_busy_end(true); /* a slow CPU reaches idle late */
+		cpuidle_idle_call();  /* stops the tick (NO_HZ idle) unless menu keeps it */
 		speed_busy_begin();
-		nohz_run_idle_balance(rq);	/* the kick that woke us */
+		nohz_run_idle_balance(rq); /* the kick that woke us */
 	}
 	arch_irq_enable();
 	if (READ_ONCE(this_rq()->need_resched)) {
@@ -665,7 +665,7 @@ int set_cpus_allowed(struct task_struct *p, const cpumask_t *mask)
 	flags = spin_lock_irqsave(&p->pi_lock);
 	p->cpus_allowed = *mask;
 	p->nr_cpus_allowed = (int)cpumask_weight(mask);
-	if (p->state == TASK_NEW) {	/* not queued anywhere yet */
+	if (p->state == TASK_NEW) { /* not queued anywhere yet */
 		spin_unlock_irqrestore(&p->pi_lock, flags);
 		return 0;
 	}
@@ -685,9 +685,9 @@ int set_cpus_allowed(struct task_struct *p, const cpumask_t *mask)
 		__atomic_add_fetch(&p->refcount, 1, __ATOMIC_ACQ_REL);
 	spin_unlock_irqrestore(&p->pi_lock, flags);
 	if (stop && stop_one_cpu_nowait((unsigned int)cpu, migration_cpu_stop, p))
-		put_task_struct(p);	/* no slot: it moves at its next wakeup */
+		put_task_struct(p); /* no slot: it moves at its next wakeup */
 	if (stop && p == current)
-		__schedule(true);	/* let our stop task move us now */
+		__schedule(true); /* let our stop task move us now */
 	return 0;
 }
 
@@ -706,7 +706,7 @@ static void change_task(struct task_struct *p, void (*fn)(struct task_struct *, 
 		spin_unlock_irqrestore(&p->pi_lock, flags);
 		return;
 	}
-	rq = task_rq_lock(p);	/* only now: a new task has no CPU (cpu -1) */
+	rq = task_rq_lock(p); /* only now: a new task has no CPU (cpu -1) */
 	update_rq_clock(rq);
 	queued = task_on_rq_queued(p);
 	running = task_running(rq, p);
@@ -777,7 +777,7 @@ static void apply_policy(struct task_struct *p, long packed)
 	if (policy == SCHED_FIFO || policy == SCHED_RR) {
 		p->prio = p->normal_prio = MAX_RT_PRIO - 1 - (int)rt_prio;
 		p->sched_class = &rt_sched_class;
-		p->rt.time_slice = 100 * NSEC_PER_MSEC;	/* Linux: sched_rr_timeslice */
+		p->rt.time_slice = 100 * NSEC_PER_MSEC; /* Linux: sched_rr_timeslice */
 	} else {
 		p->prio = p->normal_prio = p->static_prio;
 		p->sched_class = &fair_sched_class;
@@ -863,12 +863,12 @@ void cpu_work(u64 units)
 		left = target - p->work_done;
 		flags = arch_irq_save();
 		cpu = (int)arch_cpu_id();
-		rate = arch_scale_cpu_capacity(cpu) * arch_scale_freq_capacity(cpu);	/* x 2^20 */
+		rate = arch_scale_cpu_capacity(cpu) * arch_scale_freq_capacity(cpu); /* x 2^20 */
 		timer_add(&deadline, arch_clock_ns() + (rate ? (left << 20) / rate + 1 : left));
 		/* Interrupts are taken inside arch_idle(), and a preemption there
 		 * is a preemption of this task, as for a busy loop. */
 		if (!READ_ONCE(this_rq()->need_resched)) {
-			speed_busy_end(false);	/* the wait is not execution */
+			speed_busy_end(false); /* the wait is not execution */
 			arch_idle();
 			speed_busy_begin();
 		}
@@ -920,15 +920,15 @@ unsigned int sched_migrate_tasks(unsigned int dead_cpu)
 			break;
 		}
 		spin_unlock(&rq->lock);
-		spin_lock(&p->pi_lock);	/* lock order: pi_lock, then rq->lock */
+		spin_lock(&p->pi_lock); /* lock order: pi_lock, then rq->lock */
 		spin_lock(&rq->lock);
 		update_rq_clock(rq);
 		move_queued_task(rq, p, select_fallback_rq(p, (int)dead_cpu));
 		spin_unlock(&p->pi_lock);
 		moved++;
 	}
-	BUG_ON(rq->nr_running != 1);	/* us; Linux: "Dying CPU not properly vacated!" */
-	nohz_balance_exit_idle(rq);	/* no ilb kick may pick it any more */
+	BUG_ON(rq->nr_running != 1); /* us; Linux: "Dying CPU not properly vacated!" */
+	nohz_balance_exit_idle(rq);  /* no ilb kick may pick it any more */
 	return moved;
 }
 
@@ -943,8 +943,8 @@ void sched_cpu_starting(unsigned int cpu)
 	rq->need_resched = false;
 	rq->active_balance = 0;
 	rq->misfit_task_load = 0;
-	update_rq_clock(rq);	/* PELT decays the offline time as idle */
-	rq->idle_start = rq->clock;	/* but it is not counted as idle time */
+	update_rq_clock(rq);	    /* PELT decays the offline time as idle */
+	rq->idle_start = rq->clock; /* but it is not counted as idle time */
 	sched_balance_rq_init(rq);
 	spin_unlock_irqrestore(&rq->lock, flags);
 }
@@ -982,7 +982,7 @@ void sched_init_cpu(unsigned int cpu, struct task_struct *idle)
 	struct rq *rq = cpu_rq(cpu);
 
 	spin_lock_init_class(&rq->lock, LOCK_CLASS_RQ, cpu);
-	if (!rq->sd_groups)	/* never freed: a CPU coming back reuses it */
+	if (!rq->sd_groups) /* never freed: a CPU coming back reuses it */
 		rq->sd_groups = kzalloc(SD_NR_LEVELS * (size_t)MAX(cpu_topology.nr_cpus, 1) *
 					sizeof(cpumask_t));
 	sched_debug_rq_init(cpu);

@@ -14,8 +14,8 @@
  * [NR_CPUS] array was 1.2 MiB at NR_CPUS 256). */
 static struct cpufreq_policy *policies[NR_CPUS];
 static int nr_policies;
-static int cpu_policy[NR_CPUS];	/* policy index, -1: no OPP table */
-static struct call_single_data freq_csd[NR_CPUS];	/* freq_apply_local(its policy) */
+static int cpu_policy[NR_CPUS];			  /* policy index, -1: no OPP table */
+static struct call_single_data freq_csd[NR_CPUS]; /* freq_apply_local(its policy) */
 
 static const char *const governor_names[CPUFREQ_NR_GOVERNORS] = {
 	[CPUFREQ_GOV_PERFORMANCE] = "performance",
@@ -138,7 +138,7 @@ static void governor_start(struct cpufreq_policy *policy, enum cpufreq_governor 
 	case CPUFREQ_GOV_POWERSAVE:
 		request(policy, policy->freq[0]);
 		break;
-	case CPUFREQ_GOV_USERSPACE:	/* stays where it is until cpufreq_set_speed() */
+	case CPUFREQ_GOV_USERSPACE: /* stays where it is until cpufreq_set_speed() */
 		break;
 	case CPUFREQ_GOV_SCHEDUTIL:
 		sugov_start(policy);
@@ -247,8 +247,8 @@ void cpufreq_init(void)
 				   policy->nr_opps - 1, arch_clock_ns());
 		for_each_cpu(cpu, &fd->cpus) {
 			cpu_policy[cpu] = nr_policies;
-			freq_csd[cpu] = (struct call_single_data){ .fn = freq_apply_local,
-								   .arg = policy };
+			freq_csd[cpu] =
+				(struct call_single_data){ .fn = freq_apply_local, .arg = policy };
 		}
 		nr_policies++;
 	}
@@ -315,7 +315,7 @@ void cpufreq_cpu_online(unsigned int cpu)
 	spin_unlock_irqrestore(&policy->lock, flags);
 	if (was_inactive)
 		printk("cpufreq: policy%d active again with CPU%u\n", policy->id, cpu);
-	governor_start(policy, policy->governor);	/* schedutil: hooks for the new set */
+	governor_start(policy, policy->governor); /* schedutil: hooks for the new set */
 }
 
 bool cpufreq_policy_active(int id)
@@ -355,10 +355,22 @@ const char *cpufreq_governor_name(int id)
 }
 
 #define POLICY_FIELD(id, field) (policy_get(id) ? READ_ONCE(policy_get(id)->field) : 0)
-u32 cpufreq_cur_freq(int id) { return POLICY_FIELD(id, cur); }
-u32 cpufreq_target_freq(int id) { return POLICY_FIELD(id, target); }
-u32 cpufreq_min_freq(int id) { return POLICY_FIELD(id, freq[0]); }
-u32 cpufreq_rate_limit_us(int id) { return POLICY_FIELD(id, rate_limit_us); }
+u32 cpufreq_cur_freq(int id)
+{
+	return POLICY_FIELD(id, cur);
+}
+u32 cpufreq_target_freq(int id)
+{
+	return POLICY_FIELD(id, target);
+}
+u32 cpufreq_min_freq(int id)
+{
+	return POLICY_FIELD(id, freq[0]);
+}
+u32 cpufreq_rate_limit_us(int id)
+{
+	return POLICY_FIELD(id, rate_limit_us);
+}
 
 u32 cpufreq_max_freq(int id)
 {
@@ -405,7 +417,7 @@ void cpufreq_reset_stats(int id)
 /* As Linux's sysfs shows them: time_in_state (here in us), total_trans, trans_table. */
 void cpufreq_print_stats(int id)
 {
-	static struct cpufreq_stats s;	/* 4 KiB: not on a kernel stack; callers serialize */
+	static struct cpufreq_stats s; /* 4 KiB: not on a kernel stack; callers serialize */
 	char line[256];
 	int n;
 
@@ -418,7 +430,7 @@ void cpufreq_print_stats(int id)
 	n = ksnprintf(line, sizeof(line), "cpufreq: policy%d time_in_state_us", id);
 	for (int i = 0; i < s.nr && n < (int)sizeof(line); i++)
 		n += ksnprintf(line + n, sizeof(line) - (size_t)n, " %u:%llu", s.freq[i],
-			      s.time_in_state[i] / 1000);
+			       s.time_in_state[i] / 1000);
 	printk("%s\n", line);
 	for (int i = 0; i < s.nr; i++) {
 		n = ksnprintf(line, sizeof(line), "cpufreq: policy%d trans_table %u:", id,

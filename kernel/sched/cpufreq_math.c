@@ -31,7 +31,7 @@ u32 cpufreq_transition_delay_us(u32 latency_ns)
 	u32 lat_us = latency_ns / 1000;
 
 	if (!lat_us)
-		return 1000;	/* Linux: LATENCY_MULTIPLIER */
+		return 1000; /* Linux: LATENCY_MULTIPLIER */
 	return lat_us >= 10 ? 10000 : lat_us * 1000;
 }
 
@@ -55,7 +55,7 @@ unsigned long sugov_effective_util(const struct sugov_cpu_util *u, bool rt_track
 
 	if (u->rt_runnable)
 		return cap;
-	if (!rt_tracking)	/* before 4.19: only CFS was tracked */
+	if (!rt_tracking) /* before 4.19: only CFS was tracked */
 		return u->cfs < cap ? u->cfs : cap;
 	if (u->irq >= cap)
 		return cap;
@@ -75,7 +75,7 @@ u32 sugov_next_freq_shared(const struct sugov_cpu_util *cpus, int n, bool rt_tra
 		unsigned long j_util = sugov_effective_util(&cpus[i], rt_tracking);
 		unsigned long j_max = cpus[i].cap;
 
-		if (j_util * max > j_max * util) {	/* j_util / j_max > util / max */
+		if (j_util * max > j_max * util) { /* j_util / j_max > util / max */
 			util = j_util;
 			max = j_max;
 		}

@@ -10,15 +10,15 @@
 
 struct cpufreq_policy;
 struct sugov_cpu {
-	struct update_util_data update_util;	/* what cpufreq_update_util() calls */
+	struct update_util_data update_util; /* what cpufreq_update_util() calls */
 	struct cpufreq_policy *policy;
 };
 
 /* The struct sugov_cpu of each CPU is per CPU (cpufreq_schedutil.c), as in Linux. */
 struct sugov_policy {
-	u64 last_freq_update_time;	/* ns */
-	u32 next_freq;			/* kHz, the last request */
-	bool limits_changed;		/* re-evaluate at once (start, limit change) */
+	u64 last_freq_update_time; /* ns */
+	u32 next_freq;		   /* kHz, the last request */
+	bool limits_changed;	   /* re-evaluate at once (start, limit change) */
 	/* Scratch of the hook, off the stack: one entry per CPU of related_cpus,
 	 * allocated by cpufreq_init (NULL: no memory, the governor stays off). */
 	struct sugov_cpu_util *util;
@@ -27,16 +27,16 @@ struct sugov_policy {
 struct cpufreq_policy {
 	spinlock_t lock;
 	int id;
-	cpumask_t related_cpus;		/* the frequency domain */
-	cpumask_t cpus;			/* its online CPUs; none: the policy is inactive */
+	cpumask_t related_cpus; /* the frequency domain */
+	cpumask_t cpus;		/* its online CPUs; none: the policy is inactive */
 	int nr_opps;
-	u32 freq[TOPOLOGY_MAX_OPPS];	/* kHz, ascending */
-	u32 latency_ns;			/* clock-latency-ns: request to effect */
-	u32 rate_limit_us;		/* schedutil */
+	u32 freq[TOPOLOGY_MAX_OPPS]; /* kHz, ascending */
+	u32 latency_ns;		     /* clock-latency-ns: request to effect */
+	u32 rate_limit_us;	     /* schedutil */
 	enum cpufreq_governor governor;
-	u32 cur;			/* kHz, applied: sets the CPUs' speed */
-	u32 target;			/* kHz, requested (cur once applied) */
-	bool transition_pending;	/* the timer will apply target */
+	u32 cur;		 /* kHz, applied: sets the CPUs' speed */
+	u32 target;		 /* kHz, requested (cur once applied) */
+	bool transition_pending; /* the timer will apply target */
 	struct timer transition;
 	struct cpufreq_stats stats;
 	struct sugov_policy sg;

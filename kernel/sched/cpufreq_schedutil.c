@@ -6,7 +6,7 @@
  * policy->lock, never sleeps, never takes another rq's lock. */
 #include "cpufreq_policy.h"
 
-static struct sugov_cpu sugov_cpus[NR_CPUS];	/* Linux: DEFINE_PER_CPU(sugov_cpu) */
+static struct sugov_cpu sugov_cpus[NR_CPUS]; /* Linux: DEFINE_PER_CPU(sugov_cpu) */
 
 /* What one CPU contributes, read without its rq lock as Linux does
  * (sugov_get_util()): each signal is one word, a slightly stale value only
@@ -36,7 +36,7 @@ static void sugov_update_shared(struct update_util_data *d, u64 time, unsigned i
 	u32 next;
 
 	spin_lock(&policy->lock);
-	if (policy->governor != CPUFREQ_GOV_SCHEDUTIL || !u)	/* stopping: a late call */
+	if (policy->governor != CPUFREQ_GOV_SCHEDUTIL || !u) /* stopping: a late call */
 		goto out;
 	if (!sugov_should_update(time, sg->last_freq_update_time,
 				 (u64)policy->rate_limit_us * NSEC_PER_USEC, sg->limits_changed))

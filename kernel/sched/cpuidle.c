@@ -12,20 +12,20 @@
 #include "trace.h"
 
 /* Linux: menu.c's constants. */
-#define BUCKETS		12
-#define INTERVAL_SHIFT	3
-#define INTERVALS	(1 << INTERVAL_SHIFT)
-#define RESOLUTION	1024
-#define DECAY		8
-#define MAX_INTERESTING (50000 * NSEC_PER_USEC)
-#define LATENCY_REQ_NONE (~0ull)	/* no PM QoS request (Linux: 2000 s) */
+#define BUCKETS		 12
+#define INTERVAL_SHIFT	 3
+#define INTERVALS	 (1 << INTERVAL_SHIFT)
+#define RESOLUTION	 1024
+#define DECAY		 8
+#define MAX_INTERESTING	 (50000 * NSEC_PER_USEC)
+#define LATENCY_REQ_NONE (~0ull) /* no PM QoS request (Linux: 2000 s) */
 
 struct menu_device {
 	bool needs_update, tick_wakeup;
 	u64 next_timer_ns;
 	unsigned int bucket;
 	unsigned int correction_factor[BUCKETS];
-	unsigned int intervals[INTERVALS];	/* us */
+	unsigned int intervals[INTERVALS]; /* us */
 	int interval_ptr;
 };
 
@@ -35,8 +35,8 @@ struct cpuidle_device {
 	struct cpuidle_state_usage usage[TOPOLOGY_MAX_IDLE_STATES];
 	int last_state_idx;
 	u64 last_residency_ns;
-	int idle_idx;		/* Linux: rq->idle_state; -1 */
-	u64 cluster_gen;	/* the cluster's power-down count when it asked for one */
+	int idle_idx;	 /* Linux: rq->idle_state; -1 */
+	u64 cluster_gen; /* the cluster's power-down count when it asked for one */
 	struct menu_device menu;
 } __attribute__((aligned(64)));
 
@@ -67,7 +67,7 @@ static unsigned int which_bucket(u64 duration_ns)
 		return 2;
 	if (duration_ns < 10000 * NSEC_PER_USEC)
 		return 3;
-	return duration_ns < 100000 * NSEC_PER_USEC ? 4 : 5;	/* no iowait buckets */
+	return duration_ns < 100000 * NSEC_PER_USEC ? 4 : 5; /* no iowait buckets */
 }
 
 /* Linux: get_typical_interval(): the average of the recent intervals when
@@ -131,7 +131,7 @@ static int menu_select(struct cpuidle_device *dev, bool tick_stopped, bool *stop
 
 	data->next_timer_ns = tick_nohz_get_sleep_length(&delta_tick);
 	data->bucket = which_bucket(data->next_timer_ns);
-	*stop_tick = true;	/* no polling state here */
+	*stop_tick = true; /* no polling state here */
 	if (dev->nr_states <= 1 || data->next_timer_ns < target_residency_ns(dev, 1))
 		return 0;
 	timer_us = ((u64)RESOLUTION * DECAY * NSEC_PER_USEC / 2 +
@@ -142,7 +142,7 @@ static int menu_select(struct cpuidle_device *dev, bool tick_stopped, bool *stop
 		if (predicted_ns < TICK_NSEC)
 			predicted_ns = data->next_timer_ns;
 	} else if (latency_req > predicted_ns) {
-		latency_req = predicted_ns;	/* performance_multiplier() is 1 */
+		latency_req = predicted_ns; /* performance_multiplier() is 1 */
 	}
 	for (int i = 0; i < dev->nr_states; i++) {
 		if (idx == -1)
@@ -236,8 +236,7 @@ static void cluster_enter(struct cluster_pm *cl, unsigned int cpu, u64 *gen, u64
 
 /* True if this CPU powers the cluster up (pays its exit latency); *was_down:
  * the cluster was off during some of this CPU's idle. */
-static bool cluster_exit(struct cluster_pm *cl, unsigned int cpu, u64 gen, u64 now,
-			 bool *was_down)
+static bool cluster_exit(struct cluster_pm *cl, unsigned int cpu, u64 gen, u64 now, bool *was_down)
 {
 	bool up = false;
 
@@ -309,7 +308,8 @@ static int enter_state(struct cpuidle_device *dev, unsigned int cpu, int idx)
 	energy_cpu_correct(cpu, entered);
 	energy_cpu_state(cpu, -1);
 	exit_ns = entered ? dev->states[powers_up ? idx : demote(dev, entered)].exit_latency_us *
-				    NSEC_PER_USEC : 0;
+				    NSEC_PER_USEC
+			  : 0;
 	if (exit_ns)
 		arch_stall_until(t1 + exit_ns);
 	idle_set_state_idx(cpu, -1);
@@ -327,7 +327,7 @@ void cpuidle_idle_call(void)
 	int idx;
 
 	if (!enabled || dev->nr_states <= 1) {
-		tick_nohz_idle_stop_tick();	/* NO_HZ idle: no tick while idle */
+		tick_nohz_idle_stop_tick(); /* NO_HZ idle: no tick while idle */
 		trace_cpu_idle(0, cpu);
 		arch_idle();
 		trace_cpu_idle(PWR_EVENT_EXIT, cpu);
@@ -339,12 +339,12 @@ void cpuidle_idle_call(void)
 	}
 	stopped = tick_nohz_tick_stopped_cpu(cpu);
 	idx = menu_select(dev, stopped, &stop_tick);
-	if (stop_tick || stopped)	/* Linux: else tick_nohz_idle_retain_tick() */
+	if (stop_tick || stopped) /* Linux: else tick_nohz_idle_retain_tick() */
 		tick_nohz_idle_stop_tick();
 	ticks = sched_tick_count();
 	dev->last_state_idx = enter_state(dev, cpu, idx);
-	dev->menu.needs_update = true;	/* Linux: menu_reflect() */
-	arch_irq_enable();	/* the interrupt that woke us, now */
+	dev->menu.needs_update = true; /* Linux: menu_reflect() */
+	arch_irq_enable();	       /* the interrupt that woke us, now */
 	arch_irq_disable();
 	/* Linux: tick_nohz_idle_got_tick(): the tick handler ran for this idle period, so
 	 * the tick, not a real event, ended it (menu_update() then counts a long idle). */
@@ -367,7 +367,7 @@ void cpuidle_init(void)
 		dev->states = cpu_topology.cpu[cpu].idle;
 		dev->nr_states = cpu_topology.cpu[cpu].nr_idle_states;
 		dev->idle_idx = -1;
-		for (int b = 0; b < BUCKETS; b++)	/* Linux: menu_enable_device() */
+		for (int b = 0; b < BUCKETS; b++) /* Linux: menu_enable_device() */
 			dev->menu.correction_factor[b] = RESOLUTION * DECAY;
 	}
 	printk("cpuidle: %s, governor menu, cpu0 has %d states\n", enabled ? "on" : "off",

@@ -11,10 +11,10 @@
 #define STATE_BUSY (-1)
 
 struct energy_cpu {
-	int state;	/* STATE_BUSY or an idle state index */
-	u32 khz;	/* the OPP while busy */
-	u64 last;	/* ns: charged up to here */
-	u64 pj;		/* picojoules since reset */
+	int state; /* STATE_BUSY or an idle state index */
+	u32 khz;   /* the OPP while busy */
+	u64 last;  /* ns: charged up to here */
+	u64 pj;	   /* picojoules since reset */
 } __attribute__((aligned(64)));
 
 static struct energy_cpu meter[NR_CPUS];
@@ -42,7 +42,7 @@ u64 energy_idle_power_uw(unsigned int cpu, int idx)
 	const struct topology_freq_domain *fd = domain_of(cpu);
 	const struct topology_idle_state *s = cpuidle_state(cpu, idx);
 	u64 lowest = fd->nr_perf_states ? fd->em[0].power : 0;
-	u32 permille = idx == 0	   ? ENERGY_WFI_PERMILLE
+	u32 permille = idx == 0	  ? ENERGY_WFI_PERMILLE
 		       : s->level ? ENERGY_CLUSTER_OFF_PERMILLE
 				  : ENERGY_CPU_OFF_PERMILLE;
 
@@ -60,7 +60,7 @@ static void charge(unsigned int cpu, struct energy_cpu *m)
 	u64 now = arch_clock_ns();
 
 	if (now > m->last)
-		m->pj += power_now(cpu, m) * (now - m->last) / 1000;	/* uW x ns = fJ */
+		m->pj += power_now(cpu, m) * (now - m->last) / 1000; /* uW x ns = fJ */
 	m->last = now;
 }
 
@@ -91,7 +91,7 @@ void energy_init(void)
 	u64 now = arch_clock_ns();
 
 	for (int cpu = 0; cpu < cpu_topology.nr_cpus; cpu++) {
-		meter[cpu].khz = cpu_topology.cpu[cpu].fmax;	/* the caller sets the OPP */
+		meter[cpu].khz = cpu_topology.cpu[cpu].fmax; /* the caller sets the OPP */
 		meter[cpu].last = now;
 		meter[cpu].state = STATE_BUSY;
 	}
@@ -135,7 +135,7 @@ void energy_reset(void)
 static void print_line(const char *prefix, const char *tag, const char *what, int id, u64 uj,
 		       u64 ns)
 {
-	u64 uw = ns ? uj * 1000000000ull / ns : 0;	/* uJ / s = uW */
+	u64 uw = ns ? uj * 1000000000ull / ns : 0; /* uJ / s = uW */
 
 	printk("%senergy%s %s=%d joules=%llu.%06llu avg_watts=%llu.%06llu\n", prefix, tag, what, id,
 	       (unsigned long long)(uj / 1000000), (unsigned long long)(uj % 1000000),
@@ -147,8 +147,9 @@ void energy_print(const char *prefix, const char *tag)
 	u64 ns = energy_since_ns(), total = 0;
 
 	printk("%senergy%s since_ms=%llu idle_power=lowest_opp_power x (wfi %u, cpu_off %u, "
-	       "cluster_off %u) / 1000\n", prefix, tag, (unsigned long long)(ns / NSEC_PER_MSEC),
-	       ENERGY_WFI_PERMILLE, ENERGY_CPU_OFF_PERMILLE, ENERGY_CLUSTER_OFF_PERMILLE);
+	       "cluster_off %u) / 1000\n",
+	       prefix, tag, (unsigned long long)(ns / NSEC_PER_MSEC), ENERGY_WFI_PERMILLE,
+	       ENERGY_CPU_OFF_PERMILLE, ENERGY_CLUSTER_OFF_PERMILLE);
 	for (int cpu = 0; cpu < cpu_topology.nr_cpus; cpu++)
 		print_line(prefix, tag, "cpu", cpu, energy_cpu_uj((unsigned int)cpu), ns);
 	for (int c = 0; c < cpu_topology.nr_clusters; c++) {

@@ -21,7 +21,7 @@ void sched_tunables_init(unsigned int nr_cpus)
 	unsigned int n = MIN(nr_cpus, 8u), factor = 1;
 
 	while (n >>= 1)
-		factor++;	/* 1 + ilog2 */
+		factor++; /* 1 + ilog2 */
 	sysctl_sched_latency = 6000000 * factor;
 	sysctl_sched_min_granularity = 750000 * factor;
 	sysctl_sched_wakeup_granularity = 1000000 * factor;
@@ -56,7 +56,7 @@ void update_cpu_capacity(struct rq *rq)
 	}
 	used = READ_ONCE(rq->avg_rt.util_avg);
 	used = used < max ? max - used : 0;
-	used = used * (max - irq) / max;	/* scale_irq_capacity() */
+	used = used * (max - irq) / max; /* scale_irq_capacity() */
 	rq->cpu_capacity = used ? used : 1;
 }
 
@@ -127,7 +127,7 @@ void update_misfit_status(struct task_struct *p, struct rq *rq)
 {
 	lockdep_assert_held(&rq->lock);
 	if (!cpu_topology.asym_cpucapacity || !sched_feat(MISFIT)) {
-		rq->misfit_task_load = 0;	/* no flag outlives NO_MISFIT */
+		rq->misfit_task_load = 0; /* no flag outlives NO_MISFIT */
 		return;
 	}
 	if (!p || p->nr_cpus_allowed == 1 || task_fits_cpu(p, (int)rq->cpu)) {
@@ -287,7 +287,7 @@ static void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, bool in
 		vruntime -= thresh;
 	}
 	if ((s64)(se->vruntime - vruntime) > 0)
-		vruntime = se->vruntime;	/* never gain time by sleeping */
+		vruntime = se->vruntime; /* never gain time by sleeping */
 	se->vruntime = vruntime;
 }
 
@@ -323,7 +323,7 @@ static void account_entity_enqueue(struct cfs_rq *cfs_rq, struct sched_entity *s
 	cfs_rq->h_nr_running++;
 	if (task_of(se)->policy == SCHED_IDLE)
 		cfs_rq->idle_h_nr_running++;
-	list_add(&se->group_node, &rq_of(cfs_rq)->cfs_tasks);	/* balance.c's LRU */
+	list_add(&se->group_node, &rq_of(cfs_rq)->cfs_tasks); /* balance.c's LRU */
 }
 
 static void account_entity_dequeue(struct cfs_rq *cfs_rq, struct sched_entity *se)
@@ -401,7 +401,7 @@ static void dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int f
 	se->on_rq = 0;
 	account_entity_dequeue(cfs_rq, se);
 	if (!(flags & DEQUEUE_SLEEP))
-		se->vruntime -= cfs_rq->min_vruntime;	/* leaving for another rq */
+		se->vruntime -= cfs_rq->min_vruntime; /* leaving for another rq */
 	update_min_vruntime(cfs_rq);
 }
 
@@ -472,9 +472,9 @@ static struct sched_entity *pick_next_entity(struct cfs_rq *cfs_rq, struct sched
 			se = second;
 	}
 	if (cfs_rq->next && wakeup_preempt_entity(cfs_rq->next, left) < 1)
-		se = cfs_rq->next;	/* someone really wants it to run */
+		se = cfs_rq->next; /* someone really wants it to run */
 	else if (cfs_rq->last && wakeup_preempt_entity(cfs_rq->last, left) < 1)
-		se = cfs_rq->last;	/* give the CPU back to the task a wakeup preempted */
+		se = cfs_rq->last; /* give the CPU back to the task a wakeup preempted */
 	return se;
 }
 
@@ -491,7 +491,7 @@ static struct task_struct *pick_next_task_fair(struct rq *rq)
 	clear_buddies(cfs_rq, se);
 	set_next_entity(cfs_rq, se);
 	p = task_of(se);
-	list_move(&se->group_node, &rq->cfs_tasks);	/* most recently picked first */
+	list_move(&se->group_node, &rq->cfs_tasks); /* most recently picked first */
 	update_misfit_status(p, rq);
 	return p;
 }
@@ -575,11 +575,11 @@ static void check_preempt_wakeup(struct rq *rq, struct task_struct *p, int wake_
 		next_buddy_marked = true;
 	}
 	if (rq->need_resched)
-		return;	/* and no last buddy: curr may already be on its way out */
+		return; /* and no last buddy: curr may already be on its way out */
 	if (curr->policy == SCHED_IDLE && p->policy != SCHED_IDLE)
 		goto preempt;
 	if (p->policy != SCHED_NORMAL || !sched_feat(WAKEUP_PREEMPTION))
-		return;	/* batch and idle tasks do not preempt */
+		return; /* batch and idle tasks do not preempt */
 	update_curr(cfs_rq);
 	if (wakeup_preempt_entity(se, pse) == 1) {
 		if (!next_buddy_marked)
@@ -621,13 +621,13 @@ static void task_fork_fair(struct task_struct *p)
 	struct cfs_rq *cfs_rq = &rq->cfs;
 	struct sched_entity *se = &p->se, *curr;
 
-	spin_lock(&rq->lock);	/* IRQs are off: wake_up_new_task() holds p->pi_lock */
+	spin_lock(&rq->lock); /* IRQs are off: wake_up_new_task() holds p->pi_lock */
 
 	memset(&se->avg, 0, sizeof(se->avg));
 	se->avg.load_avg = se->load.weight;
 	update_rq_clock(rq);
 	curr = cfs_rq->curr;
-	se->vruntime = cfs_rq->min_vruntime;	/* Linux: 0, below any min_vruntime + slice */
+	se->vruntime = cfs_rq->min_vruntime; /* Linux: 0, below any min_vruntime + slice */
 	if (curr) {
 		update_curr(cfs_rq);
 		se->vruntime = curr->vruntime;
@@ -688,8 +688,8 @@ static void migrate_task_rq_fair(struct task_struct *p, int new_cpu)
 		remove_entity_load_avg(&rq->cfs, se);
 		migrate_se_pelt_lag(rq, se);
 	}
-	se->avg.last_update_time = 0;	/* attach on the next enqueue */
-	se->exec_start = 0;	/* migrated: no longer cache hot (balance.c task_hot) */
+	se->avg.last_update_time = 0; /* attach on the next enqueue */
+	se->exec_start = 0;	      /* migrated: no longer cache hot (balance.c task_hot) */
 	p->placed_tick = 0;
 }
 
@@ -731,7 +731,7 @@ void init_cfs_rq(struct cfs_rq *cfs_rq)
 {
 	memset(cfs_rq, 0, sizeof(*cfs_rq));
 	cfs_rq->tasks_timeline = RB_ROOT_CACHED;
-	cfs_rq->min_vruntime = (u64)(-(1ll << 20));	/* wraps early, as Linux's does */
+	cfs_rq->min_vruntime = (u64)(-(1ll << 20)); /* wraps early, as Linux's does */
 	spin_lock_init_class(&cfs_rq->removed.lock, LOCK_CLASS_RQ_INNER, 0);
 }
 
@@ -774,7 +774,8 @@ int select_idle_capacity(struct task_struct *p, const cpumask_t *span, int targe
 	int best = -1, cpu;
 
 	cpumask_and(&cpus, span, &p->cpus_allowed);
-	for_each_cpu_wrap(cpu, &cpus, (unsigned int)target) {
+	for_each_cpu_wrap(cpu, &cpus, (unsigned int)target)
+	{
 		unsigned long cap = capacity_of((unsigned int)cpu);
 		int fits;
 
@@ -808,9 +809,7 @@ static int select_idle_cpu(struct task_struct *p, int target)
 	int cpu;
 
 	cpumask_and(&cpus, rq->nr_sd ? &rq->sd[0].span : cpumask_of(target), &p->cpus_allowed);
-	for_each_cpu_wrap(cpu, &cpus, (unsigned int)target)
-		if (available_idle_cpu(cpu))
-			return cpu;
+	for_each_cpu_wrap(cpu, &cpus, (unsigned int)target) if (available_idle_cpu(cpu)) return cpu;
 	return -1;
 }
 
@@ -822,7 +821,7 @@ static int select_idle_sibling(struct task_struct *p, int prev, int target)
 	struct rq *rq = cpu_rq(target);
 	bool asym = cpu_topology.asym_cpucapacity && sched_feat(SELECT_IDLE_CAPACITY) &&
 		    rq->sd_asym_cpucapacity;
-	unsigned long util = task_util_est_of(p);	/* the clamps go separately */
+	unsigned long util = task_util_est_of(p); /* the clamps go separately */
 	int recent = p->recent_used_cpu, i;
 
 	if (asym && !sched_feat(ASYM_PREFER_PREV)) {
@@ -868,8 +867,9 @@ static void record_wakee(struct task_struct *p)
 static bool wake_wide(struct task_struct *p)
 {
 	unsigned int master = current->wakee_flips, slave = p->wakee_flips;
-	unsigned int factor = cpu_rq(arch_cpu_id())->nr_sd ?
-				      cpumask_weight(&cpu_rq(arch_cpu_id())->sd[0].span) : 1;
+	unsigned int factor = cpu_rq(arch_cpu_id())->nr_sd
+				      ? cpumask_weight(&cpu_rq(arch_cpu_id())->sd[0].span)
+				      : 1;
 
 	if (master < slave) {
 		unsigned int t = master;
@@ -888,14 +888,14 @@ enum group_type {
 	group_has_spare,
 	group_fully_busy,
 	group_misfit_task,
-	group_overloaded,	/* Linux's group_asym_packing and group_imbalanced never
+	group_overloaded, /* Linux's group_asym_packing and group_imbalanced never
 				 * arise on the wakeup path */
 };
 
 /* Linux: struct sg_lb_stats, the fields update_sg_wakeup_stats() fills. */
 struct sg_lb_stats {
 	unsigned long avg_load, group_load, group_util, group_runnable;
-	unsigned long group_capacity, max_capacity;	/* Linux: group->sgc */
+	unsigned long group_capacity, max_capacity; /* Linux: group->sgc */
 	unsigned int sum_nr_running, sum_h_nr_running, idle_cpus, group_weight;
 	unsigned long group_misfit_task_load;
 	enum group_type group_type;
@@ -996,8 +996,8 @@ static bool update_pick_idlest(const struct sg_lb_stats *idlest, const struct sg
  * type, within imbalance_pct on load, of as big a CPU, or with as many idle CPUs. */
 static int find_idlest_group(struct sched_domain *sd, struct task_struct *p, int this_cpu)
 {
-	struct sg_lb_stats local = { 0 }, idlest = { .avg_load = ~0ul,
-						    .group_type = group_overloaded }, sgs;
+	struct sg_lb_stats local = { 0 },
+			   idlest = { .avg_load = ~0ul, .group_type = group_overloaded }, sgs;
 	int idlest_g = -1, local_g = -1;
 	unsigned long imbalance;
 
@@ -1016,7 +1016,7 @@ static int find_idlest_group(struct sched_domain *sd, struct task_struct *p, int
 		}
 	}
 	if (idlest_g < 0 || local_g < 0)
-		return idlest_g;	/* nowhere to go, or the local group is not allowed */
+		return idlest_g; /* nowhere to go, or the local group is not allowed */
 	if (local.group_type != idlest.group_type)
 		return local.group_type < idlest.group_type ? -1 : idlest_g;
 	switch (local.group_type) {
@@ -1103,7 +1103,7 @@ static int find_idlest_cpu(struct task_struct *p, int cpu, int prev_cpu)
 		}
 		new_cpu = find_idlest_group_cpu(&sd->groups[g], p, cpu);
 		if (new_cpu == cpu) {
-			level--;	/* balance at a lower level of cpu */
+			level--; /* balance at a lower level of cpu */
 			continue;
 		}
 		weight = sd->span_weight;
@@ -1165,8 +1165,8 @@ static int wake_affine_weight(struct sched_domain *sd, struct task_struct *p, in
 }
 
 /* Linux: wake_affine(): WA_IDLE, then WA_WEIGHT; this_cpu or prev_cpu. */
-static int wake_affine(struct sched_domain *sd, struct task_struct *p, int this_cpu,
-		       int prev_cpu, bool sync)
+static int wake_affine(struct sched_domain *sd, struct task_struct *p, int this_cpu, int prev_cpu,
+		       bool sync)
 {
 	int target = -1;
 
@@ -1207,8 +1207,7 @@ static int select_task_rq_fair(struct task_struct *p, int prev_cpu, int wake_fla
 	/* SIS_DEBOUNCE: placed in this tick already, so not moved again in it,
 	 * idle or not (the 2017 RFC: the wakee counts as cache hot there). */
 	if (sched_feat(SIS_DEBOUNCE) && placed_this_tick(p) &&
-	    cpumask_test_cpu(prev_cpu, &p->cpus_allowed) &&
-	    cpu_online((unsigned int)prev_cpu))
+	    cpumask_test_cpu(prev_cpu, &p->cpus_allowed) && cpu_online((unsigned int)prev_cpu))
 		return prev_cpu;
 	record_wakee(p);
 	if (!wake_wide(p) && cpumask_test_cpu(this_cpu, &p->cpus_allowed) && this_cpu != prev_cpu &&
@@ -1222,7 +1221,7 @@ static int select_task_rq_fair(struct task_struct *p, int prev_cpu, int wake_fla
 	if (new_cpu != prev_cpu && p->recent_used_cpu != prev_cpu)
 		p->recent_used_cpu = prev_cpu;
 	if (new_cpu != prev_cpu && placed_this_tick(p))
-		p->stats.nr_wakeups_bounced++;	/* what SIS_DEBOUNCE forbids */
+		p->stats.nr_wakeups_bounced++; /* what SIS_DEBOUNCE forbids */
 	p->placed_tick = tick_count((unsigned int)new_cpu) + 1;
 	return new_cpu;
 }
@@ -1260,7 +1259,7 @@ const struct sched_class fair_sched_class = {
  * over `loops`, IRQs off, nothing written. 0 on a symmetric machine. */
 u64 sched_wakeup_scan_cost_ns(unsigned int loops)
 {
-	static struct task_struct t;	/* a task of util 1024, on no run queue */
+	static struct task_struct t; /* a task of util 1024, on no run queue */
 	struct rq *rq = this_rq();
 	unsigned long flags;
 	u64 t0, ns;

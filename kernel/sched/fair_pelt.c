@@ -8,10 +8,10 @@
 #include "trace.h"
 
 /* a -= b, stopping at 0 (Linux: sub_positive()), in a's type. */
-#define SUB_POS(a, b)                                                                      \
-	do {                                                                               \
-		__typeof__(a) __v = (__typeof__(a))(b);                                    \
-		(a) = (a) > __v ? (a) - __v : 0;                                           \
+#define SUB_POS(a, b)                                                                              \
+	do {                                                                                       \
+		__typeof__(a) __v = (__typeof__(a))(b);                                            \
+		(a) = (a) > __v ? (a)-__v : 0;                                                     \
 	} while (0)
 
 /* After a subtraction, a sum may have dropped below what its average implies
@@ -24,8 +24,8 @@ static void pelt_floor_sums(struct sched_avg *sa, bool load, bool util_runnable)
 		sa->load_sum = MAX((u32)sa->load_sum, (u32)(sa->load_avg * PELT_MIN_DIVIDER));
 	if (util_runnable) {
 		sa->util_sum = MAX(sa->util_sum, (u32)(sa->util_avg * PELT_MIN_DIVIDER));
-		sa->runnable_sum = MAX((u32)sa->runnable_sum,
-				       (u32)(sa->runnable_avg * PELT_MIN_DIVIDER));
+		sa->runnable_sum =
+			MAX((u32)sa->runnable_sum, (u32)(sa->runnable_avg * PELT_MIN_DIVIDER));
 	}
 }
 
@@ -136,9 +136,8 @@ void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
 	u64 t0 = READ_ONCE(sched_pelt_timing) ? arch_clock_ns() : 0;
 	int decayed;
 
-	if (se->avg.last_update_time &&
-	    pelt_update_se(&se->avg, now, se->on_rq, se->on_rq, cfs_rq->curr == se,
-			   se->load.weight))
+	if (se->avg.last_update_time && pelt_update_se(&se->avg, now, se->on_rq, se->on_rq,
+						       cfs_rq->curr == se, se->load.weight))
 		trace_sched_pelt_se(rq->cpu, task_of(se));
 	decayed = update_cfs_rq_load_avg(now, cfs_rq);
 	if (decayed)
@@ -184,8 +183,7 @@ void attach_entity_cfs_rq(struct cfs_rq *cfs_rq, struct sched_entity *se)
  * Linux: remove_entity_load_avg() with sync_entity_load_avg(). */
 void remove_entity_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
-	pelt_update_blocked_se(&se->avg, READ_ONCE(cfs_rq->avg.last_update_time),
-			       se->load.weight);
+	pelt_update_blocked_se(&se->avg, READ_ONCE(cfs_rq->avg.last_update_time), se->load.weight);
 	spin_lock(&cfs_rq->removed.lock);
 	cfs_rq->removed.nr++;
 	cfs_rq->removed.util_avg += se->avg.util_avg;
@@ -205,13 +203,13 @@ void migrate_se_pelt_lag(struct rq *rq, struct sched_entity *se)
 	u64 now, lut;
 
 	if (!se->avg.load_sum && !se->avg.util_sum && !se->avg.runnable_sum)
-		return;	/* Linux: load_avg_is_decayed() */
+		return; /* Linux: load_avg_is_decayed() */
 	if (READ_ONCE(rq->curr) != rq->idle)
 		return;
 	now = READ_ONCE(rq->clock_pelt_idle);
 	lut = READ_ONCE(rq->cfs.avg.last_update_time);
 	if (now < lut)
-		now = lut;	/* the cfs_rq is more recent than the estimate */
+		now = lut; /* the cfs_rq is more recent than the estimate */
 	else
 		now += arch_clock_ns() - READ_ONCE(rq->clock_idle);
 	pelt_update_blocked_se(&se->avg, now, se->load.weight);
@@ -224,11 +222,11 @@ static bool update_blocked_others(struct rq *rq, bool *done)
 	bool decayed;
 
 	decayed = update_rt_rq_load_avg(rq, rq->curr->sched_class == &rt_sched_class);
-	decayed |= pelt_update_irq(&rq->avg_irq, rq->clock, 0,
-				   arch_scale_cpu_capacity((int)rq->cpu),
-				   arch_scale_freq_capacity((int)rq->cpu));
+	decayed |=
+		pelt_update_irq(&rq->avg_irq, rq->clock, 0, arch_scale_cpu_capacity((int)rq->cpu),
+				arch_scale_freq_capacity((int)rq->cpu));
 	if (READ_ONCE(rq->avg_rt.util_avg) || READ_ONCE(rq->avg_irq.util_avg))
-		*done = false;	/* Linux: others_have_blocked() */
+		*done = false; /* Linux: others_have_blocked() */
 	return decayed;
 }
 
@@ -253,7 +251,7 @@ bool update_blocked_averages(struct rq *rq)
 	decayed = update_blocked_others(rq, &done);
 	decayed |= update_cfs_rq_load_avg(rq_clock_pelt(rq), cfs_rq) != 0;
 	if (cfs_rq->avg.load_avg || cfs_rq->avg.util_avg)
-		done = false;	/* Linux: cfs_rq_has_blocked() */
+		done = false; /* Linux: cfs_rq_has_blocked() */
 	if (decayed)
 		cpufreq_update_util(rq, 0);
 	return !done;
@@ -281,7 +279,7 @@ void util_est_update_task(struct cfs_rq *cfs_rq, struct task_struct *p, bool tas
 {
 	if (!sched_feat(UTIL_EST) || !task_sleep)
 		return;
-	p->se.avg.util_est = util_est_update(p->se.avg.util_est, task_util(p),
-					     capacity_orig_of(rq_of(cfs_rq)->cpu),
-					     sched_feat(UTIL_EST_FASTUP));
+	p->se.avg.util_est =
+		util_est_update(p->se.avg.util_est, task_util(p),
+				capacity_orig_of(rq_of(cfs_rq)->cpu), sched_feat(UTIL_EST_FASTUP));
 }

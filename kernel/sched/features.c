@@ -6,7 +6,7 @@
 #include "bootargs.h"
 #include "sched_internal.h"
 
-#define F_NAME(name, def) #name,
+#define F_NAME(name, def)    #name,
 #define F_DEFAULT(name, def) | ((def) ? (1u << __SCHED_FEAT_##name) : 0)
 static const char *const feat_names[] = { SCHED_FEATURES(F_NAME) };
 u32 sysctl_sched_features = 0 SCHED_FEATURES(F_DEFAULT);

@@ -11,7 +11,7 @@
 
 static void enqueue_task_idle(struct rq *rq, struct task_struct *p, int flags)
 {
-	WARN_ON_ONCE(1);	/* the idle task is never queued */
+	WARN_ON_ONCE(1); /* the idle task is never queued */
 }
 
 static void noop_task(struct rq *rq, struct task_struct *p, int flags)
@@ -20,7 +20,7 @@ static void noop_task(struct rq *rq, struct task_struct *p, int flags)
 
 static void noop_preempt(struct rq *rq, struct task_struct *p, int flags)
 {
-	resched_curr(rq);	/* anything beats idle */
+	resched_curr(rq); /* anything beats idle */
 }
 
 static struct task_struct *pick_next_task_idle(struct rq *rq)
@@ -69,8 +69,8 @@ struct stop_work {
 static struct {
 	struct stop_work work[STOP_QUEUE];
 	unsigned int head, tail;
-	bool parked;	/* its CPU is offline: no new work (Linux: !stopper->enabled) */
-	struct multi_stop *multi;	/* stop_machine()'s work: its own slot, first */
+	bool parked;		  /* its CPU is offline: no new work (Linux: !stopper->enabled) */
+	struct multi_stop *multi; /* stop_machine()'s work: its own slot, first */
 } stop_queue[NR_CPUS];
 static spinlock_t stop_lock[NR_CPUS];
 static struct wait_queue_head stop_wq[NR_CPUS];
@@ -203,8 +203,8 @@ void stop_machine_unpark(unsigned int cpu)
 struct multi_stop {
 	int (*fn)(void *);
 	void *arg;
-	unsigned int cpu;	/* where fn runs */
-	unsigned int nr;	/* CPUs taking part */
+	unsigned int cpu; /* where fn runs */
+	unsigned int nr;  /* CPUs taking part */
 	unsigned int arrived, left;
 	int ran, ret;
 	struct completion done;
@@ -227,7 +227,7 @@ static int multi_cpu_stop(void *arg)
 	}
 	arch_irq_restore(flags);
 	if (__atomic_add_fetch(&ms->left, 1, __ATOMIC_ACQ_REL) == ms->nr)
-		complete(&ms->done);	/* ms lives on the caller's stack until then */
+		complete(&ms->done); /* ms lives on the caller's stack until then */
 	return 0;
 }
 

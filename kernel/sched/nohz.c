@@ -8,20 +8,20 @@
  * words; rq fields under rq->lock or written by their own CPU. Linux v6.1. */
 #include "sched_internal.h"
 
-#define NOHZ_BALANCE_KICK 0x1
-#define NOHZ_STATS_KICK 0x2
-#define NOHZ_NEWILB_KICK 0x4	/* newidle asks its own idle loop for a stats pass */
-#define NOHZ_NEXT_KICK 0x8
-#define NOHZ_KICK_MASK (NOHZ_BALANCE_KICK | NOHZ_STATS_KICK | NOHZ_NEXT_KICK)
+#define NOHZ_BALANCE_KICK  0x1
+#define NOHZ_STATS_KICK	   0x2
+#define NOHZ_NEWILB_KICK   0x4 /* newidle asks its own idle loop for a stats pass */
+#define NOHZ_NEXT_KICK	   0x8
+#define NOHZ_KICK_MASK	   (NOHZ_BALANCE_KICK | NOHZ_STATS_KICK | NOHZ_NEXT_KICK)
 #define LOAD_AVG_PERIOD_MS 32
 
 static struct {
-	cpumask_t idle_cpus_mask;	/* tick stopped, not yet busy again */
+	cpumask_t idle_cpus_mask; /* tick stopped, not yet busy again */
 	unsigned int nr_cpus;
-	int has_blocked;	/* idle CPUs may have blocked load to decay */
-	int needs_update;	/* newly idle CPUs' next_balance not collated yet */
-	unsigned long next_balance;	/* jiffies */
-	unsigned long next_blocked;	/* jiffies */
+	int has_blocked;	    /* idle CPUs may have blocked load to decay */
+	int needs_update;	    /* newly idle CPUs' next_balance not collated yet */
+	unsigned long next_balance; /* jiffies */
+	unsigned long next_blocked; /* jiffies */
 } nohz;
 
 /* Linux: msecs_to_jiffies(), rounding up: a balance interval is never
@@ -42,7 +42,7 @@ static unsigned long get_sd_balance_interval(const struct sched_domain *sd, bool
 	interval = msecs_to_jiffies(interval);
 	if (busy)
 		interval -= 1;
-	max = HZ * cpumask_weight(cpu_online_mask) / 10;	/* max_load_balance_interval */
+	max = HZ * cpumask_weight(cpu_online_mask) / 10; /* max_load_balance_interval */
 	return MIN(MAX(interval, 1ul), MAX(max, 1ul));
 }
 
@@ -126,7 +126,7 @@ static void update_blocked_load(struct rq *rq)
 {
 	lockdep_assert_held(&rq->lock);
 	WRITE_ONCE(rq->last_blocked_load_update_tick, sched_jiffies());
-	if (!update_blocked_averages(rq))	/* clock, decay, cpufreq on decay */
+	if (!update_blocked_averages(rq)) /* clock, decay, cpufreq on decay */
 		rq->has_blocked_load = false;
 }
 
@@ -161,14 +161,15 @@ static void _nohz_idle_balance(struct rq *this_rq, unsigned int flags)
 		WRITE_ONCE(nohz.has_blocked, 0);
 	if (flags & NOHZ_NEXT_KICK)
 		WRITE_ONCE(nohz.needs_update, 0);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);	/* vs nohz_balance_enter_idle() */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST); /* vs nohz_balance_enter_idle() */
 	/* this CPU last: from the next one round (Linux: for_each_cpu_wrap) */
-	for_each_cpu_wrap(cpu, &nohz.idle_cpus_mask, (this_rq->cpu + 1) % NR_CPUS) {
+	for_each_cpu_wrap(cpu, &nohz.idle_cpus_mask, (this_rq->cpu + 1) % NR_CPUS)
+	{
 		struct rq *rq = cpu_rq(cpu);
 
 		if (!idle_cpu((int)cpu))
 			continue;
-		if (need_resched()) {	/* work arrived here: the next owner takes over */
+		if (need_resched()) { /* work arrived here: the next owner takes over */
 			has_blocked_load |= flags & NOHZ_STATS_KICK;
 			if (flags & NOHZ_NEXT_KICK)
 				WRITE_ONCE(nohz.needs_update, 1);
@@ -215,7 +216,7 @@ static void kick_ilb(struct rq *rq, unsigned int flags)
 		return;
 	prev = __atomic_fetch_or(&cpu_rq(ilb)->nohz_flags, flags, __ATOMIC_ACQ_REL);
 	if (prev & NOHZ_KICK_MASK)
-		return;	/* already kicked, not yet run */
+		return; /* already kicked, not yet run */
 	rq->lb.nohz_kicks[flags & NOHZ_BALANCE_KICK ? 1 : 0]++;
 	arch_send_ipi(ilb, IPI_RESCHEDULE);
 }
@@ -227,7 +228,7 @@ static bool check_misfit_status(const struct rq *rq, const struct sched_domain *
 	unsigned long max_cap = 0;
 	unsigned int c;
 
-	for_each_cpu(c, cpu_active_mask)	/* Linux: rq->rd->max_cpu_capacity */
+	for_each_cpu(c, cpu_active_mask) /* Linux: rq->rd->max_cpu_capacity */
 		max_cap = MAX(max_cap, cpu_rq(c)->cpu_capacity_orig);
 	return rq->misfit_task_load &&
 	       (rq->cpu_capacity_orig < max_cap || check_cpu_capacity(rq, sd));
@@ -246,7 +247,7 @@ static void nohz_balancer_kick(struct rq *rq)
 
 	if (rq->idle_balance)
 		return;
-	nohz_balance_exit_idle(rq);	/* the first busy tick after idle */
+	nohz_balance_exit_idle(rq); /* the first busy tick after idle */
 	if (!READ_ONCE(nohz.nr_cpus))
 		return;
 	if (READ_ONCE(nohz.has_blocked) && time_after(now, READ_ONCE(nohz.next_blocked)))
@@ -258,14 +259,14 @@ static void nohz_balancer_kick(struct rq *rq)
 		flags = NOHZ_STATS_KICK | NOHZ_BALANCE_KICK;
 		goto out;
 	}
-	if (rq->sd_asym_cpucapacity) {	/* only capacity matters, not cache use */
+	if (rq->sd_asym_cpucapacity) { /* only capacity matters, not cache use */
 		if (check_misfit_status(rq, rq->sd_asym_cpucapacity))
 			flags = NOHZ_STATS_KICK | NOHZ_BALANCE_KICK;
 		goto out;
 	}
 	llc = (rq->sd[0].flags & SD_SHARE_PKG_RESOURCES) ? &rq->sd[0] : NULL;
 	if (llc) {
-		cpumask_t busy;	/* sds->nr_busy_cpus */
+		cpumask_t busy; /* sds->nr_busy_cpus */
 
 		cpumask_and(&busy, &llc->span, cpu_active_mask);
 		cpumask_andnot(&busy, &busy, &nohz.idle_cpus_mask);
@@ -296,7 +297,7 @@ void nohz_balance_enter_idle(unsigned int cpu)
 		__atomic_add_fetch(&nohz.nr_cpus, 1, __ATOMIC_SEQ_CST);
 		WRITE_ONCE(nohz.needs_update, 1);
 	}
-	WRITE_ONCE(nohz.has_blocked, 1);	/* assume blocked load: a periodic update */
+	WRITE_ONCE(nohz.has_blocked, 1); /* assume blocked load: a periodic update */
 }
 
 /* Linux: nohz_balance_exit_idle(): at its first busy tick (or going
@@ -346,7 +347,7 @@ void nohz_run_idle_balance(struct rq *rq)
 	flags = __atomic_fetch_and(&rq->nohz_flags, ~(NOHZ_KICK_MASK | NOHZ_NEWILB_KICK),
 				   __ATOMIC_ACQ_REL);
 	if (flags & NOHZ_KICK_MASK) {
-		spin_lock(&rq->lock);	/* the kick's IPI asked to reschedule: nothing to */
+		spin_lock(&rq->lock); /* the kick's IPI asked to reschedule: nothing to */
 		if (!rq->nr_running)
 			WRITE_ONCE(rq->need_resched, false);
 		spin_unlock(&rq->lock);
@@ -364,8 +365,8 @@ static void nohz_newidle_balance(struct rq *rq)
 {
 	if (rq->avg_idle < sysctl_sched_migration_cost)
 		return;
-	if (!READ_ONCE(nohz.has_blocked) || time_after(READ_ONCE(nohz.next_blocked),
-						       sched_jiffies()))
+	if (!READ_ONCE(nohz.has_blocked) ||
+	    time_after(READ_ONCE(nohz.next_blocked), sched_jiffies()))
 		return;
 	__atomic_or_fetch(&rq->nohz_flags, NOHZ_NEWILB_KICK, __ATOMIC_ACQ_REL);
 }
@@ -380,7 +381,7 @@ int newidle_balance(struct rq *this_rq)
 	int this_cpu = (int)this_rq->cpu, pulled = 0;
 	u64 t0, t1, curr_cost = 0;
 
-	update_misfit_status(NULL, this_rq);	/* going idle: no misfit here any more */
+	update_misfit_status(NULL, this_rq); /* going idle: no misfit here any more */
 	this_rq->idle_stamp = this_rq->clock;
 	if (!cpu_active(this_rq->cpu) || !this_rq->nr_sd)
 		return 0;

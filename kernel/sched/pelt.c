@@ -38,7 +38,7 @@ u64 decay_load(u64 val, u64 n)
 
 	if (n > LOAD_AVG_PERIOD * 63)
 		return 0;
-	local_n = (unsigned int)n;	/* bounded above */
+	local_n = (unsigned int)n; /* bounded above */
 	if (local_n >= LOAD_AVG_PERIOD) {
 		val >>= local_n / LOAD_AVG_PERIOD;
 		local_n %= LOAD_AVG_PERIOD;
@@ -83,7 +83,7 @@ static u32 accumulate_pelt_segments(u64 periods, u32 d1, u32 d3)
 static u64 accumulate_sum(u64 delta, struct sched_avg *sa, unsigned long load,
 			  unsigned long runnable, int running)
 {
-	u32 contrib = (u32)delta;	/* no boundary crossed: delta < 1024 */
+	u32 contrib = (u32)delta; /* no boundary crossed: delta < 1024 */
 	u64 periods;
 
 	delta += sa->period_contrib;
@@ -117,8 +117,8 @@ static u64 accumulate_sum(u64 delta, struct sched_avg *sa, unsigned long load,
  * went backwards resyncs without accruing anything.
  * Linux: ___update_load_sum().
  */
-int pelt_update_load_sum(struct sched_avg *sa, u64 now, unsigned long load,
-			 unsigned long runnable, int running)
+int pelt_update_load_sum(struct sched_avg *sa, u64 now, unsigned long load, unsigned long runnable,
+			 int running)
 {
 	u64 delta = now - sa->last_update_time;
 
@@ -185,8 +185,8 @@ int pelt_update_blocked_se(struct sched_avg *sa, u64 now, unsigned long weight)
 /* A cfs_rq: load is its queued weight, runnable its task count, running
  * whether it has a current entity. Its load_avg is not reweighted (the
  * weights are already in load_sum). Linux: __update_load_avg_cfs_rq(). */
-int pelt_update_cfs_rq(struct sched_avg *sa, u64 now, unsigned long load,
-		       unsigned int h_nr_running, bool curr_running)
+int pelt_update_cfs_rq(struct sched_avg *sa, u64 now, unsigned long load, unsigned int h_nr_running,
+		       bool curr_running)
 {
 	if (!pelt_update_load_sum(sa, now, load, h_nr_running, curr_running))
 		return 0;

@@ -66,7 +66,7 @@ static void enqueue_task_rt(struct rq *rq, struct task_struct *p, int flags)
 	rt_rq->bitmap[prio / 64] |= 1ull << (prio % 64);
 	rt_rq->rt_nr_running++;
 	p->rt.on_rq = 1;
-	cpufreq_update_util(rq, 0);	/* Linux: enqueue_top_rt_rq() kicks cpufreq */
+	cpufreq_update_util(rq, 0); /* Linux: enqueue_top_rt_rq() kicks cpufreq */
 }
 
 static void dequeue_task_rt(struct rq *rq, struct task_struct *p, int flags)
@@ -157,7 +157,7 @@ static void task_tick_rt(struct rq *rq, struct task_struct *p)
 		return;
 	}
 	p->rt.time_slice = RR_TIMESLICE;
-	if (p->rt.run_list.next != p->rt.run_list.prev) {	/* others at this prio */
+	if (p->rt.run_list.next != p->rt.run_list.prev) { /* others at this prio */
 		requeue_task_rt(rq, p);
 		resched_curr(rq);
 	}

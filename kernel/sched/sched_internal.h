@@ -10,46 +10,46 @@
 #include "kernel.h"
 #include "pelt.h"
 #include "rbtree.h"
-#include "sched.h"	/* the public one: tasks and the entry points */
+#include "sched.h" /* the public one: tasks and the entry points */
 #include "smp.h"
 #include "timer.h"
 #include "topology.h"
 
-#define TASK_ON_RQ_QUEUED 1
+#define TASK_ON_RQ_QUEUED    1
 #define TASK_ON_RQ_MIGRATING 2
 
-#define NICE_0_LOAD (1ul << 10)	/* 64-bit Linux scales it up by 2^10; we keep 1024 */
+#define NICE_0_LOAD (1ul << 10) /* 64-bit Linux scales it up by 2^10; we keep 1024 */
 
 /* enqueue/dequeue flags */
-#define ENQUEUE_WAKEUP 0x01
+#define ENQUEUE_WAKEUP	 0x01
 #define ENQUEUE_MIGRATED 0x02
-#define ENQUEUE_INITIAL 0x04
-#define DEQUEUE_SLEEP 0x01
+#define ENQUEUE_INITIAL	 0x04
+#define DEQUEUE_SLEEP	 0x01
 
 /* wake flags (select_task_rq) */
-#define WF_TTWU 0x08
-#define WF_FORK 0x10
+#define WF_TTWU	    0x08
+#define WF_FORK	    0x10
 #define WF_MIGRATED 0x20
 
 enum cpu_idle_type { CPU_IDLE, CPU_NOT_IDLE, CPU_NEWLY_IDLE, CPU_MAX_IDLE_TYPES };
 
 /* ---- features -------------------------------------------------------------- */
-#define SCHED_FEATURES(F)                                                                   \
-	F(START_DEBIT, true)                                                               \
-	F(GENTLE_FAIR_SLEEPERS, true)                                                      \
-	F(WAKEUP_PREEMPTION, true)                                                         \
-	F(NEXT_BUDDY, false)                                                               \
-	F(LAST_BUDDY, true)                                                                \
-	F(UTIL_EST, true)                                                                  \
-	F(UTIL_EST_FASTUP, true)                                                           \
-	F(ASYM_PREFER_PREV, true)                                                          \
-	F(SELECT_IDLE_CAPACITY, true)                                                      \
-	F(SIS_DEBOUNCE, false)                                                             \
-	F(MISFIT, true)                                                                    \
-	F(CACHE_HOT_BUDDY, true)                                                           \
-	F(RT_UTIL_TRACKING, true)                                                          \
-	F(WA_IDLE, true)                                                                   \
-	F(WA_WEIGHT, true)                                                                 \
+#define SCHED_FEATURES(F)                                                                          \
+	F(START_DEBIT, true)                                                                       \
+	F(GENTLE_FAIR_SLEEPERS, true)                                                              \
+	F(WAKEUP_PREEMPTION, true)                                                                 \
+	F(NEXT_BUDDY, false)                                                                       \
+	F(LAST_BUDDY, true)                                                                        \
+	F(UTIL_EST, true)                                                                          \
+	F(UTIL_EST_FASTUP, true)                                                                   \
+	F(ASYM_PREFER_PREV, true)                                                                  \
+	F(SELECT_IDLE_CAPACITY, true)                                                              \
+	F(SIS_DEBOUNCE, false)                                                                     \
+	F(MISFIT, true)                                                                            \
+	F(CACHE_HOT_BUDDY, true)                                                                   \
+	F(RT_UTIL_TRACKING, true)                                                                  \
+	F(WA_IDLE, true)                                                                           \
+	F(WA_WEIGHT, true)                                                                         \
 	F(WA_BIAS, true)
 
 #define F_ENUM(name, def) __SCHED_FEAT_##name,
@@ -64,20 +64,20 @@ struct cfs_rq {
 	struct load_weight load;
 	unsigned int nr_running;
 	unsigned int h_nr_running;
-	unsigned int idle_h_nr_running;	/* SCHED_IDLE tasks */
+	unsigned int idle_h_nr_running; /* SCHED_IDLE tasks */
 	u64 min_vruntime;
 	struct rb_root_cached tasks_timeline;
 	struct sched_entity *curr, *next, *last, *skip;
 	struct sched_avg avg;
 	struct {
-		spinlock_t lock;	/* load of tasks that left while blocked */
+		spinlock_t lock; /* load of tasks that left while blocked */
 		int nr;
 		unsigned long load_avg, util_avg, runnable_avg;
 	} removed;
 };
 
 struct rt_rq {
-	u64 bitmap[2];	/* bit p set: queue[p] non-empty (prio 0 = highest) */
+	u64 bitmap[2]; /* bit p set: queue[p] non-empty (prio 0 = highest) */
 	struct list_head queue[MAX_RT_PRIO];
 	unsigned int rt_nr_running;
 	u64 rt_time;
@@ -88,22 +88,22 @@ struct rt_rq {
 struct sched_domain {
 	int level;
 	cpumask_t span;
-	u32 flags;	/* SD_* of topology.h */
+	u32 flags; /* SD_* of topology.h */
 	unsigned int span_weight;
-	unsigned long balance_interval;	/* ms */
+	unsigned long balance_interval; /* ms */
 	unsigned int busy_factor;
 	unsigned int imbalance_pct;
 	unsigned int cache_nice_tries;
 	unsigned int nr_balance_failed;
-	unsigned long last_balance;	/* jiffies (balance.c) */
-	unsigned int min_interval, max_interval;	/* ms */
-	bool prefer_sibling;	/* child has SD_PREFER_SIBLING (Linux: sds->prefer_sibling) */
-	u64 max_newidle_lb_cost;	/* ns */
-	u64 lb_count[CPU_MAX_IDLE_TYPES];	/* schedstat: load_balance() calls */
-	u64 lb_nobusyg[CPU_MAX_IDLE_TYPES];	/* ... that looked and found no busier group */
-	unsigned long last_decay_max_lb_cost;	/* jiffies */
+	unsigned long last_balance;		 /* jiffies (balance.c) */
+	unsigned int min_interval, max_interval; /* ms */
+	bool prefer_sibling;	 /* child has SD_PREFER_SIBLING (Linux: sds->prefer_sibling) */
+	u64 max_newidle_lb_cost; /* ns */
+	u64 lb_count[CPU_MAX_IDLE_TYPES];     /* schedstat: load_balance() calls */
+	u64 lb_nobusyg[CPU_MAX_IDLE_TYPES];   /* ... that looked and found no busier group */
+	unsigned long last_decay_max_lb_cost; /* jiffies */
 	int nr_groups;
-	cpumask_t *groups;	/* nr_groups masks, in the rq's sd_groups */
+	cpumask_t *groups; /* nr_groups masks, in the rq's sd_groups */
 };
 
 struct rq_lb_stats {
@@ -113,8 +113,8 @@ struct rq_lb_stats {
 	u64 lb_gained[CPU_MAX_IDLE_TYPES];
 	u64 alb_count, alb_pushed;
 	u64 misfit_pulls;
-	u64 nohz_kicks[2];	/* sent by this CPU: [0] stats only, [1] with balance */
-	u64 nohz_passes;	/* _nohz_idle_balance() runs here */
+	u64 nohz_kicks[2]; /* sent by this CPU: [0] stats only, [1] with balance */
+	u64 nohz_passes;   /* _nohz_idle_balance() runs here */
 };
 
 struct rq {
@@ -125,13 +125,13 @@ struct rq {
 	struct rt_rq rt;
 	struct task_struct *curr, *idle, *stop;
 	bool need_resched;
-	u64 clock, clock_task;	/* ns; clock_task excludes IRQ time */
-	struct pelt_clock pelt;	/* Linux: clock_pelt + lost_idle_time */
-	u64 clock_idle, clock_pelt_idle;	/* clock and PELT clock when last seen idle */
+	u64 clock, clock_task;		 /* ns; clock_task excludes IRQ time */
+	struct pelt_clock pelt;		 /* Linux: clock_pelt + lost_idle_time */
+	u64 clock_idle, clock_pelt_idle; /* clock and PELT clock when last seen idle */
 	u64 prev_irq_time;
-	u64 irq_time;	/* ns spent in IRQ handlers, accumulated */
+	u64 irq_time; /* ns spent in IRQ handlers, accumulated */
 	struct sched_avg avg_rt, avg_irq;
-	unsigned long cpu_capacity;	/* capacity_of(): orig minus RT/IRQ pressure */
+	unsigned long cpu_capacity; /* capacity_of(): orig minus RT/IRQ pressure */
 	unsigned long cpu_capacity_orig;
 	unsigned long misfit_task_load;
 	/* balancing */
@@ -145,29 +145,29 @@ struct rq {
 	struct list_head cfs_tasks;	/* queued CFS tasks, the last picked first (MRU) */
 	unsigned long next_balance;	/* jiffies (balance.c) */
 	unsigned int nohz_flags;	/* NOHZ_*_KICK asked of this CPU (atomic) */
-	unsigned int nohz_idle_balance;	/* the kick's flags, to run from its idle loop */
-	bool idle_balance;	/* idle at its last tick (Linux: rq->idle_balance) */
-	bool nohz_tick_stopped;	/* in nohz.idle_cpus_mask */
+	unsigned int nohz_idle_balance; /* the kick's flags, to run from its idle loop */
+	bool idle_balance;		/* idle at its last tick (Linux: rq->idle_balance) */
+	bool nohz_tick_stopped;		/* in nohz.idle_cpus_mask */
 	bool has_blocked_load;
-	unsigned long last_blocked_load_update_tick;	/* jiffies */
-	u64 idle_stamp, avg_idle, max_idle_balance_cost;	/* ns: newidle's gates */
+	unsigned long last_blocked_load_update_tick;	 /* jiffies */
+	u64 idle_stamp, avg_idle, max_idle_balance_cost; /* ns: newidle's gates */
 	int active_balance;
 	int push_cpu;
-	int active_balance_deferred;	/* newidle's stopper request: busiest CPU + 1 */
+	int active_balance_deferred; /* newidle's stopper request: busiest CPU + 1 */
 	/* statistics */
 	u64 nr_switches;
 	u64 idle_time, idle_start;
 	struct rq_lb_stats lb;
-	u64 nr_pelt_updates;	/* CFS update_load_avg() calls (E3) */
-	u64 pelt_update_ns;	/* their time, while sched_pelt_timing is on */
+	u64 nr_pelt_updates; /* CFS update_load_avg() calls (E3) */
+	u64 pelt_update_ns;  /* their time, while sched_pelt_timing is on */
 } __attribute__((aligned(64)));
 
-extern bool sched_pelt_timing;	/* E3: time each CFS PELT update (stats.c) */
+extern bool sched_pelt_timing; /* E3: time each CFS PELT update (stats.c) */
 
 extern struct rq runqueues[NR_CPUS];
-#define cpu_rq(cpu) (&runqueues[(cpu)])
-#define this_rq() cpu_rq(arch_cpu_id())
-#define task_rq(p) cpu_rq((p)->cpu)
+#define cpu_rq(cpu)   (&runqueues[(cpu)])
+#define this_rq()     cpu_rq(arch_cpu_id())
+#define task_rq(p)    cpu_rq((p)->cpu)
 #define cpu_curr(cpu) (cpu_rq(cpu)->curr)
 
 struct sched_class {
@@ -178,12 +178,12 @@ struct sched_class {
 	struct task_struct *(*pick_next_task)(struct rq *rq);
 	void (*put_prev_task)(struct rq *rq, struct task_struct *p);
 	void (*set_next_task)(struct rq *rq, struct task_struct *p, bool first);
-	int (*balance)(struct rq *rq, struct task_struct *prev);	/* newidle pull */
+	int (*balance)(struct rq *rq, struct task_struct *prev); /* newidle pull */
 	int (*select_task_rq)(struct task_struct *p, int prev_cpu, int wake_flags);
 	void (*migrate_task_rq)(struct task_struct *p, int new_cpu);
 	void (*task_tick)(struct rq *rq, struct task_struct *p);
 	void (*task_fork)(struct task_struct *p);
-	void (*task_dead)(struct task_struct *p);	/* it exited; no rq lock held */
+	void (*task_dead)(struct task_struct *p); /* it exited; no rq lock held */
 	void (*update_curr)(struct rq *rq);
 	void (*switched_from)(struct rq *rq, struct task_struct *p);
 	void (*switched_to)(struct rq *rq, struct task_struct *p);
@@ -193,7 +193,7 @@ struct sched_class {
 extern const struct sched_class stop_sched_class, rt_sched_class, fair_sched_class,
 	idle_sched_class;
 /* Highest first: a class only runs when every class above has nothing. */
-#define for_each_class(c)                                                                  \
+#define for_each_class(c)                                                                          \
 	for (const struct sched_class *const *__c = sched_classes; ((c) = *__c); __c++)
 extern const struct sched_class *const sched_classes[];
 
@@ -224,7 +224,7 @@ void set_task_cpu(struct task_struct *p, unsigned int cpu);
 void double_rq_lock(struct rq *a, struct rq *b);
 void double_rq_unlock(struct rq *a, struct rq *b);
 void set_load_weight(struct task_struct *p, bool update_load);
-u64 sched_tick_count(void);	/* this CPU's tick count, for SIS_DEBOUNCE */
+u64 sched_tick_count(void); /* this CPU's tick count, for SIS_DEBOUNCE */
 int stop_one_cpu_nowait(unsigned int cpu, int (*fn)(void *), void *arg);
 void account_cpu_work(struct rq *rq, struct task_struct *p, u64 delta_exec);
 
@@ -262,10 +262,10 @@ extern unsigned int sysctl_sched_latency, sysctl_sched_min_granularity,
 	sysctl_sched_wakeup_granularity, sysctl_sched_migration_cost;
 void init_cfs_rq(struct cfs_rq *cfs_rq);
 void update_load_avg_task(struct rq *rq, struct task_struct *p);
-bool update_blocked_averages(struct rq *rq);	/* true: blocked load left to decay */
+bool update_blocked_averages(struct rq *rq); /* true: blocked load left to decay */
 void reweight_task(struct task_struct *p, unsigned long weight);
-unsigned long cpu_util(int cpu);	/* CFS util incl. util_est, clamped */
-unsigned long task_util_est_of(const struct task_struct *p);	/* Linux: task_util_est() */
+unsigned long cpu_util(int cpu);			     /* CFS util incl. util_est, clamped */
+unsigned long task_util_est_of(const struct task_struct *p); /* Linux: task_util_est() */
 unsigned long uclamp_task_util(const struct task_struct *p);
 int util_fits_cpu(unsigned long util, unsigned long umin, unsigned long umax, int cpu);
 static inline bool fits_capacity(unsigned long util, unsigned long cap)
@@ -277,14 +277,14 @@ void update_misfit_status(struct task_struct *p, struct rq *rq);
 unsigned long cpu_load(const struct rq *rq);
 bool idle_cpu(int cpu);
 void update_cpu_capacity(struct rq *rq);
-void post_init_entity_util_avg(struct task_struct *p);	/* a new task, on its first rq */
+void post_init_entity_util_avg(struct task_struct *p); /* a new task, on its first rq */
 int select_idle_capacity(struct task_struct *p, const cpumask_t *span, int target);
 
 /* balance.c: load_balance() and what it needs */
-extern int sched_rd_overload;	/* Linux: rq->rd->overload (one root domain) */
+extern int sched_rd_overload; /* Linux: rq->rd->overload (one root domain) */
 void sched_domains_init(void);
-int load_balance(int this_cpu, struct sched_domain *sd, enum cpu_idle_type idle,
-		 bool this_locked, int *continue_balancing);
+int load_balance(int this_cpu, struct sched_domain *sd, enum cpu_idle_type idle, bool this_locked,
+		 int *continue_balancing);
 bool check_cpu_capacity(const struct rq *rq, const struct sched_domain *sd);
 void run_deferred_active_balance(struct rq *rq);
 /* Linux's jiffies, for the balancer's intervals: the tick period of the
@@ -342,9 +342,20 @@ bool update_rt_rq_load_avg(struct rq *rq, bool running);
  * that tests/oracle/linux_pelt.py can replay Linux 6.1's class-level
  * handling of each and compare. Compiled away outside the host tests. */
 enum sched_oracle_ev {
-	SCHED_EV_CLOCK, SCHED_EV_ENQUEUE, SCHED_EV_DEQUEUE, SCHED_EV_PUT_PREV, SCHED_EV_PICK,
-	SCHED_EV_SET_NEXT, SCHED_EV_TICK, SCHED_EV_MIGRATE, SCHED_EV_FORK, SCHED_EV_CHANGE,
-	SCHED_EV_CHANGED, SCHED_EV_BLOCKED, SCHED_EV_SWITCHED, SCHED_EV_DEAD,
+	SCHED_EV_CLOCK,
+	SCHED_EV_ENQUEUE,
+	SCHED_EV_DEQUEUE,
+	SCHED_EV_PUT_PREV,
+	SCHED_EV_PICK,
+	SCHED_EV_SET_NEXT,
+	SCHED_EV_TICK,
+	SCHED_EV_MIGRATE,
+	SCHED_EV_FORK,
+	SCHED_EV_CHANGE,
+	SCHED_EV_CHANGED,
+	SCHED_EV_BLOCKED,
+	SCHED_EV_SWITCHED,
+	SCHED_EV_DEAD,
 };
 #ifdef HOST_BUILD
 void sched_oracle_event(enum sched_oracle_ev ev, struct rq *rq, struct task_struct *p, long arg);

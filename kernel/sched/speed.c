@@ -17,16 +17,16 @@ enum speed_model speed_model = SPEED_WORK;
 
 /* Per CPU, touched only by its own CPU with IRQs off. */
 static struct speed_cpu {
-	u64 busy_since;		/* executing since (emulated ns); valid if busy */
-	u64 v_since;		/* the same on the processor-sharing clock */
-	s64 debt;		/* ns of stall owed; < 0: a stall that overran, credit */
-	u64 paid;		/* ns stalled in all (shell, self-tests) */
-	bool busy;		/* executing: not idle, not in cpu_work()'s wait */
-	bool in_irq;		/* inside an interrupt handler: payment deferred */
-	bool pay_at_exit;	/* speed_pay() came inside the handler */
+	u64 busy_since;	  /* executing since (emulated ns); valid if busy */
+	u64 v_since;	  /* the same on the processor-sharing clock */
+	s64 debt;	  /* ns of stall owed; < 0: a stall that overran, credit */
+	u64 paid;	  /* ns stalled in all (shell, self-tests) */
+	bool busy;	  /* executing: not idle, not in cpu_work()'s wait */
+	bool in_irq;	  /* inside an interrupt handler: payment deferred */
+	bool pay_at_exit; /* speed_pay() came inside the handler */
 } __attribute__((aligned(64))) speed_cpu[NR_CPUS];
 
-static u64 speed_epoch;	/* speed_set_model(): busy time before it is free */
+static u64 speed_epoch; /* speed_set_model(): busy time before it is free */
 
 /* The processor-sharing clock (speed_clock=ps): V advances at 1/n per ns while
  * n CPUs execute (at 1/1 while none does), so a CPU's V progress while it
@@ -61,7 +61,9 @@ static u64 ps_now(int dn)
 }
 
 static const char *const model_names[] = {
-	[SPEED_ALL] = "all", [SPEED_WORK] = "work", [SPEED_NATIVE] = "native",
+	[SPEED_ALL] = "all",
+	[SPEED_WORK] = "work",
+	[SPEED_NATIVE] = "native",
 };
 
 const char *speed_model_name(void)
@@ -93,8 +95,9 @@ void speed_init(const struct dtb *dt)
 		speed_ps = !strcmp(v, "ps");
 	spin_lock_init(&ps_lock);
 	printk("speed: model %s (%s), clock %s\n", speed_model_name(),
-	       speed_model == SPEED_ALL ? "every instruction at capacity x f_cur / f_max" :
-	       speed_model == SPEED_WORK ? "only cpu_work() is scaled" : "no emulation",
+	       speed_model == SPEED_ALL	   ? "every instruction at capacity x f_cur / f_max"
+	       : speed_model == SPEED_WORK ? "only cpu_work() is scaled"
+					   : "no emulation",
 	       speed_ps ? "ps" : "elapsed");
 }
 
@@ -173,7 +176,7 @@ static void speed_stall(struct speed_cpu *sc)
 	end = arch_clock_ns();
 	sc->paid += end - start;
 	sc->debt = speed_credit(sc->debt - (s64)(end - start));
-	sc->busy_since = end;	/* the stall is not execution */
+	sc->busy_since = end; /* the stall is not execution */
 }
 
 /* Pay what this CPU owes now (any context; a wakeup, the tick). */
@@ -229,7 +232,7 @@ void __speed_busy_end(bool pay)
 	if (pay)
 		speed_stall(sc);
 	if (pay && sc->debt < 0)
-		sc->debt = 0;	/* an overrun's credit does not outlive the busy stretch */
+		sc->debt = 0; /* an overrun's credit does not outlive the busy stretch */
 	if (sc->busy && speed_ps)
 		ps_now(-1);
 	sc->busy = false;

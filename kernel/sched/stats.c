@@ -62,16 +62,16 @@ void sched_print_rq_stats(unsigned int cpu)
  * random-operation tests. Each violation is one debug_report() (lockdep.h):
  * "BUG: sched invariant: <which> ...", CPU, thread, backtrace, counted. */
 
-#define CHECK(cond, ...)                                                                   \
-	do {                                                                               \
-		if (!(cond)) {                                                             \
-			bad++;                                                             \
-			if (verbose)                                                       \
-				debug_report("sched invariant", __VA_ARGS__);              \
-		}                                                                          \
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			bad++;                                                                     \
+			if (verbose)                                                               \
+				debug_report("sched invariant", __VA_ARGS__);                      \
+		}                                                                                  \
 	} while (0)
 
-static u64 last_min_vruntime[NR_CPUS];	/* under that CPU's rq->lock */
+static u64 last_min_vruntime[NR_CPUS]; /* under that CPU's rq->lock */
 static bool last_min_valid[NR_CPUS];
 
 /* The CFS side of one rq: tree order and placement, counts and weights. */
@@ -109,7 +109,7 @@ static int check_cfs_rq(struct rq *rq, bool verbose)
 	      cfs->nr_running, n);
 	CHECK(weight == cfs->load.weight, "cpu%u: cfs load weight %lu, queued tasks sum to %lu",
 	      rq->cpu, cfs->load.weight, weight);
-	if (!last_min_valid[rq->cpu]) {	/* the first look: nothing to compare with */
+	if (!last_min_valid[rq->cpu]) { /* the first look: nothing to compare with */
 		last_min_valid[rq->cpu] = true;
 		last_min_vruntime[rq->cpu] = cfs->min_vruntime;
 	}
@@ -237,7 +237,8 @@ static int check_all_tasks(bool verbose)
 		for (struct rb_node *nd = rb_first_cached(&rq->cfs.tasks_timeline); nd;
 		     nd = rb_next(nd))
 			mark_queued(container_of(rb_entry(nd, struct sched_entity, run_node),
-						 struct task_struct, se), cpu, &bad, verbose);
+						 struct task_struct, se),
+				    cpu, &bad, verbose);
 		for (int prio = 0; prio < MAX_RT_PRIO; prio++) {
 			struct list_head *pos;
 

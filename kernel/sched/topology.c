@@ -176,7 +176,7 @@ static const char *read_idle_state(const struct dtb *dt, int node, int level,
 	    dtb_prop_u32(dt, node, "exit-latency-us", &s->exit_latency_us)) {
 		if (dtb_prop_u32(dt, node, "wakeup-latency-us", &wakeup))
 			return "no entry-/exit-latency-us nor wakeup-latency-us";
-		s->entry_latency_us = 0;	/* Linux: exit_latency = wakeup latency */
+		s->entry_latency_us = 0; /* Linux: exit_latency = wakeup latency */
 		s->exit_latency_us = wakeup;
 	}
 	if (dtb_prop_u32(dt, node, "min-residency-us", &s->min_residency_us))
@@ -240,8 +240,9 @@ static void parse_idle_states(const struct dtb *dt, struct topology *topo, int c
 	const char *why = NULL;
 	int pd = c->node >= 0 ? power_domain_of(dt, c->node) : -1;
 
-	c->idle[0] = (struct topology_idle_state){ .node = -1, .name = "WFI",
-						   .exit_latency_us = 1, .min_residency_us = 1 };
+	c->idle[0] = (struct topology_idle_state){
+		.node = -1, .name = "WFI", .exit_latency_us = 1, .min_residency_us = 1
+	};
 	c->nr_idle_states = 1;
 	if (c->node < 0)
 		return;
@@ -580,7 +581,8 @@ static void build_clusters(const struct dtb *dt, struct topology *topo)
 	if (!topo->cpu_map)
 		clusters_from_mpidr(topo);
 	for (int cpu = 0; cpu < topo->nr_cpus; cpu++)
-		__cpumask_set_cpu((unsigned int)cpu, &topo->cluster_cpus[topo->cpu[cpu].cluster_id]);
+		__cpumask_set_cpu((unsigned int)cpu,
+				  &topo->cluster_cpus[topo->cpu[cpu].cluster_id]);
 }
 
 /* ---- energy model ---------------------------------------------------------------- */
@@ -759,8 +761,9 @@ static void default_cpu(struct topology *topo)
 	topo->nr_freq_domains = 1;
 	__cpumask_set_cpu(0, &topo->freq_domain[0].cpus);
 	topo->freq_domain[0].opp_table = -1;
-	c->idle[0] = (struct topology_idle_state){ .node = -1, .name = "WFI",
-						   .exit_latency_us = 1, .min_residency_us = 1 };
+	c->idle[0] = (struct topology_idle_state){
+		.node = -1, .name = "WFI", .exit_latency_us = 1, .min_residency_us = 1
+	};
 	c->nr_idle_states = 1;
 }
 

@@ -12,7 +12,7 @@
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	if (!freopen("/dev/null", "w", stdout))	/* "unknown option" warnings */
+	if (!freopen("/dev/null", "w", stdout)) /* "unknown option" warnings */
 		abort();
 	return 0;
 }
@@ -25,9 +25,9 @@ static void lookup(const char *key)
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		memset(buf, 'x', sizeof(buf));
 		if (bootarg_get(key, buf, sizes[i]) && strnlen(buf, sizes[i]) >= sizes[i])
-			abort();	/* value not terminated inside the buffer */
+			abort(); /* value not terminated inside the buffer */
 		if (buf[sizes[i]] != 'x')
-			abort();	/* wrote past the buffer */
+			abort(); /* wrote past the buffer */
 	}
 	(void)bootarg_has(key);
 }

@@ -81,7 +81,13 @@ static void boot_lookups(const struct dtb *dt)
 		;
 }
 
-#define CHECK(x) do { if (!(x)) { fprintf(stderr, "topology: %s\n", #x); abort(); } } while (0)
+#define CHECK(x)                                                                                   \
+	do {                                                                                       \
+		if (!(x)) {                                                                        \
+			fprintf(stderr, "topology: %s\n", #x);                                     \
+			abort();                                                                   \
+		}                                                                                  \
+	} while (0)
 
 static void check_cpu(const struct topology *t, int c, const cpumask_t *all)
 {
@@ -96,8 +102,8 @@ static void check_cpu(const struct topology *t, int c, const cpumask_t *all)
 	CHECK(cpu->opp_table >= -1 && cpu->opp_table < t->nr_opp_tables);
 	CHECK(cpu->fmin <= cpu->fmax);
 	CHECK(cpumask_empty(mc) || (cpumask_test_cpu(c, mc) && cpumask_subset(mc, all)));
-	CHECK(cpumask_empty(die) || (cpumask_test_cpu(c, die) && cpumask_subset(mc, die) &&
-				     cpumask_subset(die, all)));
+	CHECK(cpumask_empty(die) ||
+	      (cpumask_test_cpu(c, die) && cpumask_subset(mc, die) && cpumask_subset(die, all)));
 	CHECK(cpu->sd_asym_cpucapacity >= -1 && cpu->sd_asym_cpucapacity < SD_NR_LEVELS);
 }
 
@@ -112,8 +118,10 @@ static void check_topology(const struct topology *t)
 		__cpumask_set_cpu((unsigned int)c, &all);
 	CHECK(t->nr_clusters >= 1 && t->nr_clusters <= t->nr_cpus);
 	for (int k = 0; k < t->nr_clusters; k++) {
-		CHECK(!cpumask_empty(&t->cluster_cpus[k]) && cpumask_subset(&t->cluster_cpus[k], &all));
-		CHECK(!cpumask_intersects(&t->cluster_cpus[k], &seen));	/* clusters do not overlap */
+		CHECK(!cpumask_empty(&t->cluster_cpus[k]) &&
+		      cpumask_subset(&t->cluster_cpus[k], &all));
+		CHECK(!cpumask_intersects(&t->cluster_cpus[k],
+					  &seen)); /* clusters do not overlap */
 		cpumask_or(&seen, &seen, &t->cluster_cpus[k]);
 	}
 	CHECK(cpumask_equal(&seen, &all));
@@ -130,7 +138,7 @@ static void check_topology(const struct topology *t)
 		check_cpu(t, c, &all);
 		maxcap = t->cpu[c].capacity_orig > maxcap ? t->cpu[c].capacity_orig : maxcap;
 	}
-	CHECK(maxcap == SCHED_CAPACITY_SCALE);	/* the biggest CPU is the scale */
+	CHECK(maxcap == SCHED_CAPACITY_SCALE); /* the biggest CPU is the scale */
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -23,13 +23,12 @@ static void check_ok(void)
 		    t->instance > RTAPP_MAX_INSTANCES || memchr(t->name, 0, RTAPP_NAME_LEN) == NULL)
 			abort();
 		if (t->loop < 0 && w.duration_s < 0)
-			abort();	/* would never end */
+			abort(); /* would never end */
 	}
 	for (unsigned int p = 0; p < w.nr_phases; p++) {
 		const struct rtapp_phase *ph = &w.phases[p];
 
-		if (!ph->nr_events || ph->first_event + ph->nr_events > w.nr_events ||
-		    ph->loop < 1)
+		if (!ph->nr_events || ph->first_event + ph->nr_events > w.nr_events || ph->loop < 1)
 			abort();
 	}
 	for (unsigned int e = 0; e < w.nr_events; e++) {
@@ -38,7 +37,8 @@ static void check_ok(void)
 		if (ev->type > RTAPP_YIELD)
 			abort();
 		if ((ev->type == RTAPP_TIMER || ev->type == RTAPP_LOCK ||
-		     ev->type == RTAPP_UNLOCK) && ev->ref >= w.nr_refs)
+		     ev->type == RTAPP_UNLOCK) &&
+		    ev->ref >= w.nr_refs)
 			abort();
 		if (ev->type == RTAPP_TIMER && !ev->usec)
 			abort();

@@ -7,7 +7,7 @@
  * inside its stated range (parse_long agrees with libc's strtol, a cpu list
  * names only online CPUs and survives a format/parse round trip, a run spec
  * is terminated inside its buffer). Seeds: tests/fuzz/corpus/shell/. */
-#define _GNU_SOURCE	/* fopencookie */
+#define _GNU_SOURCE /* fopencookie */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,19 +30,26 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-#define CHECK(x) do { if (!(x)) { fprintf(stderr, "check failed: %s\n", #x); abort(); } } while (0)
+#define CHECK(x)                                                                                   \
+	do {                                                                                       \
+		if (!(x)) {                                                                        \
+			fprintf(stderr, "check failed: %s\n", #x);                                 \
+			abort();                                                                   \
+		}                                                                                  \
+	} while (0)
 
 static void check_long(const char *w)
 {
-	static const long ranges[][2] = { { -1000, 1000 }, { 0, 100000000 }, { 1, 1000000000 },
-					  { -20, 19 } };
+	static const long ranges[][2] = {
+		{ -1000, 1000 }, { 0, 100000000 }, { 1, 1000000000 }, { -20, 19 }
+	};
 
 	for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++) {
 		long v = 12345678, ref;
 		char *end;
 
 		if (!parse_long("x", w, ranges[i][0], ranges[i][1], &v)) {
-			CHECK(v == 12345678);	/* untouched on refusal */
+			CHECK(v == 12345678); /* untouched on refusal */
 			continue;
 		}
 		CHECK(v >= ranges[i][0] && v <= ranges[i][1]);
@@ -54,8 +61,11 @@ static void check_long(const char *w)
 static void check_cpulist(const char *w)
 {
 	/* The last two: CPUs past the first word (NR_CPUS is 256). */
-	static const cpumask_t onlines[] = { { { 0xff } }, { { 0x0f } }, { { 0x1 } },
-					     { { 0xffff } }, { { 0xf0f0 } },
+	static const cpumask_t onlines[] = { { { 0xff } },
+					     { { 0x0f } },
+					     { { 0x1 } },
+					     { { 0xffff } },
+					     { { 0xf0f0 } },
 					     { { ~0ull, ~0ull, ~0ull, ~0ull } },
 					     { { 0x1, 0, 0xf0, 1ull << 63 } } };
 
@@ -113,7 +123,7 @@ static void check_command(int argc, char **argv)
 		memset(spec, 'x', sizeof(spec));
 		if (parse_run_args(argc, argv, spec, sizes[i], &exp))
 			CHECK(strnlen(spec, sizes[i]) < sizes[i] && argc >= 2 + exp);
-		CHECK(spec[sizes[i]] == 'x');	/* nothing past the buffer */
+		CHECK(spec[sizes[i]] == 'x'); /* nothing past the buffer */
 	}
 }
 

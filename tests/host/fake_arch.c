@@ -26,7 +26,6 @@ unsigned int fake_arch_violations, fake_arch_warnings;
 static u64 now_ns;
 static unsigned int this_cpu;
 
-
 static void violation(const char *what)
 {
 	fake_arch_violations++;
@@ -40,16 +39,16 @@ static void violation(const char *what)
  * context, into the arch_context_switch() that left it. So at most one context runs, and
  * only a switch moves between them. ASan is told about each stack switch. */
 
-#define THREAD_STACK_SIZE (256 * 1024)	/* ASan's frames are large */
+#define THREAD_STACK_SIZE (256 * 1024) /* ASan's frames are large */
 
 struct fake_thread {
 	ucontext_t uc;
 	void *stack;
-	void *asan_fake_stack;	/* ASan's bookkeeping while switched out */
+	void *asan_fake_stack; /* ASan's bookkeeping while switched out */
 	void (*entry)(void *);
 	void *arg;
 	struct task_struct *task;
-	struct fake_thread *next;	/* all_threads */
+	struct fake_thread *next; /* all_threads */
 };
 
 static struct fake_thread *all_threads;
@@ -57,7 +56,7 @@ static ucontext_t host_uc;
 static void *host_asan_fake_stack;
 static const void *host_stack_bottom;
 static size_t host_stack_size;
-static struct task_struct *switch_last;	/* what the context switched to returns */
+static struct task_struct *switch_last; /* what the context switched to returns */
 static bool switch_from_host;
 
 /* A kthread's ctx.regs[13] holds its fake_thread; the tests' tasks have zeroes there. */
@@ -81,7 +80,7 @@ static void asan_finish_switch(void *save)
 	size_t size;
 
 	__sanitizer_finish_switch_fiber(save, &bottom, &size);
-	if (switch_from_host) {	/* learn the host stack, to switch back to it */
+	if (switch_from_host) { /* learn the host stack, to switch back to it */
 		host_stack_bottom = bottom;
 		host_stack_size = size;
 	}
@@ -97,7 +96,7 @@ static void thread_start(void)
 	schedule_tail(switch_last);
 	t = arch_current();
 	thread_of(t)->entry(thread_of(t)->arg);
-	t->state = TASK_DEAD;	/* kernel/thread.c thread_exit() */
+	t->state = TASK_DEAD; /* kernel/thread.c thread_exit() */
 	schedule();
 	panic("fake_arch: dead kthread %s ran again", t->comm);
 }
@@ -258,7 +257,8 @@ void arch_cpu_relax(void)
 
 	if (++spins % 1000000 == 0) {
 		printk("# fake_arch: CPU%u spins forever: a lock taken twice on one CPU, or a wait "
-		       "for a CPU that cannot run\n", this_cpu);
+		       "for a CPU that cannot run\n",
+		       this_cpu);
 		abort();
 	}
 }
@@ -367,8 +367,8 @@ void warn_slowpath(const char *file, int line, const char *cond)
 	struct task_struct *t = fake_cpus[this_cpu].curr;
 
 	fake_arch_warnings++;
-	printk("# WARNING: CPU %u, thread %s: %s:%d: %s\n", this_cpu, t ? t->comm : "?", file,
-	       line, cond);
+	printk("# WARNING: CPU %u, thread %s: %s:%d: %s\n", this_cpu, t ? t->comm : "?", file, line,
+	       cond);
 }
 
 /* ---- the machine ------------------------------------------------------------------------ */
@@ -446,20 +446,20 @@ void fake_arch_irq(unsigned int cpu)
 	c->nr_irqs++;
 	pending = c->ipi_pending;
 	c->ipi_pending = 0;
-	if (pending & (1u << IPI_STOP))	/* kernel/smp.c would park this CPU for ever */
+	if (pending & (1u << IPI_STOP)) /* kernel/smp.c would park this CPU for ever */
 		violation("IPI_STOP: panic's stop on the host");
 	for (unsigned int type = 0; type < NR_IPIS; type++)
 		if (type != IPI_STOP && (pending & (1u << type)))
 			ipi_handler((enum ipi_type)type); /* kernel/smp.c, as gic.c calls it */
 	if (c->deadline <= now_ns) {
-		c->deadline = ~0ull;	/* masked until reprogrammed, as arm_timer_irq() */
+		c->deadline = ~0ull; /* masked until reprogrammed, as arm_timer_irq() */
 		timer_interrupt();
 	}
 	c->in_irq = false;
 	irq_exit_preempt();
-	c->irqs_off = false;	/* the exception return */
+	c->irqs_off = false; /* the exception return */
 	if (c->curr && c->curr->is_idle)
-		cpu_idle_once();	/* the idle loop resumes after its wfi */
+		cpu_idle_once(); /* the idle loop resumes after its wfi */
 	this_cpu = saved;
 }
 

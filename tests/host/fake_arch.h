@@ -13,14 +13,14 @@
 #include "types.h"
 
 struct fake_cpu {
-	struct task_struct *curr;	/* arch_current() there */
+	struct task_struct *curr; /* arch_current() there */
 	bool irqs_off;
 	bool in_irq;
-	u64 deadline;			/* arch_timer_set_deadline(); ~0 when none */
-	unsigned int ipi_pending;	/* 1 << enum ipi_type */
-	u64 nr_ipis[NR_IPIS];		/* sent to this CPU */
-	u64 nr_irqs;			/* interrupts taken */
-	u64 nr_switches;		/* arch_context_switch() calls */
+	u64 deadline;		  /* arch_timer_set_deadline(); ~0 when none */
+	unsigned int ipi_pending; /* 1 << enum ipi_type */
+	u64 nr_ipis[NR_IPIS];	  /* sent to this CPU */
+	u64 nr_irqs;		  /* interrupts taken */
+	u64 nr_switches;	  /* arch_context_switch() calls */
 	struct task_struct *last_prev, *last_next;
 };
 
@@ -28,11 +28,11 @@ extern struct fake_cpu fake_cpus[NR_CPUS];
 /* Broken arch.h obligations seen (a switch, deadline or idle with IRQs on, an IRQ
  * restore that does not match its save): every test expects 0. */
 extern unsigned int fake_arch_violations;
-extern unsigned int fake_arch_warnings;	/* WARN_ON_ONCE reports (warn_slowpath) */
+extern unsigned int fake_arch_warnings; /* WARN_ON_ONCE reports (warn_slowpath) */
 
 /* Clock 0, CPU 0, no current tasks, IRQs on, nothing pending or counted. */
 void fake_arch_reset(void);
-void fake_arch_set_cpu(unsigned int cpu);	/* arch_cpu_id() from now on */
+void fake_arch_set_cpu(unsigned int cpu); /* arch_cpu_id() from now on */
 /* cpu's current task without a switch (its idle task at bring-up). */
 void fake_arch_set_current(unsigned int cpu, struct task_struct *t);
 u64 fake_arch_now(void);

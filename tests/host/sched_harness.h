@@ -10,10 +10,10 @@
 
 #define NR_HIKEY_CPUS 8
 /* A mask from the bits of the first 64 CPUs (the harness machine has 8). */
-#define CPUS(bits) (&(const cpumask_t){ { (bits) } })
-#define ALL_CPUS CPUS(0xffull)
-#define MS NSEC_PER_MSEC
-#define MAX_TASKS 256
+#define CPUS(bits)    (&(const cpumask_t){ { (bits) } })
+#define ALL_CPUS      CPUS(0xffull)
+#define MS	      NSEC_PER_MSEC
+#define MAX_TASKS     256
 
 struct task_struct;
 
@@ -21,14 +21,14 @@ struct task_struct;
 extern struct task_struct *tasks[MAX_TASKS + NR_CPUS];
 extern int nr_tasks;
 
-bool machine_up(struct ktest *t);	/* a new machine, all CPUs idle, clock at 1 ms */
-void machine_ok(struct ktest *t);	/* no arch.h obligation broken, no WARN */
+bool machine_up(struct ktest *t); /* a new machine, all CPUs idle, clock at 1 ms */
+void machine_ok(struct ktest *t); /* no arch.h obligation broken, no WARN */
 struct task_struct *task_alloc(const char *name);
 struct task_struct *task_new(const char *name, const cpumask_t *allowed, int nice);
-void task_start(struct task_struct *p, unsigned int from);	/* wake_up_new_task on from */
-bool task_sleep(struct ktest *t, struct task_struct *p);	/* p, running, blocks */
-void run_for(u64 ns);	/* time passes: ticks and IPIs as they come */
-void settle(void);	/* pending IPIs delivered, told idle CPUs reschedule */
-struct task_struct *hog(unsigned int cpu);	/* an always-running nice-0 task pinned to cpu */
+void task_start(struct task_struct *p, unsigned int from); /* wake_up_new_task on from */
+bool task_sleep(struct ktest *t, struct task_struct *p);   /* p, running, blocks */
+void run_for(u64 ns);			   /* time passes: ticks and IPIs as they come */
+void settle(void);			   /* pending IPIs delivered, told idle CPUs reschedule */
+struct task_struct *hog(unsigned int cpu); /* an always-running nice-0 task pinned to cpu */
 
 #endif

@@ -22,8 +22,8 @@ static void cpufreq_hikey_a53_picks(struct ktest *t)
 	EXPECT_EQ(t, pick(a53, A53_CAP, 0), 533000);
 	EXPECT_EQ(t, pick(a53, A53_CAP, 100), 533000);	/* 498917 kHz asked */
 	EXPECT_EQ(t, pick(a53, A53_CAP, 200), 999000);	/* 997835 */
-	EXPECT_EQ(t, pick(a53, A53_CAP, 300), 1709000);	/* 1496753 */
-	EXPECT_EQ(t, pick(a53, A53_CAP, 369), 1844000);	/* 1841017 */
+	EXPECT_EQ(t, pick(a53, A53_CAP, 300), 1709000); /* 1496753 */
+	EXPECT_EQ(t, pick(a53, A53_CAP, 369), 1844000); /* 1841017 */
 	EXPECT_EQ(t, pick(a53, A53_CAP, 400), 1844000);
 	EXPECT_EQ(t, pick(a53, A53_CAP, 462), 1844000);
 }
@@ -31,11 +31,11 @@ static void cpufreq_hikey_a53_picks(struct ktest *t)
 static void cpufreq_hikey_a73_picks(struct ktest *t)
 {
 	for (unsigned long u = 0; u <= 313; u++)
-		EXPECT_EQ(t, pick(a73, A73_CAP, u), 903000);	/* 313: 902464 */
+		EXPECT_EQ(t, pick(a73, A73_CAP, u), 903000); /* 313: 902464 */
 	EXPECT_EQ(t, pick(a73, A73_CAP, 314), 1421000);
-	EXPECT_EQ(t, pick(a73, A73_CAP, 512), 1805000);	/* 1476250 */
-	EXPECT_EQ(t, pick(a73, A73_CAP, 700), 2112000);	/* 2018310 */
-	EXPECT_EQ(t, pick(a73, A73_CAP, 818), 2362000);	/* 2358508 > 2112000 */
+	EXPECT_EQ(t, pick(a73, A73_CAP, 512), 1805000); /* 1476250 */
+	EXPECT_EQ(t, pick(a73, A73_CAP, 700), 2112000); /* 2018310 */
+	EXPECT_EQ(t, pick(a73, A73_CAP, 818), 2362000); /* 2358508 > 2112000 */
 	for (unsigned long u = 819; u <= 1024; u++)
 		EXPECT_EQ(t, pick(a73, A73_CAP, u), 2362000);
 }
@@ -45,7 +45,7 @@ static void cpufreq_resolve_and_formula(struct ktest *t)
 	EXPECT_EQ(t, cpufreq_resolve_index(a73, 5, 0), 0);
 	EXPECT_EQ(t, cpufreq_resolve_index(a73, 5, 903000), 0);
 	EXPECT_EQ(t, cpufreq_resolve_index(a73, 5, 903001), 1);
-	EXPECT_EQ(t, cpufreq_resolve_index(a73, 5, 9000000), 4);	/* above: the top */
+	EXPECT_EQ(t, cpufreq_resolve_index(a73, 5, 9000000), 4); /* above: the top */
 	EXPECT_EQ(t, sugov_map_util_freq(1024, 2362000, 1024), 2952500);
 	EXPECT_EQ(t, sugov_map_util_freq(0, 2362000, 1024), 0);
 }
@@ -54,8 +54,10 @@ static void cpufreq_resolve_and_formula(struct ktest *t)
 static void cpufreq_shared_policy_max(struct ktest *t)
 {
 	struct sugov_cpu_util u[4] = {
-		{ .cfs = 10, .cap = A73_CAP }, { .cfs = 700, .cap = A73_CAP },
-		{ .cfs = 0, .cap = A73_CAP }, { .cfs = 400, .cap = A73_CAP },
+		{ .cfs = 10, .cap = A73_CAP },
+		{ .cfs = 700, .cap = A73_CAP },
+		{ .cfs = 0, .cap = A73_CAP },
+		{ .cfs = 400, .cap = A73_CAP },
 	};
 
 	EXPECT_EQ(t, sugov_next_freq_shared(u, 4, true, a73, 5), 2112000);
@@ -73,7 +75,7 @@ static void cpufreq_rate_limit(struct ktest *t)
 	EXPECT_EQ(t, cpufreq_transition_delay_us(300000), 10000);
 	EXPECT_EQ(t, cpufreq_transition_delay_us(5000), 5000);
 	EXPECT_EQ(t, cpufreq_transition_delay_us(0), 1000);
-	EXPECT_EQ(t, cpufreq_transition_delay_us(999), 1000);	/* < 1 us counts as none */
+	EXPECT_EQ(t, cpufreq_transition_delay_us(999), 1000); /* < 1 us counts as none */
 	EXPECT_FALSE(t, sugov_should_update(100 * ms + 9 * ms, 100 * ms, 10 * ms, false));
 	EXPECT_TRUE(t, sugov_should_update(110 * ms, 100 * ms, 10 * ms, false));
 	EXPECT_TRUE(t, sugov_should_update(101 * ms, 100 * ms, 10 * ms, true));
@@ -87,10 +89,10 @@ static void cpufreq_rt_util_tracking(struct ktest *t)
 
 	EXPECT_EQ(t, sugov_effective_util(&u, false), 400);
 	EXPECT_EQ(t, sugov_effective_util(&u, true), 700);
-	u.irq = 256;	/* 700 x 768 / 1024 + 256 = 781 */
+	u.irq = 256; /* 700 x 768 / 1024 + 256 = 781 */
 	EXPECT_EQ(t, sugov_effective_util(&u, true), 781);
 	EXPECT_EQ(t, sugov_effective_util(&u, false), 400);
-	u.rt = 700;	/* cfs + rt >= cap */
+	u.rt = 700; /* cfs + rt >= cap */
 	EXPECT_EQ(t, sugov_effective_util(&u, true), 1024);
 	u.rt = 0;
 	u.irq = 2000;
@@ -100,7 +102,7 @@ static void cpufreq_rt_util_tracking(struct ktest *t)
 	EXPECT_EQ(t, sugov_effective_util(&u, false), 1024);
 	EXPECT_EQ(t, sugov_effective_util(&u, true), 1024);
 	u.rt_runnable = false;
-	u.cfs = 5000;	/* clamped */
+	u.cfs = 5000; /* clamped */
 	EXPECT_EQ(t, sugov_effective_util(&u, false), 1024);
 	/* E5's shape on an A73: CFS 512 + RT 512 keeps f_max only with tracking. */
 	u = (struct sugov_cpu_util){ .cfs = 512, .rt = 512, .cap = 1024 };
@@ -113,7 +115,7 @@ static void cpufreq_stats_bookkeeping(struct ktest *t)
 	static struct cpufreq_stats s;
 
 	cpufreq_stats_init(&s, a73, 5, 4, 1000);
-	cpufreq_stats_transition(&s, 4, 2000);	/* no change: not counted */
+	cpufreq_stats_transition(&s, 4, 2000); /* no change: not counted */
 	EXPECT_EQ(t, s.total_trans, 0);
 	cpufreq_stats_transition(&s, 0, 3000);
 	cpufreq_stats_transition(&s, 4, 3500);
@@ -127,10 +129,10 @@ static void cpufreq_stats_bookkeeping(struct ktest *t)
 	EXPECT_EQ(t, s.total_trans, 0);
 	EXPECT_EQ(t, s.time_in_state[4], 0);
 	cpufreq_stats_update(&s, 6000);
-	EXPECT_EQ(t, s.time_in_state[4], 1000);	/* still counting the current OPP */
+	EXPECT_EQ(t, s.time_in_state[4], 1000); /* still counting the current OPP */
 }
 
-KTEST_SUITE(cpufreq_math, KTEST_CASE(cpufreq_hikey_a53_picks),
-	    KTEST_CASE(cpufreq_hikey_a73_picks), KTEST_CASE(cpufreq_resolve_and_formula),
-	    KTEST_CASE(cpufreq_shared_policy_max), KTEST_CASE(cpufreq_rate_limit),
-	    KTEST_CASE(cpufreq_rt_util_tracking), KTEST_CASE(cpufreq_stats_bookkeeping));
+KTEST_SUITE(cpufreq_math, KTEST_CASE(cpufreq_hikey_a53_picks), KTEST_CASE(cpufreq_hikey_a73_picks),
+	    KTEST_CASE(cpufreq_resolve_and_formula), KTEST_CASE(cpufreq_shared_policy_max),
+	    KTEST_CASE(cpufreq_rate_limit), KTEST_CASE(cpufreq_rt_util_tracking),
+	    KTEST_CASE(cpufreq_stats_bookkeeping));

@@ -686,7 +686,7 @@ static void dtb_files_oracle(struct ktest *t)
 static int fdt_idle_state(const void *fdt, int st, u32 v[4])
 {
 	static const char *const names[4] = { "entry-latency-us", "exit-latency-us",
-					       "min-residency-us", "arm,psci-suspend-param" };
+					      "min-residency-us", "arm,psci-suspend-param" };
 
 	int len;
 	const fdt32_t *w = fdt_getprop(fdt, st, "wakeup-latency-us", &len);
@@ -696,7 +696,7 @@ static int fdt_idle_state(const void *fdt, int st, u32 v[4])
 	for (int i = 0; i < 4; i++) {
 		const fdt32_t *p = fdt_getprop(fdt, st, names[i], &len);
 
-		if (i < 2 && (!p || len != 4) && w) {	/* Linux: wakeup-latency-us instead */
+		if (i < 2 && (!p || len != 4) && w) { /* Linux: wakeup-latency-us instead */
 			v[0] = 0;
 			v[1] = fdt32_ld(w);
 			i = 1;

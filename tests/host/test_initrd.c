@@ -57,13 +57,13 @@ static void initrd_chosen_cells(struct ktest *t)
 	EXPECT_EQ(t, find(tree(2, 0x880000000ull, 2, 0x880001000ull), &s, &e), 0);
 	EXPECT_EQ(t, s, 0x880000000ull);
 	EXPECT_EQ(t, e, 0x880001000ull);
-	EXPECT_EQ(t, find(tree(1, 0x48000000, 2, 0x48002000), &s, &e), 0);	/* mixed */
+	EXPECT_EQ(t, find(tree(1, 0x48000000, 2, 0x48002000), &s, &e), 0); /* mixed */
 	EXPECT_EQ(t, e, 0x48002000);
-	EXPECT_EQ(t, find(tree(0, 0, 0, 0), &s, &e), -1);		/* no initrd */
-	EXPECT_EQ(t, find(tree(1, 0x48000000, 0, 0), &s, &e), -1);	/* no end */
-	EXPECT_EQ(t, find(tree(1, 0x48001000, 1, 0x48000000), &s, &e), -1);	/* end < start */
-	EXPECT_EQ(t, find(tree(1, 0x48000000, 1, 0x48000000), &s, &e), -1);	/* empty */
-	EXPECT_EQ(t, find(tree(3, 0x48000000, 1, 0x48001000), &s, &e), -1);	/* 3 cells */
+	EXPECT_EQ(t, find(tree(0, 0, 0, 0), &s, &e), -1);		    /* no initrd */
+	EXPECT_EQ(t, find(tree(1, 0x48000000, 0, 0), &s, &e), -1);	    /* no end */
+	EXPECT_EQ(t, find(tree(1, 0x48001000, 1, 0x48000000), &s, &e), -1); /* end < start */
+	EXPECT_EQ(t, find(tree(1, 0x48000000, 1, 0x48000000), &s, &e), -1); /* empty */
+	EXPECT_EQ(t, find(tree(3, 0x48000000, 1, 0x48001000), &s, &e), -1); /* 3 cells */
 }
 
 KTEST_SUITE(initrd, KTEST_CASE(initrd_chosen_cells));

@@ -31,11 +31,12 @@ static char class_of(const struct task_struct *p)
 }
 
 static const char *const ev_names[] = {
-	[SCHED_EV_CLOCK] = "clock", [SCHED_EV_ENQUEUE] = "enqueue",
-	[SCHED_EV_DEQUEUE] = "dequeue", [SCHED_EV_PUT_PREV] = "put_prev",
-	[SCHED_EV_PICK] = "pick", [SCHED_EV_SET_NEXT] = "set_next", [SCHED_EV_TICK] = "tick",
-	[SCHED_EV_MIGRATE] = "migrate", [SCHED_EV_FORK] = "fork", [SCHED_EV_CHANGE] = "change",
-	[SCHED_EV_CHANGED] = "changed", [SCHED_EV_BLOCKED] = "blocked",
+	[SCHED_EV_CLOCK] = "clock",	  [SCHED_EV_ENQUEUE] = "enqueue",
+	[SCHED_EV_DEQUEUE] = "dequeue",	  [SCHED_EV_PUT_PREV] = "put_prev",
+	[SCHED_EV_PICK] = "pick",	  [SCHED_EV_SET_NEXT] = "set_next",
+	[SCHED_EV_TICK] = "tick",	  [SCHED_EV_MIGRATE] = "migrate",
+	[SCHED_EV_FORK] = "fork",	  [SCHED_EV_CHANGE] = "change",
+	[SCHED_EV_CHANGED] = "changed",	  [SCHED_EV_BLOCKED] = "blocked",
 	[SCHED_EV_SWITCHED] = "switched", [SCHED_EV_DEAD] = "dead",
 };
 
@@ -54,10 +55,9 @@ static void print_avg(const char *what, int id, const struct sched_avg *a)
 {
 	printf("O %s %d lut=%llu load_sum=%llu runnable_sum=%llu util_sum=%u period=%u "
 	       "load=%lu runnable=%lu util=%lu ue_enq=%u ue_ewma=%u\n",
-	       what, id, (unsigned long long)a->last_update_time,
-	       (unsigned long long)a->load_sum, (unsigned long long)a->runnable_sum, a->util_sum,
-	       a->period_contrib, a->load_avg, a->runnable_avg, a->util_avg, a->util_est.enqueued,
-	       a->util_est.ewma);
+	       what, id, (unsigned long long)a->last_update_time, (unsigned long long)a->load_sum,
+	       (unsigned long long)a->runnable_sum, a->util_sum, a->period_contrib, a->load_avg,
+	       a->runnable_avg, a->util_avg, a->util_est.enqueued, a->util_est.ewma);
 }
 
 /* After a step: the kernel's values, for the model to compare. */
@@ -101,7 +101,8 @@ static bool scenario(struct ktest *t, const char *name)
 			struct rq *rq = cpu_rq(cpu);
 
 			printf("O cpu %u cap=%lu clock=%llu clock_task=%llu clock_pelt=%llu "
-			       "idle_pid=%d\n", cpu, arch_scale_cpu_capacity((int)cpu),
+			       "idle_pid=%d\n",
+			       cpu, arch_scale_cpu_capacity((int)cpu),
 			       (unsigned long long)rq->clock,
 			       (unsigned long long)rq->pelt.clock_task,
 			       (unsigned long long)rq->pelt.clock_pelt, rq->idle->pid);
@@ -259,8 +260,10 @@ static void oracle_util_est(struct ktest *t)
 	pass(3 * MS);
 	sleep_now(t, p);
 	/* The last sample is util_avg at dequeue, or one within 1 % of it (kept). */
-	EXPECT_LT(t, labs((long)(p->se.avg.util_est.enqueued & ~UTIL_AVG_UNCHANGED) -
-			  (long)p->se.avg.util_avg), (long)UTIL_EST_MARGIN);
+	EXPECT_LT(t,
+		  labs((long)(p->se.avg.util_est.enqueued & ~UTIL_AVG_UNCHANGED) -
+		       (long)p->se.avg.util_avg),
+		  (long)UTIL_EST_MARGIN);
 	scenario_end(t);
 }
 
@@ -274,7 +277,7 @@ static void oracle_rt_bursts(struct ktest *t)
 	cfs = start("cfs", cpumask_of(6), 0, 6);
 	rt = task_new("rt", cpumask_of(6), 0);
 	sched_setscheduler(rt, SCHED_FIFO, 10);
-	task_start(rt, 0);	/* from another CPU: the IPI preempts the CFS task */
+	task_start(rt, 0); /* from another CPU: the IPI preempts the CFS task */
 	check("fork");
 	for (int i = 0; i < 20; i++) {
 		pass(2 * MS);
@@ -422,7 +425,7 @@ static void oracle_random_ops(struct ktest *t)
 		curr = cpu_curr(cpu);
 		fake_arch_set_cpu(cpu);
 
-		switch (p->state == TASK_DEAD ? 0 : (r >> 8) % 9) {	/* none on the dead */
+		switch (p->state == TASK_DEAD ? 0 : (r >> 8) % 9) { /* none on the dead */
 		case 0:
 		case 1:
 			run_for((r >> 12) % (6 * MS));

@@ -6,9 +6,9 @@
 #include "ktest.h"
 #include "pelt.h"
 
-#define PERIOD_NS (1024ull * 1024)	/* one PELT period: 1024 units of 1024 ns */
-#define MS 1000000ull
-#define NICE_0_WEIGHT 1024		/* scale_load_down(NICE_0_LOAD) */
+#define PERIOD_NS     (1024ull * 1024) /* one PELT period: 1024 units of 1024 ns */
+#define MS	      1000000ull
+#define NICE_0_WEIGHT 1024 /* scale_load_down(NICE_0_LOAD) */
 
 /* 2^-x for x >= 0: whole halvings times a Taylor series of e^(-f ln 2). */
 static double exp2_neg(double x)
@@ -39,7 +39,7 @@ static void table_matches_linux(struct ktest *t)
 	EXPECT_EQ(t, runnable_avg_yN_inv[0], 0xffffffffu);
 	EXPECT_EQ(t, runnable_avg_yN_inv[1], 0xfa83b2dau);
 	EXPECT_EQ(t, runnable_avg_yN_inv[2], 0xf5257d14u);
-	EXPECT_EQ(t, runnable_avg_yN_inv[16], 0xb504f333u);	/* 2^32 / sqrt(2) */
+	EXPECT_EQ(t, runnable_avg_yN_inv[16], 0xb504f333u); /* 2^32 / sqrt(2) */
 	EXPECT_EQ(t, runnable_avg_yN_inv[25], 0x94f4efa8u);
 	EXPECT_EQ(t, runnable_avg_yN_inv[31], 0x82cd8698u);
 	EXPECT_EQ(t, ARRAY_SIZE(runnable_avg_yN_inv), 32);
@@ -123,8 +123,8 @@ static void decay_to_zero(struct ktest *t)
 /* Advance an entity to `until`, updating every `tick` ns and at `until`,
  * in one state (running and queued, or sleeping). Returns the min and max of
  * util_avg seen after each update. */
-static void run_until(struct sched_avg *sa, u64 until, bool running, u64 tick,
-		      unsigned long *min, unsigned long *max)
+static void run_until(struct sched_avg *sa, u64 until, bool running, u64 tick, unsigned long *min,
+		      unsigned long *max)
 {
 	u64 now = sa->last_update_time;
 
@@ -151,8 +151,10 @@ static void three_segments(struct ktest *t)
 	sa.util_sum = 0;
 	sa.load_sum = 0;
 	EXPECT_EQ(t, sa.period_contrib, 300);
-	EXPECT_EQ(t, pelt_update_se(&sa, t0 + (724 + 5 * 1024 + 100) * 1024 + 1000, true, true,
-				    true, NICE_0_WEIGHT), 1);
+	EXPECT_EQ(t,
+		  pelt_update_se(&sa, t0 + (724 + 5 * 1024 + 100) * 1024 + 1000, true, true, true,
+				 NICE_0_WEIGHT),
+		  1);
 	EXPECT_EQ(t, sa.period_contrib, 100);
 	EXPECT_EQ(t, sa.last_update_time, t0 + (724 + 5 * 1024 + 100) * 1024);
 
@@ -226,7 +228,7 @@ static void duty_cycle(struct ktest *t, u64 run_ns, u64 period_ns, double tol)
 	double want_max = 1024 * (1 - y_pow(r)) / (1 - y_pow(p));
 	double want_min = want_max * y_pow(p - r);
 
-	for (u64 c = 0; c < 60; c++) {	/* 60 cycles: y^(60 * 15) ~ 0, settled */
+	for (u64 c = 0; c < 60; c++) { /* 60 cycles: y^(60 * 15) ~ 0, settled */
 		bool measure = c >= 56;
 		run_until(&sa, c * period_ns + run_ns, true, MS, NULL, measure ? &max : NULL);
 		run_until(&sa, (c + 1) * period_ns, false, MS, measure ? &min : NULL, NULL);
@@ -268,12 +270,12 @@ static void cfs_rq_and_rt(struct ktest *t)
 	 * the queued weight, runnable_avg at 2 tasks, util_avg at 100 %. */
 	for (u64 now = MS; now <= 345 * PERIOD_NS; now += MS) {
 		pelt_update_cfs_rq(&rq, now, 2 * NICE_0_WEIGHT, 2, true);
-		pelt_update_rt(&rt, now, (now / MS) % 4 == 0);	/* 1 ms in 4 */
+		pelt_update_rt(&rt, now, (now / MS) % 4 == 0); /* 1 ms in 4 */
 	}
 	EXPECT_NEAR(t, rq.load_avg, 2 * 1024, 6);
 	EXPECT_NEAR(t, rq.runnable_avg, 2 * 1024, 4);
 	EXPECT_NEAR(t, rq.util_avg, 1024, 2);
-	EXPECT_NEAR(t, rt.util_avg, 256, 12);	/* ripple of a 4 ms cycle: ~ +-2 % */
+	EXPECT_NEAR(t, rt.util_avg, 256, 12); /* ripple of a 4 ms cycle: ~ +-2 % */
 }
 
 static void irq_time(struct ktest *t)
@@ -301,8 +303,8 @@ static void clock_pelt_scaled(struct ktest *t)
 	EXPECT_NEAR(t, c.clock_pelt, 10.0 * MS * 462 / 1024 / 2, 1);
 	EXPECT_EQ(t, pelt_clock_now(c), c.clock_pelt);
 	/* Full capacity, full frequency: no scaling at all. */
-	struct pelt_clock big = pelt_clock_update((struct pelt_clock){ 0 }, 10 * MS, false,
-						  1024, 1024);
+	struct pelt_clock big =
+		pelt_clock_update((struct pelt_clock){ 0 }, 10 * MS, false, 1024, 1024);
 	EXPECT_EQ(t, big.clock_pelt, 10 * MS);
 }
 
@@ -398,7 +400,7 @@ static void util_est_ewma(struct ktest *t)
 	double want = 800;
 	ue = ue_make(800, 800);
 	for (int k = 1; k <= 40; k++) {
-		ue.enqueued &= ~UTIL_AVG_UNCHANGED;	/* util_avg moved */
+		ue.enqueued &= ~UTIL_AVG_UNCHANGED; /* util_avg moved */
 		ue = util_est_update(ue, 200, 1024, true);
 		want = want * 3 / 4 + 200 * 1.0 / 4;
 		if (want - 200 >= UTIL_EST_MARGIN)
@@ -456,7 +458,7 @@ static void util_est_unchanged_flag(struct ktest *t)
 	struct util_est ue = util_est_update(sa.util_est, 100, 1024, true);
 	EXPECT_EQ(t, ue.ewma, 400);
 	EXPECT_EQ(t, ue.enqueued, 300 | UTIL_AVG_UNCHANGED);
-	EXPECT_EQ(t, util_est_of(sa.util_est), 400);	/* the flag is no utilization */
+	EXPECT_EQ(t, util_est_of(sa.util_est), 400); /* the flag is no utilization */
 	/* An update inside the period leaves util_avg, and the flag, alone... */
 	sa.last_update_time = 0;
 	EXPECT_EQ(t, pelt_update_se(&sa, 500 * 1024, true, true, true, NICE_0_WEIGHT), 0);
@@ -479,7 +481,7 @@ static void util_est_rq_sums(struct ktest *t)
 	EXPECT_EQ(t, rq, 300 + 180);
 	rq = util_est_dequeue(rq, a);
 	EXPECT_EQ(t, rq, 180);
-	EXPECT_EQ(t, util_est_dequeue(100, a), 0);	/* saturates */
+	EXPECT_EQ(t, util_est_dequeue(100, a), 0); /* saturates */
 	EXPECT_EQ(t, task_util_est(350, a), 350);
 	EXPECT_EQ(t, task_util_est(50, b), 180);
 	/* cpu_util_cfs = min(max(util_avg, util_est), capacity_orig) */

@@ -78,7 +78,7 @@ static void rtapp_parse_as_written(struct ktest *t)
 	EXPECT_EQ(t, w->tasks[1].nr_phases, 1);
 	EXPECT_FALSE(t, w->events[9].absolute);
 	EXPECT_FALSE(t, w->refs[w->events[9].ref].per_thread);
-	EXPECT_EQ(t, w->nr_warn, 1);	/* logdir */
+	EXPECT_EQ(t, w->nr_warn, 1); /* logdir */
 	EXPECT_TRUE(t, strstr(w->warn[0], "\"logdir\" ignored"));
 	free(w);
 }
@@ -89,7 +89,8 @@ static void rtapp_parse_warnings(struct ktest *t)
 	int r;
 
 	w = parse("{\"tasks\":{\"a\":{\"run\":1,\"loop\":1,\"colour\":\"red\"}},\"x\":1,"
-		  "\"resources\":{}}", &r);
+		  "\"resources\":{}}",
+		  &r);
 	EXPECT_EQ(t, r, 0);
 	EXPECT_EQ(t, w->nr_warn, 3);
 	EXPECT_TRUE(t, strstr(w->warn[0], "1:50: unknown key \"x\""));
@@ -124,7 +125,8 @@ static const struct {
 	  "timer period is zero", "1:61:" },
 	{ "{\"tasks\": {\"a\": {\"loop\": 1, \"timer\": {\"ref\": \"t\"}}}}", "needs \"ref\"", "" },
 	{ "{\"tasks\": {\"a\": {\"loop\": 1, \"timer\": {\"ref\": \"t\", \"period\": 5, "
-	  "\"mode\": \"sideways\"}}}}", "timer mode", "" },
+	  "\"mode\": \"sideways\"}}}}",
+	  "timer mode", "" },
 	{ "{\"tasks\": {\"a\": {\"loop\": 1, \"run\": 1, \"policy\": \"SCHED_TURBO\"}}}",
 	  "unknown policy \"SCHED_TURBO\"", "1:49:" },
 	{ "{\"tasks\": {\"a\": {\"loop\": 1, \"run\": 1, \"policy\": \"SCHED_DEADLINE\"}}}",
@@ -137,7 +139,8 @@ static const struct {
 	{ "{\"tasks\": {\"a\": {\"loop\": 1, \"run\": -5}}}", "out of range", "" },
 	{ "{\"tasks\": {\"a\": {\"loop\": 1, \"run\": 1.5}}}", "must be an integer", "" },
 	{ "{\"tasks\": {\"a\": {\"loop\": 1, \"run\": 1, \"policy\": \"SCHED_FIFO\", "
-	  "\"priority\": 0}}}", "outside 1..99", "" },
+	  "\"priority\": 0}}}",
+	  "outside 1..99", "" },
 	{ "{\"tasks\": {\"a\": {\"loop\": 1, \"run\": 1, \"priority\": 50}}}", "nice range", "" },
 	{ "{\"tasks\": {\"a\": {\"loop\": 1, \"unlock\": \"m\"}}}", "not held", "" },
 	{ "{\"tasks\": {\"a\": {\"loop\": 1, \"lock\": \"m\"}}}", "holding mutex", "" },

@@ -116,7 +116,7 @@ static void task_free(struct task_struct *p)
  * started and asleep), default features, empty bootargs, the clock at 1 ms: at 0, a
  * task attached to a run queue whose PELT clock is still below one 1024-ns unit would
  * keep last_update_time 0, PELT's "not attached" mark. */
-static const char *machine_bootargs;	/* the next machine's command line (NULL: none) */
+static const char *machine_bootargs; /* the next machine's command line (NULL: none) */
 
 bool machine_up(struct ktest *t)
 {
@@ -124,7 +124,7 @@ bool machine_up(struct ktest *t)
 	static bool saved;
 
 	if (nr_tasks)
-		settle();	/* idle.c's stop queues outlive machines: let them drain */
+		settle(); /* idle.c's stop queues outlive machines: let them drain */
 	while (nr_tasks)
 		free(tasks[--nr_tasks]);
 	if (!saved) {
@@ -154,7 +154,7 @@ bool machine_up(struct ktest *t)
 		timer_cpu_init(cpu, NR_HIKEY_CPUS);
 	}
 	fake_arch_set_cpu(0);
-	sched_init_smp();	/* domains, stoppers */
+	sched_init_smp(); /* domains, stoppers */
 	settle();
 	run_for(MS);
 	return true;
@@ -268,9 +268,11 @@ static void cfs_shares_nice0_nice5(struct ktest *t)
 	ran_b = b->se.sum_exec_runtime;
 	ASSERT_GT(t, ran_b, 0);
 	ratio = (double)ran_a / (double)ran_b;
-	ktest_diag(t, "nice 0 ran %llu ms, nice 5 %llu ms: ratio %d.%03d (weights: %d.%03d), "
-		   "%llu switches", ran_a / MS, ran_b / MS, (int)ratio, (int)(ratio * 1000) % 1000,
-		   (int)want, (int)(want * 1000) % 1000, cpu_rq(2)->nr_switches);
+	ktest_diag(t,
+		   "nice 0 ran %llu ms, nice 5 %llu ms: ratio %d.%03d (weights: %d.%03d), "
+		   "%llu switches",
+		   ran_a / MS, ran_b / MS, (int)ratio, (int)(ratio * 1000) % 1000, (int)want,
+		   (int)(want * 1000) % 1000, cpu_rq(2)->nr_switches);
 	EXPECT_TRUE(t, ratio > want * 0.98 && ratio < want * 1.02);
 	/* The CPU never idled, and the two shared all of its time (to a tick). */
 	EXPECT_NEAR(t, ran_a + ran_b, fake_arch_now() - start, TICK_NSEC);
@@ -334,8 +336,8 @@ static void cfs_fair_after_migration(struct ktest *t)
 		run_for(1000 * MS);
 		ran_a = a->se.sum_exec_runtime - ran_a;
 		ran_b = b->se.sum_exec_runtime - ran_b;
-		ktest_diag(t, "moved %s: then %llu ms and %llu ms", at_wakeup ? "at a wakeup" :
-			   "running", ran_a / MS, ran_b / MS);
+		ktest_diag(t, "moved %s: then %llu ms and %llu ms",
+			   at_wakeup ? "at a wakeup" : "running", ran_a / MS, ran_b / MS);
 		/* Half each, to a slice (+ the sleeper credit of 12 ms at a wakeup). */
 		EXPECT_NEAR(t, ran_a, 500 * MS, 24 * MS);
 		EXPECT_NEAR(t, ran_b, 500 * MS, 24 * MS);
@@ -354,9 +356,9 @@ static void place_small_stays_on_idle_little(struct ktest *t)
 	for (unsigned int prev = 0; prev < 4; prev++) {
 		struct task_struct *p = sleeper(prev, 300);
 
-		EXPECT_EQ(t, select_fair(p, prev, 0), prev);	/* from an interrupt there */
-		EXPECT_EQ(t, select_fair(p, (prev + 1) % 4, 0), prev);	/* from another A53 */
-		EXPECT_EQ(t, select_fair(p, 6, 0), prev);	/* from an A73 */
+		EXPECT_EQ(t, select_fair(p, prev, 0), prev);	       /* from an interrupt there */
+		EXPECT_EQ(t, select_fair(p, (prev + 1) % 4, 0), prev); /* from another A53 */
+		EXPECT_EQ(t, select_fair(p, 6, 0), prev);	       /* from an A73 */
 	}
 	machine_ok(t);
 }
@@ -412,13 +414,13 @@ static void place_through_wakeup(struct ktest *t)
 		return;
 	p = task_new("waker", ALL_CPUS, 0);
 	task_start(p, 1);
-	ASSERT_EQ(t, p->cpu, 1);	/* fork: every CPU idle, find_idlest_group() keeps CPU 1 */
+	ASSERT_EQ(t, p->cpu, 1); /* fork: every CPU idle, find_idlest_group() keeps CPU 1 */
 	ASSERT_TRUE(t, cpu_curr(1) == p);
 	run_for(2 * MS);
 	ASSERT_TRUE(t, task_sleep(t, p));
 	EXPECT_EQ(t, cpu_rq(1)->nr_running, 0);
 	set_util(p, 400);
-	fake_arch_set_cpu(1);	/* a timer interrupt on the idle CPU 1 wakes it */
+	fake_arch_set_cpu(1); /* a timer interrupt on the idle CPU 1 wakes it */
 	EXPECT_EQ(t, wake_up_process(p), 1);
 	settle();
 	cpu = p->cpu;
@@ -496,7 +498,7 @@ static void misfit_boundary(struct ktest *t)
 		EXPECT_FALSE(t, task_fits_cpu(p, (int)cpu));
 		misfit_update(p, rq);
 		EXPECT_NE(t, rq->misfit_task_load, 0);
-		set_util(p, first - 1);	/* and it clears */
+		set_util(p, first - 1); /* and it clears */
 		misfit_update(p, rq);
 		EXPECT_EQ(t, rq->misfit_task_load, 0);
 	}
@@ -597,9 +599,9 @@ static void misfit_up_migration(struct ktest *t)
 	 * the tick after that. */
 	EXPECT_GE(t, moved_at - start, 20 * MS);
 	EXPECT_LE(t, moved_at - start, 20 * MS + TICK_NSEC);
-	EXPECT_EQ(t, p->stats.nr_forced_migrations, 1);	/* by the stopper */
+	EXPECT_EQ(t, p->stats.nr_forced_migrations, 1); /* by the stopper */
 	EXPECT_EQ(t, cpu_rq(p->cpu)->lb.misfit_pulls, 1);
-	EXPECT_EQ(t, cpu_rq(0)->misfit_task_load, 0);	/* CPU 0 went idle */
+	EXPECT_EQ(t, cpu_rq(0)->misfit_task_load, 0); /* CPU 0 went idle */
 	EXPECT_EQ(t, cpu_rq(0)->nr_running, 0);
 	/* Where it fits, it stays. */
 	run_for(500 * MS);
@@ -659,9 +661,9 @@ static void uclamp_fits(struct ktest *t)
 	EXPECT_EQ(t, util_fits_cpu(1000, 0, 1024, 4), 0);
 	/* uclamp_min above capacity_orig: fits, but wants a bigger CPU (-1). */
 	EXPECT_EQ(t, util_fits_cpu(100, 600, 1024, 0), -1);
-	EXPECT_EQ(t, util_fits_cpu(100, 462, 1024, 0), 1);	/* up to capacity_orig: no margin */
+	EXPECT_EQ(t, util_fits_cpu(100, 462, 1024, 0), 1); /* up to capacity_orig: no margin */
 	EXPECT_EQ(t, util_fits_cpu(100, 1024, 1024, 4), 1);
-	EXPECT_EQ(t, util_fits_cpu(500, 600, 1024, 0), 0);	/* util alone does not fit */
+	EXPECT_EQ(t, util_fits_cpu(500, 600, 1024, 0), 0); /* util alone does not fit */
 	/* uclamp_min is capped by uclamp_max. */
 	EXPECT_EQ(t, util_fits_cpu(100, 600, 400, 0), 1);
 	machine_ok(t);
@@ -679,19 +681,19 @@ static void uclamp_min_fits_up_to_capacity_orig(struct ktest *t)
 		return;
 	p = sleeper(0, 100);
 	EXPECT_EQ(t, sched_set_uclamp(p, 400, 1024), 0);
-	EXPECT_TRUE(t, task_fits_cpu(p, 0));	/* 400 <= 462 */
+	EXPECT_TRUE(t, task_fits_cpu(p, 0)); /* 400 <= 462 */
 	misfit_update(p, cpu_rq(0));
 	EXPECT_EQ(t, cpu_rq(0)->misfit_task_load, 0);
-	EXPECT_EQ(t, select_fair(p, 0, 0), 0);	/* idle prev that fits: stays */
+	EXPECT_EQ(t, select_fair(p, 0, 0), 0); /* idle prev that fits: stays */
 	EXPECT_EQ(t, sched_set_uclamp(p, 500, 1024), 0);
-	EXPECT_FALSE(t, task_fits_cpu(p, 0));	/* 500 > 462: wants an A73 */
+	EXPECT_FALSE(t, task_fits_cpu(p, 0)); /* 500 > 462: wants an A73 */
 	EXPECT_GE(t, select_fair(p, 0, 0), 4);
 	/* uclamp_max keeps a big task on a little CPU. */
 	set_util(p, 900);
 	EXPECT_EQ(t, sched_set_uclamp(p, 0, 400), 0);
 	EXPECT_TRUE(t, task_fits_cpu(p, 0));
 	EXPECT_EQ(t, select_fair(p, 0, 0), 0);
-	EXPECT_EQ(t, sched_set_uclamp(p, 500, 400), -1);	/* min > max refused */
+	EXPECT_EQ(t, sched_set_uclamp(p, 500, 400), -1); /* min > max refused */
 	EXPECT_EQ(t, sched_set_uclamp(p, 0, 1025), -1);
 	machine_ok(t);
 }
@@ -725,13 +727,13 @@ static int sync_wakeup(struct ktest *t, unsigned int w, unsigned int prev, bool 
 
 static void asym_prefer_prev_on(struct ktest *t)
 {
-	EXPECT_EQ(t, sync_wakeup(t, 4, 6, true), 6);	/* A73s */
-	EXPECT_EQ(t, sync_wakeup(t, 1, 3, true), 3);	/* A53s */
+	EXPECT_EQ(t, sync_wakeup(t, 4, 6, true), 6); /* A73s */
+	EXPECT_EQ(t, sync_wakeup(t, 1, 3, true), 3); /* A53s */
 }
 
 static void asym_prefer_prev_off(struct ktest *t)
 {
-	EXPECT_EQ(t, sync_wakeup(t, 4, 6, false), 5);	/* scan from 4: 5 is idle and fits */
+	EXPECT_EQ(t, sync_wakeup(t, 4, 6, false), 5); /* scan from 4: 5 is idle and fits */
 	EXPECT_EQ(t, sync_wakeup(t, 1, 3, false), 2);
 }
 
@@ -769,11 +771,11 @@ static void rt_preempts_cfs_at_once(struct ktest *t)
 	run_for(10 * MS);
 	now = fake_arch_now();
 	ipis = fake_cpus[3].nr_ipis[IPI_RESCHEDULE];
-	task_start(rt, 0);	/* from CPU 0: an IPI to CPU 3 */
+	task_start(rt, 0); /* from CPU 0: an IPI to CPU 3 */
 	EXPECT_TRUE(t, cpu_curr(3) == rt);
 	EXPECT_EQ(t, fake_arch_now(), now);
 	EXPECT_EQ(t, fake_cpus[3].nr_ipis[IPI_RESCHEDULE], ipis + 1);
-	run_for(100 * MS);	/* FIFO: no tick takes the CPU from it */
+	run_for(100 * MS); /* FIFO: no tick takes the CPU from it */
 	EXPECT_TRUE(t, cpu_curr(3) == rt);
 	ASSERT_TRUE(t, task_sleep(t, rt));
 	EXPECT_TRUE(t, cpu_curr(3) == cfs);
@@ -823,7 +825,7 @@ static bool half_asleep[NR_RANDOM_TASKS];
 
 static unsigned int rnd(unsigned int n)
 {
-	rng = rng * 6364136223846793005ull + 1442695040888963407ull;	/* Knuth's MMIX LCG */
+	rng = rng * 6364136223846793005ull + 1442695040888963407ull; /* Knuth's MMIX LCG */
 	return (unsigned int)(rng >> 33) % n;
 }
 
@@ -888,9 +890,9 @@ static int check_tasks(struct ktest *t, struct task_struct **ts, int n)
 	return bad;
 }
 
-static const char *const op_names[] = { "time", "sleep", "wake", "affinity", "nice",
-					"policy", "yield", "uclamp", "self-affinity", "exit",
-					"preempted-sleep" };
+static const char *const op_names[] = { "time",		 "sleep",  "wake",	     "affinity",
+					"nice",		 "policy", "yield",	     "uclamp",
+					"self-affinity", "exit",   "preempted-sleep" };
 
 /* Index of ts[] running on cpu, or -1 (its idle task runs). */
 static int running_on(struct task_struct **ts, unsigned int cpu)
@@ -918,7 +920,7 @@ static int op_exit(struct ktest *t, struct task_struct **ts, unsigned int cpu)
 			   p->on_rq ? "queued" : "running");
 		return 1;
 	}
-	if (p->refcount == 0)	/* else pending stop work still holds it: freed later */
+	if (p->refcount == 0) /* else pending stop work still holds it: freed later */
 		task_free(p);
 	ts[i] = task_new("random", ALL_CPUS, 0);
 	task_start(ts[i], cpu);
@@ -936,7 +938,7 @@ static void op_preempted_sleep(struct task_struct **ts, unsigned int cpu)
 	resched_cpu(cpu);
 	fake_arch_irq(cpu);
 	if (cpu_curr(cpu) == ts[i])
-		schedule();	/* nothing else to run: it goes on to schedule() */
+		schedule(); /* nothing else to run: it goes on to schedule() */
 	else
 		half_asleep[i] = true;
 }
@@ -953,7 +955,7 @@ static void finish_half_asleep(struct task_struct **ts)
 				continue;
 			half_asleep[i] = false;
 			if (q->state == TASK_RUNNING)
-				continue;	/* woken while still queued */
+				continue; /* woken while still queued */
 			fake_arch_set_cpu((unsigned int)q->cpu);
 			schedule();
 			settle();
@@ -966,8 +968,8 @@ static void finish_half_asleep(struct task_struct **ts)
  * the number of problems it saw itself. */
 static int random_op(struct ktest *t, struct task_struct **ts, int op)
 {
-	static const unsigned int policies[] = { SCHED_NORMAL, SCHED_BATCH, SCHED_IDLE,
-						 SCHED_FIFO, SCHED_RR };
+	static const unsigned int policies[] = { SCHED_NORMAL, SCHED_BATCH, SCHED_IDLE, SCHED_FIFO,
+						 SCHED_RR };
 	unsigned int cpu = rnd(NR_HIKEY_CPUS), policy, lo;
 	struct task_struct *p = ts[rnd(NR_RANDOM_TASKS)], *curr = cpu_curr(cpu);
 	int bad = 0;
@@ -1052,9 +1054,11 @@ static void random_ops_keep_invariants(struct ktest *t)
 			break;
 		}
 	}
-	ktest_diag(t, "%d sleeps (%d preempted), %d wakeups, %d affinity, %d nice, %d policy, "
-		   "%d yields, %d exits, %llu ms", counts[1], counts[10], counts[2], counts[3],
-		   counts[4], counts[5], counts[6], counts[9], fake_arch_now() / MS);
+	ktest_diag(t,
+		   "%d sleeps (%d preempted), %d wakeups, %d affinity, %d nice, %d policy, "
+		   "%d yields, %d exits, %llu ms",
+		   counts[1], counts[10], counts[2], counts[3], counts[4], counts[5], counts[6],
+		   counts[9], fake_arch_now() / MS);
 	machine_ok(t);
 }
 
@@ -1080,7 +1084,7 @@ static void class_round_trip_keeps_vruntime(struct ktest *t)
 	EXPECT_EQ(t, wake_up_process(p), 1);
 	settle();
 	EXPECT_TRUE(t, cpu_curr(2) == p);
-	EXPECT_EQ(t, p->se.vruntime, v);	/* min_vruntime - 12 ms is below it */
+	EXPECT_EQ(t, p->se.vruntime, v); /* min_vruntime - 12 ms is below it */
 	machine_ok(t);
 }
 
@@ -1102,7 +1106,7 @@ static void features_api(struct ktest *t)
 	EXPECT_EQ(t, sched_feat_set("NO_ASYM_PREFER_PREV"), 0);
 	EXPECT_FALSE(t, sched_feat(ASYM_PREFER_PREV));
 	EXPECT_TRUE(t, sched_feat_get("ASYM_PREFER_PREV", &v) && !v);
-	EXPECT_EQ(t, sched_feat_set("NO_ASYM_PREFER_PREV"), 0);	/* idempotent */
+	EXPECT_EQ(t, sched_feat_set("NO_ASYM_PREFER_PREV"), 0); /* idempotent */
 	EXPECT_FALSE(t, sched_feat(ASYM_PREFER_PREV));
 	EXPECT_EQ(t, sched_feat_set("ASYM_PREFER_PREV"), 0);
 	EXPECT_TRUE(t, sched_feat(ASYM_PREFER_PREV));
@@ -1137,7 +1141,6 @@ static void features_from_bootargs(struct ktest *t)
 	bootargs_init(NULL);
 	machine_ok(t);
 }
-
 
 /* ---- load-balance cadence and NO_HZ idle (Linux 6.1) ---------------------------------- */
 
@@ -1307,7 +1310,7 @@ static void newidle_pulls_one_task(struct ktest *t)
 	run_for(20 * MS);
 	for (int i = 0; i < 4; i++)
 		ASSERT_EQ(t, set_cpus_allowed(p[i], CPUS(0x3)), 0);
-	ASSERT_TRUE(t, task_sleep(t, r));	/* CPU 0 goes newly idle */
+	ASSERT_TRUE(t, task_sleep(t, r)); /* CPU 0 goes newly idle */
 	EXPECT_EQ(t, cpu_rq(0)->cfs.h_nr_running, 1);
 	EXPECT_EQ(t, cpu_rq(1)->cfs.h_nr_running, 3);
 	machine_ok(t);
@@ -1379,7 +1382,7 @@ static u64 busy_lb_rate(unsigned int cpu)
 	for (int l = 0; l < cpu_rq(cpu)->nr_sd; l++) {
 		u64 j = ms_to_jiffies(2 * cpu_rq(cpu)->sd[l].span_weight * 16) - 1;
 
-		n += (HZ + j / 2) / j;	/* one a j jiffies, rounded */
+		n += (HZ + j / 2) / j; /* one a j jiffies, rounded */
 	}
 	return n;
 }
@@ -1396,8 +1399,8 @@ static void lb_calls_per_second(struct ktest *t)
 	run_for(1000 * MS);
 	n = lb_calls() - n;
 	expect = busy_lb_rate(0);
-	ktest_diag(t, "idle-ish (CPU 0 busy): %llu load_balance() calls in 1 s (Linux: %llu)",
-		   n, expect);
+	ktest_diag(t, "idle-ish (CPU 0 busy): %llu load_balance() calls in 1 s (Linux: %llu)", n,
+		   expect);
 	EXPECT_LE(t, n, expect + 2);
 	EXPECT_GE(t, n + 2, expect);
 	for (unsigned int cpu = 1; cpu < NR_HIKEY_CPUS; cpu++) {
@@ -1415,8 +1418,7 @@ static void lb_calls_per_second(struct ktest *t)
 }
 
 KTEST_SUITE(sched_balance, KTEST_CASE(lb_interval_backoff_when_balanced),
-	    KTEST_CASE(lb_calls_per_second),
-	    KTEST_CASE(should_we_balance_one_cpu_per_group),
+	    KTEST_CASE(lb_calls_per_second), KTEST_CASE(should_we_balance_one_cpu_per_group),
 	    KTEST_CASE(nohz_kick_rate_limited), KTEST_CASE(nohz_idle_cpu_takes_no_tick),
 	    KTEST_CASE(nohz_blocked_load_decays), KTEST_CASE(mc_balance_by_task_count),
 	    KTEST_CASE(newidle_pulls_one_task));
@@ -1425,13 +1427,12 @@ KTEST_SUITE(sched_fair, KTEST_CASE(cfs_shares_nice0_nice5), KTEST_CASE(cfs_equal
 KTEST_SUITE(sched_placement, KTEST_CASE(place_small_stays_on_idle_little),
 	    KTEST_CASE(place_big_goes_to_idle_big), KTEST_CASE(place_nothing_fits_highest_capacity),
 	    KTEST_CASE(place_through_wakeup), KTEST_CASE(wakeup_prev_is_last_cpu),
-	    KTEST_CASE(asym_prefer_prev_on),
-	    KTEST_CASE(asym_prefer_prev_off), KTEST_CASE(asym_prefer_prev_no_sync));
+	    KTEST_CASE(asym_prefer_prev_on), KTEST_CASE(asym_prefer_prev_off),
+	    KTEST_CASE(asym_prefer_prev_no_sync));
 KTEST_SUITE(sched_misfit, KTEST_CASE(misfit_boundary), KTEST_CASE(misfit_util_est_and_affinity),
 	    KTEST_CASE(misfit_cleared_by_no_misfit), KTEST_CASE(misfit_up_migration),
-	    KTEST_CASE(misfit_cleared_when_idle),
-	    KTEST_CASE(uclamp_fits), KTEST_CASE(uclamp_min_fits_up_to_capacity_orig));
+	    KTEST_CASE(misfit_cleared_when_idle), KTEST_CASE(uclamp_fits),
+	    KTEST_CASE(uclamp_min_fits_up_to_capacity_orig));
 KTEST_SUITE(sched_features, KTEST_CASE(features_api), KTEST_CASE(features_from_bootargs));
 KTEST_SUITE(sched_core, KTEST_CASE(rt_preempts_cfs_at_once), KTEST_CASE(sixteen_hogs_spread),
-	    KTEST_CASE(class_round_trip_keeps_vruntime),
-	    KTEST_CASE(random_ops_keep_invariants));
+	    KTEST_CASE(class_round_trip_keeps_vruntime), KTEST_CASE(random_ops_keep_invariants));

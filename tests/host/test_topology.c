@@ -98,8 +98,7 @@ static void check_opp_table(struct ktest *t, const struct topology_opp_table *ot
 		EXPECT_LT(t, ot->opp[i - 1].freq_khz, ot->opp[i].freq_khz);
 }
 
-static void check_cpu(struct ktest *t, const struct topology *topo, int cpu,
-		      const cpumask_t *all)
+static void check_cpu(struct ktest *t, const struct topology *topo, int cpu, const cpumask_t *all)
 {
 	const struct cpu_topology *c = &topo->cpu[cpu];
 
@@ -141,7 +140,8 @@ static void check_invariants(struct ktest *t, const struct topology *topo)
 	EXPECT_EQ(t, max_cap, SCHED_CAPACITY_SCALE);
 	for (int i = 0; i < topo->nr_clusters; i++) {
 		EXPECT_FALSE(t, cpumask_empty(&topo->cluster_cpus[i]));
-		EXPECT_FALSE(t, cpumask_intersects(&clusters, &topo->cluster_cpus[i])); /* disjoint */
+		EXPECT_FALSE(t,
+			     cpumask_intersects(&clusters, &topo->cluster_cpus[i])); /* disjoint */
 		cpumask_or(&clusters, &clusters, &topo->cluster_cpus[i]);
 	}
 	EXPECT_TRUE(t, cpumask_equal(&clusters, &all));
@@ -403,7 +403,8 @@ static void format_mask(struct ktest *t)
 	EXPECT_STREQ(t, buf, "none");
 	topology_format_mask(buf, sizeof(buf), &(cpumask_t){ { 0xf0 } });
 	EXPECT_STREQ(t, buf, "4-7");
-	topology_format_mask(buf, sizeof(buf), &(cpumask_t){ { 0x1ull | 0x4 | 0x38 | (1ull << 63) } });
+	topology_format_mask(buf, sizeof(buf),
+			     &(cpumask_t){ { 0x1ull | 0x4 | 0x38 | (1ull << 63) } });
 	EXPECT_STREQ(t, buf, "0,2-5,63");
 	topology_format_mask(small, sizeof(small), &(cpumask_t){ { 0x15 } });
 	EXPECT_STREQ(t, small, "0,2,"); /* truncated, still terminated */
@@ -413,7 +414,10 @@ static void format_mask(struct ktest *t)
 
 /* Linux's hi3660.dtsi idle-states, written out here as the reference: per
  * cluster {entry, exit, min-residency} in us, PSCI parameter, level. */
-static const struct { u32 entry, exit, res, psci; int level; } hikey_idle[2][2] = {
+static const struct {
+	u32 entry, exit, res, psci;
+	int level;
+} hikey_idle[2][2] = {
 	{ { 400, 650, 1500, 0x0010000, 0 }, { 500, 1600, 3500, 0x1010000, 1 } }, /* A53 */
 	{ { 400, 550, 1500, 0x0010000, 0 }, { 800, 2900, 3500, 0x1010000, 1 } }, /* A73 */
 };
@@ -453,8 +457,8 @@ static void hikey960_idle_states(struct ktest *t)
 
 KTEST_SUITE(topology, KTEST_CASE(every_dts_machine), KTEST_CASE(every_dts_file_is_checked),
 	    KTEST_CASE(hikey960_opp_tables), KTEST_CASE(hikey960_energy_model),
-	    KTEST_CASE(hikey960_idle_states),
-	    KTEST_CASE(any_dtb_holds_invariants), KTEST_CASE(format_mask));
+	    KTEST_CASE(hikey960_idle_states), KTEST_CASE(any_dtb_holds_invariants),
+	    KTEST_CASE(format_mask));
 
 /* ---- bad and unusual input: the trees of tests/dts/, one fallback each --------- */
 

@@ -8,8 +8,8 @@
 #include "fake_arch.h"
 #include "sched_harness.h"
 
-#define SCALE_LOAD(w) ((unsigned long)(w) << 10)	/* 64-bit Linux: scale_load() */
-#define LINUX_IMBALANCE_PCT 117				/* Linux 6.1 sd_init() */
+#define SCALE_LOAD(w)	    ((unsigned long)(w) << 10) /* 64-bit Linux: scale_load() */
+#define LINUX_IMBALANCE_PCT 117			       /* Linux 6.1 sd_init() */
 
 static s64 vdiff(const struct task_struct *a, const struct task_struct *b)
 {
@@ -31,7 +31,10 @@ static bool run_until(bool (*cond)(void *), void *arg, u64 limit)
 
 /* ---- 5: the next buddy of a wakeup preemption --------------------------------------- */
 
-struct three { struct task_struct *a, *b, *c; unsigned int cpu; };
+struct three {
+	struct task_struct *a, *b, *c;
+	unsigned int cpu;
+};
 
 /* Linux 6.1 wakeup_gran() of a nice-0 wakee: its virtual time is real time. */
 #define GRAN ((s64)sysctl_sched_wakeup_granularity)
@@ -121,7 +124,7 @@ static int linux_wake_affine_weight(unsigned long this_load, unsigned long prev_
 {
 	s64 this_eff = (s64)this_load, prev_eff;
 
-	if (waker_load >= 0) {	/* sync */
+	if (waker_load >= 0) { /* sync */
 		if (waker_load > this_eff)
 			return this_cpu;
 		this_eff -= waker_load;
@@ -165,7 +168,7 @@ static void wake_affine_moves_wakee_load(struct ktest *t)
 	old = this_load < prev_load ? 1 : 2;
 	ktest_diag(t, "loads: CPU1 %lu, CPU2 %lu, wakee %lu: Linux CPU%d, raw loads CPU%d",
 		   this_load, prev_load, task_load, want, old);
-	EXPECT_NE(t, want, old);	/* the scenario tells the two rules apart */
+	EXPECT_NE(t, want, old); /* the scenario tells the two rules apart */
 	fake_arch_set_cpu(1);
 	EXPECT_EQ(t, wake_up_process(w), 1);
 	settle();
@@ -218,7 +221,10 @@ static void wake_affine_sync_drops_waker_load(struct ktest *t)
 
 /* ---- 8: fork ------------------------------------------------------------------------- */
 
-struct pair { struct task_struct *p, *q; u64 lead; };
+struct pair {
+	struct task_struct *p, *q;
+	u64 lead;
+};
 
 /* The running one of the two leads the other by more than s->lead: it is s->p then. */
 static bool running_ahead(void *arg)
@@ -300,7 +306,7 @@ static void fork_child_util_is_half_spare(struct ktest *t)
 	ktest_diag(t, "CPU6 util %lu load %lu: cap %lu, Linux %lu, unscaled weight %lu", u, l, cap,
 		   want, unscaled < cap ? unscaled : cap);
 	ASSERT_TRUE(t, u > 0 && u < capacity_orig_of(6));
-	EXPECT_LT(t, unscaled, cap);	/* the scenario tells the two apart */
+	EXPECT_LT(t, unscaled, cap); /* the scenario tells the two apart */
 	fake_arch_set_cpu(0);
 	wake_up_new_task(child);
 	EXPECT_EQ(t, child->se.avg.util_avg, want);
@@ -338,7 +344,7 @@ static void fork_cpu_find_idlest_group(struct ktest *t)
 	ASSERT_TRUE(t, cpu_curr(0) == parent);
 	child = task_new("child", ALL_CPUS, 0);
 	task_start(child, 0);
-	EXPECT_EQ(t, child->cpu, 6);	/* the old rule: CPU 1, first idle that fits */
+	EXPECT_EQ(t, child->cpu, 6); /* the old rule: CPU 1, first idle that fits */
 
 	if (!machine_up(t))
 		return;
@@ -351,7 +357,7 @@ static void fork_cpu_find_idlest_group(struct ktest *t)
 	ASSERT_TRUE(t, cpu_curr(4) == parent);
 	child = task_new("child", ALL_CPUS, 0);
 	task_start(child, 4);
-	EXPECT_EQ(t, child->cpu, 2);	/* the old rule: CPU 7 */
+	EXPECT_EQ(t, child->cpu, 2); /* the old rule: CPU 7 */
 	machine_ok(t);
 }
 
@@ -361,7 +367,7 @@ static void fork_cpu_find_idlest_group(struct ktest *t)
  * the latest), but CPU 6 sits in CLUSTER_SLEEP, 4 and 7 in CPU_SLEEP, 5 in WFI. */
 static void fork_cpu_find_idlest_shallowest_state(struct ktest *t)
 {
-	static const int state[4] = { 1, 0, 2, 1 };	/* CPUs 4-7 */
+	static const int state[4] = { 1, 0, 2, 1 }; /* CPUs 4-7 */
 	struct task_struct *parent, *child;
 
 	if (!machine_up(t))
@@ -379,7 +385,7 @@ static void fork_cpu_find_idlest_shallowest_state(struct ktest *t)
 	task_start(parent, 0);
 	child = task_new("child", ALL_CPUS, 0);
 	task_start(child, 0);
-	EXPECT_EQ(t, child->cpu, 5);	/* the idle_stamp rule alone: CPU 6 */
+	EXPECT_EQ(t, child->cpu, 5); /* the idle_stamp rule alone: CPU 6 */
 	for (unsigned int c = 4; c < 8; c++)
 		idle_set_state_idx(c, -1);
 	cpuidle_set_enabled(false);
@@ -389,6 +395,6 @@ static void fork_cpu_find_idlest_shallowest_state(struct ktest *t)
 KTEST_SUITE(sched_wakeup, KTEST_CASE(wakeup_preemption_next_buddy),
 	    KTEST_CASE(wakeup_preemption_last_buddy_at_scale),
 	    KTEST_CASE(wake_affine_moves_wakee_load), KTEST_CASE(wake_affine_sync_drops_waker_load),
-	    KTEST_CASE(fork_child_vruntime_from_parent),
-	    KTEST_CASE(fork_child_util_is_half_spare), KTEST_CASE(fork_cpu_find_idlest_group),
+	    KTEST_CASE(fork_child_vruntime_from_parent), KTEST_CASE(fork_child_util_is_half_spare),
+	    KTEST_CASE(fork_cpu_find_idlest_group),
 	    KTEST_CASE(fork_cpu_find_idlest_shallowest_state));

@@ -9,13 +9,13 @@
 
 /* A `ret` instruction, in .data: fetching it must fault (data is PXN). */
 static u32 crash_ret_insn = 0xd65f03c0;
-static volatile int crash_depth_limit = 1 << 30;	/* hides the recursion's end from gcc */
+static volatile int crash_depth_limit = 1 << 30; /* hides the recursion's end from gcc */
 
 static void crash_fault(void)
 {
-	uintptr_t unmapped = 0x10;	/* below RAM and MMIO: never mapped */
+	uintptr_t unmapped = 0x10; /* below RAM and MMIO: never mapped */
 
-	__asm__ volatile("" : "+r"(unmapped));	/* hide the constant from gcc's checks */
+	__asm__ volatile("" : "+r"(unmapped)); /* hide the constant from gcc's checks */
 	*(volatile u64 *)unmapped = 0xdead;
 }
 
@@ -41,7 +41,7 @@ static void crash_write_text(void)
 	volatile u32 *insn = (volatile u32 *)(uintptr_t)crash_write_text;
 
 	__asm__ volatile("" : "+r"(insn));
-	*insn = 0xd503201f;	/* nop */
+	*insn = 0xd503201f; /* nop */
 }
 
 static void jump_to(void *code)
@@ -69,7 +69,7 @@ static __attribute__((noinline)) void crash_smash(void)
 	char buf[16];
 	volatile char *p = buf;
 
-	__asm__ volatile("" : "+r"(p));	/* gcc must not see the overrun coming */
+	__asm__ volatile("" : "+r"(p)); /* gcc must not see the overrun coming */
 	for (int i = 0; i < 40; i++)
 		p[i] = 0x5a;
 }
@@ -116,7 +116,7 @@ static void crash_sched_checks(void)
 	rq->nr_running++;
 	spin_unlock(&rq->lock);
 	arch_irq_restore(flags);
-	msleep(100);	/* this CPU idles: its periodic balance (nohz=off) runs the checker */
+	msleep(100); /* this CPU idles: its periodic balance (nohz=off) runs the checker */
 	flags = arch_irq_save();
 	spin_lock(&rq->lock);
 	rq->nr_running--;
@@ -137,14 +137,14 @@ static const struct {
 	{ "canary", crash_smash },		/* stack protector */
 	{ "softlockup", crash_softlockup },	/* watchdog.c, reported by this CPU */
 	{ "hardlockup", crash_hardlockup },	/* watchdog.c, reported by another CPU */
-	{ "sched-checks", crash_sched_checks },	/* lockdep.c and stats.c reports */
+	{ "sched-checks", crash_sched_checks }, /* lockdep.c and stats.c reports */
 };
 
 static void crashtest_thread(void *arg)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(crashtests); i++)
 		if (!strcmp(crashtests[i].word, arg)) {
-			crashtests[i].fn();	/* not a tail call: the reports name this frame */
+			crashtests[i].fn(); /* not a tail call: the reports name this frame */
 			printk("crashtest: %s returned\n", (const char *)arg);
 			return;
 		}

@@ -16,7 +16,7 @@
 
 int mmu_lookup(u64 va, u64 *attrs);
 #define PTE_AP_RO (1ull << 7)
-#define PTE_PXN (1ull << 53)
+#define PTE_PXN	  (1ull << 53)
 
 static void boot_el(struct ktest *t)
 {
@@ -62,7 +62,7 @@ static void boot_protections(struct ktest *t)
 	ASSERT_EQ(t, mmu_lookup((u64)&data_var, &a), 0);
 	EXPECT_FALSE(t, a & PTE_AP_RO);
 	EXPECT_TRUE(t, a & PTE_PXN);
-	ASSERT_EQ(t, mmu_lookup((u64)"rodata", &a), 0);
+	ASSERT_EQ(t, mmu_lookup((u64) "rodata", &a), 0);
 	EXPECT_TRUE(t, a & PTE_AP_RO);
 	EXPECT_TRUE(t, a & PTE_PXN);
 }
@@ -197,14 +197,14 @@ static void ipi_wakes_idle_cpu(struct ktest *t)
 		th = kthread_create(record_run, &p, "wake-probe");
 		ASSERT_TRUE(t, th != NULL);
 		set_cpus_allowed(th, cpumask_of(cpu));
-		msleep(1);	/* let the target go idle */
+		msleep(1); /* let the target go idle */
 		p.woken_at = arch_clock_ns();
 		wake_up_new_task(th);
 		kthread_join(th);
 		EXPECT_GT(t, p.ran_at, p.woken_at);
 		/* less what its idle state's exit may cost (cpuidle, issue 14) */
-		worst = MAX(worst, p.ran_at - p.woken_at - MIN(p.ran_at - p.woken_at,
-							      cpuidle_wakeup_cost_ns(cpu)));
+		worst = MAX(worst, p.ran_at - p.woken_at -
+					   MIN(p.ran_at - p.woken_at, cpuidle_wakeup_cost_ns(cpu)));
 	}
 	/* Far below a tick: the IPI, not the next tick, woke the CPU. */
 	EXPECT_LT(t, worst, TICK_NSEC / 2);

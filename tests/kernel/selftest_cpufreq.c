@@ -113,9 +113,10 @@ static void cpufreq_speed_model(struct ktest *t)
 		    big * cpufreq_max_freq(bp) / 100);
 	EXPECT_NEAR(t, little_slow * cpufreq_min_freq(lp), little * cpufreq_max_freq(lp),
 		    little * cpufreq_max_freq(lp) / 100);
-	ktest_diag(t, "10 ms of work: big %llu us, little %llu us (x%llu/1000); at f_min big "
-		   "%llu us, little %llu us", big / US, little / US, little * 1000 / big,
-		   big_slow / US, little_slow / US);
+	ktest_diag(t,
+		   "10 ms of work: big %llu us, little %llu us (x%llu/1000); at f_min big "
+		   "%llu us, little %llu us",
+		   big / US, little / US, little * 1000 / big, big_slow / US, little_slow / US);
 }
 
 /* expect, plus the exit latency of one of cpu's idle states (or none):
@@ -203,7 +204,7 @@ static void cpufreq_schedutil_ramp(struct ktest *t)
 	ASSERT_NE(t, wait_freq(bp, cpufreq_min_freq(bp), 50 * MS), ~0ull);
 	ASSERT_EQ(t, cpufreq_set_governor(bp, "schedutil"), 0);
 	msleep(20);
-	EXPECT_EQ(t, cpufreq_cur_freq(bp), cpufreq_min_freq(bp));	/* idle stays low */
+	EXPECT_EQ(t, cpufreq_cur_freq(bp), cpufreq_min_freq(bp)); /* idle stays low */
 	hog = start_pinned(hog_fn, &w, "cf-hog", bc);
 	ASSERT_TRUE(t, hog);
 	up = wait_freq(bp, cpufreq_max_freq(bp), 300 * MS);
@@ -213,8 +214,8 @@ static void cpufreq_schedutil_ramp(struct ktest *t)
 	restore_governors();
 	EXPECT_LE(t, up, 120 * MS);
 	EXPECT_LE(t, down, 300 * MS);
-	ktest_diag(t, "ramp-up f_min -> f_max: %llu ms; idle fall-back to f_min: %llu ms",
-		   up / MS, down / MS);
+	ktest_diag(t, "ramp-up f_min -> f_max: %llu ms; idle fall-back to f_min: %llu ms", up / MS,
+		   down / MS);
 	printk("RESULT cpufreq_ramp cpu=%d rampup_ms=%llu falloff_ms=%llu\n", bc, up / MS,
 	       down / MS);
 }
@@ -239,7 +240,7 @@ static void periodic_fn(void *arg)
 		next += p->period;
 		if (p->activations % 50 == 0)
 			next += 377777 * US;
-		while (next < arch_clock_ns())	/* overran: skip to the next period */
+		while (next < arch_clock_ns()) /* overran: skip to the next period */
 			next += p->period;
 		sleep_ns(next - arch_clock_ns());
 	}
@@ -247,13 +248,13 @@ static void periodic_fn(void *arg)
 
 static void e5_run(int cpu, int policy, bool tracking, struct cpufreq_stats *s, u64 len)
 {
-	struct worker w = { .units = 27700 * US };	/* rt-app: 27.7 ms of work in a loop */
+	struct worker w = { .units = 27700 * US }; /* rt-app: 27.7 ms of work in a loop */
 	struct periodic p = { .period = 17777 * US, .work = 9 * MS };
 	struct task_struct *hog, *rt;
 
 	sched_feat_set(tracking ? "RT_UTIL_TRACKING" : "NO_RT_UTIL_TRACKING");
 	hog = start_pinned(hog_fn, &w, "e5-cfs", cpu);
-	msleep(100);	/* the hog alone: the cluster at f_max */
+	msleep(100); /* the hog alone: the cluster at f_max */
 	rt = kthread_create(periodic_fn, &p, "e5-fifo");
 	if (!hog || !rt || sched_setscheduler(rt, SCHED_FIFO, 50)) {
 		w.stop = true;
@@ -272,8 +273,10 @@ static void e5_run(int cpu, int policy, bool tracking, struct cpufreq_stats *s, 
 static void print_e5(int policy, bool tracking, const struct cpufreq_stats *s)
 {
 	char line[200];
-	int n = ksnprintf(line, sizeof(line), "RESULT cpufreq_e5 rt_util_tracking=%d "
-				  "total_trans=%u time_in_state_ms=", tracking, s->total_trans);
+	int n = ksnprintf(line, sizeof(line),
+			  "RESULT cpufreq_e5 rt_util_tracking=%d "
+			  "total_trans=%u time_in_state_ms=",
+			  tracking, s->total_trans);
 
 	for (int i = 0; i < s->nr && n < (int)sizeof(line); i++)
 		n += ksnprintf(line + n, sizeof(line) - (size_t)n, "%s%u:%llu", i ? "," : "",
@@ -309,8 +312,8 @@ static void cpufreq_e5_rt_util_tracking(struct ktest *t)
 	print_e5(bp, true, &on);
 	EXPECT_GE(t, off.total_trans, 10);
 	EXPECT_GT(t, off.total_trans, 10 * on.total_trans);
-	ktest_diag(t, "%llu ms: total_trans %u with NO_RT_UTIL_TRACKING, %u with it",
-		   len / MS, off.total_trans, on.total_trans);
+	ktest_diag(t, "%llu ms: total_trans %u with NO_RT_UTIL_TRACKING, %u with it", len / MS,
+		   off.total_trans, on.total_trans);
 }
 
 /* External input never panics: an unknown name is refused with a message. */
@@ -320,11 +323,11 @@ static void cpufreq_bad_governor(struct ktest *t)
 		KTEST_SKIP(t, "no cpufreq policy");
 	EXPECT_EQ(t, cpufreq_set_governor(0, "turbo"), -1);
 	EXPECT_STREQ(t, cpufreq_governor_name(0), "performance");
-	EXPECT_EQ(t, cpufreq_set_speed(0, 1), -1);	/* not userspace */
+	EXPECT_EQ(t, cpufreq_set_speed(0, 1), -1); /* not userspace */
 	EXPECT_EQ(t, cpufreq_set_governor(cpufreq_nr_policies(), "performance"), -1);
 	cpufreq_print_stats(0);
 }
 
 KTEST_SUITE(cpufreq, KTEST_CASE(cpufreq_speed_model), KTEST_CASE(cpufreq_speed_migration),
-	    KTEST_CASE(cpufreq_schedutil_ramp),
-	    KTEST_CASE(cpufreq_e5_rt_util_tracking), KTEST_CASE(cpufreq_bad_governor));
+	    KTEST_CASE(cpufreq_schedutil_ramp), KTEST_CASE(cpufreq_e5_rt_util_tracking),
+	    KTEST_CASE(cpufreq_bad_governor));

@@ -28,8 +28,9 @@ static int quiet_cluster(unsigned int *cpu)
 		for_each_cpu(i, m)
 			last = i;
 		n = cpuidle_nr_states(last);
-		if (cpumask_empty(m) || cpumask_test_cpu(0, m) || !cpumask_subset(m, cpu_online_mask) ||
-		    n < 2 || !cpuidle_state(last, n - 1)->level)
+		if (cpumask_empty(m) || cpumask_test_cpu(0, m) ||
+		    !cpumask_subset(m, cpu_online_mask) || n < 2 ||
+		    !cpuidle_state(last, n - 1)->level)
 			continue;
 		*cpu = last;
 		return c;
@@ -152,10 +153,10 @@ static void cpuidle_cluster_only_when_all_idle(struct ktest *t)
 	if (!usable(t) || (c = quiet_cluster(&cpu)) < 0)
 		KTEST_SKIP(t, "no idle states, or no second cluster with a cluster state");
 	cpuidle_get_cluster(c, &s0);
-	ASSERT_TRUE(t, run_on(cpu, &p));	/* one CPU of it busy, the rest idle */
+	ASSERT_TRUE(t, run_on(cpu, &p)); /* one CPU of it busy, the rest idle */
 	cpuidle_get_cluster(c, &s1);
 	p.fn = idle_for;
-	ASSERT_TRUE(t, run_on(0, &p));		/* all of it idle */
+	ASSERT_TRUE(t, run_on(0, &p)); /* all of it idle */
 	cpuidle_get_cluster(c, &s2);
 	ktest_diag(t, "cluster %d off: %llu us while cpu%u worked, %llu us while all idled", c,
 		   (unsigned long long)((s1.time_ns - s0.time_ns) / US), cpu,
@@ -195,8 +196,8 @@ static void cpuidle_wakeup_pays_exit_latency(struct ktest *t)
 		KTEST_SKIP(t, "no idle states, or no second cluster with a cluster state");
 	exit_ns = cpuidle_state(cpu, cpuidle_nr_states(cpu) - 1)->exit_latency_us * US;
 	ASSERT_TRUE(t, run_on(cpu, &p));
-	ktest_diag(t, "cpu%u: woke %llu-%llu us after its timer; cluster exit latency %llu us",
-		   cpu, (unsigned long long)(p.out[0] / US), (unsigned long long)(p.out[1] / US),
+	ktest_diag(t, "cpu%u: woke %llu-%llu us after its timer; cluster exit latency %llu us", cpu,
+		   (unsigned long long)(p.out[0] / US), (unsigned long long)(p.out[1] / US),
 		   (unsigned long long)(exit_ns / US));
 	EXPECT_GE(t, p.out[0], exit_ns);
 	EXPECT_LT(t, p.out[1], exit_ns + 500 * US);

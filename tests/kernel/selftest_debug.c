@@ -8,7 +8,7 @@
 #include "ktest.h"
 #include "lockdep.h"
 
-static unsigned long expected_reports;	/* provoked on purpose by the debug suite */
+static unsigned long expected_reports; /* provoked on purpose by the debug suite */
 
 static void expect_reports(unsigned long n)
 {
@@ -68,7 +68,7 @@ static void debug_invariants_catch_corruption(struct ktest *t)
 	sched_debug_check_rqs(rq, rq);
 	bad[1] = (int)(debug_failures() - before) - bad[0];
 	rq->cfs.load.weight -= 7;
-	rq->rt.bitmap[0] ^= 1ull << 5;	/* prio 5: no RT task here has it */
+	rq->rt.bitmap[0] ^= 1ull << 5; /* prio 5: no RT task here has it */
 	sched_debug_check_rqs(rq, rq);
 	bad[2] = (int)(debug_failures() - before) - bad[0] - bad[1];
 	rq->rt.bitmap[0] ^= 1ull << 5;
@@ -113,7 +113,7 @@ static void debug_lock_order_reported(struct ktest *t)
 	spin_lock_init_class(&pi, LOCK_CLASS_PI, 0);
 	flags = arch_irq_save();
 	before = debug_failures();
-	spin_lock(&pi);		/* right: pi, rq0, rq1 */
+	spin_lock(&pi); /* right: pi, rq0, rq1 */
 	spin_lock(&rq0);
 	spin_lock(&rq1);
 	spin_unlock(&rq1);
@@ -121,12 +121,12 @@ static void debug_lock_order_reported(struct ktest *t)
 	spin_unlock(&pi);
 	EXPECT_EQ(t, debug_failures() - before, 0);
 	expect_reports(2);
-	spin_lock(&rq1);	/* wrong: rq1 then rq0 */
+	spin_lock(&rq1); /* wrong: rq1 then rq0 */
 	spin_lock(&rq0);
 	spin_unlock(&rq0);
-	spin_lock(&pi);		/* wrong: pi_lock under an rq lock */
+	spin_lock(&pi); /* wrong: pi_lock under an rq lock */
 	spin_unlock(&pi);
-	EXPECT_TRUE(t, spin_trylock(&rq0));	/* a trylock cannot deadlock: fine */
+	EXPECT_TRUE(t, spin_trylock(&rq0)); /* a trylock cannot deadlock: fine */
 	spin_unlock(&rq0);
 	spin_unlock(&rq1);
 	arch_irq_restore(flags);
@@ -145,9 +145,9 @@ static void debug_assertions_reported(struct ktest *t)
 	expect_reports(2);
 	flags = arch_irq_save();
 	rq = this_rq();
-	update_rq_clock(rq);	/* rq->lock not held */
+	update_rq_clock(rq); /* rq->lock not held */
 	arch_irq_restore(flags);
-	lockdep_assert_irqs_disabled();	/* IRQs are on here */
+	lockdep_assert_irqs_disabled(); /* IRQs are on here */
 	EXPECT_EQ(t, debug_failures() - before, 2);
 }
 

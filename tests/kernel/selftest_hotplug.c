@@ -17,7 +17,7 @@
 #define US 1000ull
 #define MS 1000000ull
 
-static cpumask_t boot_online;	/* the CPUs online before the first case */
+static cpumask_t boot_online; /* the CPUs online before the first case */
 
 static void all_online(void)
 {
@@ -69,7 +69,7 @@ static struct task_struct *start(void (*fn)(void *), void *arg, const char *name
 struct worker {
 	volatile bool stop;
 	volatile u64 progress;	/* loops done */
-	u64 period_ns, work_ns;	/* period 0: CPU-bound */
+	u64 period_ns, work_ns; /* period 0: CPU-bound */
 	struct pipe *in, *out;	/* ping-pong: read in, write out */
 };
 
@@ -81,7 +81,7 @@ static void worker_fn(void *arg)
 	while (!w->stop) {
 		if (w->in) {
 			if (pipe_read(w->in, &c, 1) != 1)
-				break;	/* closed: the end */
+				break; /* closed: the end */
 			if (w->out && pipe_write(w->out, &c, 1) != 1)
 				break;
 		} else {
@@ -111,17 +111,17 @@ static void hotplug_bad_input(struct ktest *t)
 	all_online();
 	EXPECT_EQ(t, cpu_down(nr_cpu_ids), -ENODEV);
 	EXPECT_EQ(t, cpu_up(nr_cpu_ids + 7), -ENODEV);
-	EXPECT_EQ(t, cpu_up(0), -EINVAL);	/* already online */
-	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)	/* never came up at boot */
+	EXPECT_EQ(t, cpu_up(0), -EINVAL);		    /* already online */
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) /* never came up at boot */
 		if (!cpumask_test_cpu(cpu, &boot_online))
 			EXPECT_EQ(t, cpu_up(cpu), -ENODEV);
 	if (num_online_cpus() < 2)
 		KTEST_SKIP(t, "one CPU");
 	ASSERT_EQ(t, cpu_down(last), 0);
-	EXPECT_EQ(t, cpu_down(last), -EINVAL);	/* already offline */
+	EXPECT_EQ(t, cpu_down(last), -EINVAL); /* already offline */
 	EXPECT_EQ(t, smp_call_function_single(last, (void (*)(void *))0, NULL), -1);
 	EXPECT_FALSE(t, cpu_active(last));
-	EXPECT_EQ(t, set_cpus_allowed(current, cpumask_of(last)), -1);	/* no active CPU */
+	EXPECT_EQ(t, set_cpus_allowed(current, cpumask_of(last)), -1); /* no active CPU */
 	ASSERT_EQ(t, cpu_up(last), 0);
 	EXPECT_TRUE(t, cpu_online(last) && cpu_active(last));
 	EXPECT_EQ(t, sched_check_invariants(true), 0);
@@ -159,7 +159,7 @@ static void hotplug_tasks_move(struct ktest *t)
 	ASSERT_EQ(t, cpu_down(victim), 0);
 	cpuhp_get_stats(&st);
 	EXPECT_GE(t, st.last_migrated, 1 + on_victim);
-	EXPECT_TRUE(t, cpumask_equal(&tk[0]->cpus_allowed, cpu_possible_mask));	/* fallback */
+	EXPECT_TRUE(t, cpumask_equal(&tk[0]->cpus_allowed, cpu_possible_mask)); /* fallback */
 	EXPECT_EQ(t, tk[0]->nr_cpus_allowed, (int)nr_cpu_ids);
 	EXPECT_TRUE(t, cpumask_equal(&tk[1]->cpus_allowed, &two));
 	EXPECT_EQ(t, tk[1]->cpu, (int)other);
@@ -167,13 +167,13 @@ static void hotplug_tasks_move(struct ktest *t)
 	if (pol >= 0 && !cpumask_subset(&now, cpumask_of(victim))) {
 		cpumask_andnot(&pol_cpus, &pol_cpus, cpumask_of(victim));
 		EXPECT_TRUE(t, cpumask_equal(&now, &pol_cpus));
-		EXPECT_TRUE(t, cpufreq_policy_active(pol));	/* others left in it */
+		EXPECT_TRUE(t, cpufreq_policy_active(pol)); /* others left in it */
 	}
 	EXPECT_EQ(t, offline_nr_running(), 0);
 	EXPECT_EQ(t, sched_check_invariants(true), 0);
 	before[0] = w[0].progress;
 	before[1] = w[1].progress;
-	msleep(40);	/* CFS slices reach latency/2 (9-12 ms): both get turns */
+	msleep(40); /* CFS slices reach latency/2 (9-12 ms): both get turns */
 	EXPECT_GT(t, w[0].progress, before[0]);
 	EXPECT_GT(t, w[1].progress, before[1]);
 	EXPECT_NE(t, tk[0]->cpu, (int)victim);
@@ -213,7 +213,7 @@ static void hotplug_cluster(struct ktest *t)
 	if (topo->nr_clusters < 2 || cpumask_equal(&cl, cpu_online_mask))
 		KTEST_SKIP(t, "one cluster");
 	cpumask_andnot(&stay, cpu_online_mask, &cl);
-	for_each_cpu(cpu, &stay)	/* what stays: one capacity? */
+	for_each_cpu(cpu, &stay) /* what stays: one capacity? */
 		uniform &= topo->cpu[cpu].capacity_orig == topo->cpu[0].capacity_orig;
 	EXPECT_EQ(t, any_asym_flag(), asym_before);
 	for_each_cpu(cpu, &cl)
@@ -221,11 +221,11 @@ static void hotplug_cluster(struct ktest *t)
 	ASSERT_EQ(t, err, 0);
 	for (int c = 0; c < topo->nr_cpus; c++)
 		EXPECT_FALSE(t, cpumask_intersects(&topo->cpu[c].sd[SD_LEVEL_DIE].span, &cl));
-	if (uniform) {	/* one capacity left: symmetric */
+	if (uniform) { /* one capacity left: symmetric */
 		EXPECT_FALSE(t, topo->asym_cpucapacity);
 		EXPECT_FALSE(t, any_asym_flag());
 	}
-	if (pol >= 0) {	/* a policy spanning clusters keeps its other CPUs */
+	if (pol >= 0) { /* a policy spanning clusters keeps its other CPUs */
 		bool left = cpumask_andnot(&stay, &pol_cpus, &cl);
 
 		EXPECT_EQ(t, cpufreq_policy_active(pol), left);
@@ -291,7 +291,7 @@ static void hotplug_timer_moves(struct ktest *t)
 	ASSERT_EQ(t, cpu_down(victim), 0);
 	cpuhp_get_stats(&st);
 	EXPECT_GE(t, st.last_timers, 1);
-	EXPECT_EQ(t, s.fired_at, 0);	/* not yet: 20 ms */
+	EXPECT_EQ(t, s.fired_at, 0); /* not yet: 20 ms */
 	msleep(30);
 	EXPECT_GE(t, s.fired_at, s.expires);
 	/* its new CPU may first leave an idle state (cpuidle, issue 14) */
@@ -342,8 +342,8 @@ static void hotplug_cpu_work_moves(struct ktest *t)
 	EXPECT_NE(t, lw.last_cpu, (int)victim);
 	EXPECT_GE(t, lw.done, lw.units);
 	EXPECT_LE(t, lw.done, lw.units + 10 * US);
-	ktest_diag(t, "%llu us of work from CPU%d to CPU%d in %llu us", lw.done / US,
-		   lw.first_cpu, lw.last_cpu, (lw.end_ns - lw.start_ns) / US);
+	ktest_diag(t, "%llu us of work from CPU%d to CPU%d in %llu us", lw.done / US, lw.first_cpu,
+		   lw.last_cpu, (lw.end_ns - lw.start_ns) / US);
 	EXPECT_EQ(t, cpu_up(victim), 0);
 }
 
@@ -373,10 +373,10 @@ static void hotplug_last_cpu(struct ktest *t)
 
 /* ---- random cycling under a mixed workload ------------------------------------------ */
 
-#define NR_HOGS 3
+#define NR_HOGS	    3
 #define NR_SLEEPERS 3
-#define NR_W (NR_HOGS + NR_SLEEPERS + 3)	/* + ping, pong, rt */
-#define NR_OPS 24
+#define NR_W	    (NR_HOGS + NR_SLEEPERS + 3) /* + ping, pong, rt */
+#define NR_OPS	    24
 
 static u32 next_rand(u32 *s)
 {
@@ -401,7 +401,7 @@ static int start_workload(struct worker *w, struct task_struct **tk, struct pipe
 		ksnprintf(name, sizeof(name), "hp-sleep%d", i);
 		tk[n] = start(worker_fn, &w[n], name, cpu_possible_mask);
 	}
-	w[n] = (struct worker){ .in = &p[0], .out = &p[1] };	/* pong: echoes */
+	w[n] = (struct worker){ .in = &p[0], .out = &p[1] }; /* pong: echoes */
 	tk[n] = start(worker_fn, &w[n], "hp-pong", cpu_possible_mask);
 	n++;
 	w[n] = (struct worker){ .work_ns = 100 * US, .period_ns = 3 * MS };
@@ -411,7 +411,7 @@ static int start_workload(struct worker *w, struct task_struct **tk, struct pipe
 		wake_up_new_task(tk[n]);
 	}
 	n++;
-	w[n] = (struct worker){ .in = &p[1], .out = &p[0] };	/* ping: starts the ball */
+	w[n] = (struct worker){ .in = &p[1], .out = &p[0] }; /* ping: starts the ball */
 	tk[n] = start(worker_fn, &w[n], "hp-ping", cpu_possible_mask);
 	n++;
 	pipe_write(&p[0], "b", 1);
@@ -442,7 +442,7 @@ static void hotplug_cycle_random(struct ktest *t)
 		unsigned int cpu;
 		int err;
 
-		do	/* among the CPUs that came up at boot */
+		do /* among the CPUs that came up at boot */
 			cpu = next_rand(&seed) % nr_cpu_ids;
 		while (!cpumask_test_cpu(cpu, &boot_online));
 		err = cpu_online(cpu) ? cpu_down(cpu) : cpu_up(cpu);
@@ -463,7 +463,7 @@ static void hotplug_cycle_random(struct ktest *t)
 	all_online();
 	msleep(30);
 	for (int i = 0; i < n; i++) {
-		EXPECT_GT(t, w[i].progress, mid[i]);	/* still progressing late in the run */
+		EXPECT_GT(t, w[i].progress, mid[i]); /* still progressing late in the run */
 		if (w[i].progress <= mid[i])
 			ktest_diag(t, "%s made no progress in the second half", tk[i]->comm);
 	}
@@ -482,5 +482,5 @@ static void hotplug_cycle_random(struct ktest *t)
 
 KTEST_SUITE(hotplug, KTEST_CASE(hotplug_bad_input), KTEST_CASE(hotplug_tasks_move),
 	    KTEST_CASE(hotplug_cluster), KTEST_CASE(hotplug_timer_moves),
-	    KTEST_CASE(hotplug_cpu_work_moves),
-	    KTEST_CASE(hotplug_last_cpu), KTEST_CASE(hotplug_cycle_random));
+	    KTEST_CASE(hotplug_cpu_work_moves), KTEST_CASE(hotplug_last_cpu),
+	    KTEST_CASE(hotplug_cycle_random));

@@ -47,7 +47,7 @@ static void mutex_fifo_handover(struct ktest *t)
 		a[i] = (struct order_arg){ &c, i };
 		th[i] = kthread_run(order_waiter, &a[i], "mtx-wait");
 		ASSERT_TRUE(t, th[i] != NULL);
-		while (READ_ONCE(c.m.contended) < (u64)i + 1)	/* queued: next one */
+		while (READ_ONCE(c.m.contended) < (u64)i + 1) /* queued: next one */
 			msleep(1);
 	}
 	mutex_unlock(&c.m);
@@ -61,7 +61,7 @@ static void mutex_fifo_handover(struct ktest *t)
 }
 
 #define CONTEND_THREADS 8
-#define CONTEND_ROUNDS 50
+#define CONTEND_ROUNDS	50
 
 struct contend_ctx {
 	struct mutex m;
@@ -79,7 +79,7 @@ static void contend_fn(void *arg)
 		if (c->inside++)
 			c->overlap = true;
 		u64 v = c->counter;
-		cpu_work(2000);	/* 2 us inside: the others queue up */
+		cpu_work(2000); /* 2 us inside: the others queue up */
 		yield();
 		c->counter = v + 1;
 		c->inside--;
@@ -120,7 +120,7 @@ static void sem_fn(void *arg)
 		if (++c->inside > c->max_inside)
 			c->max_inside = c->inside;
 		spin_unlock_irqrestore(&c->lock, f);
-		cpu_work(20000);	/* 20 us of work while holding a unit */
+		cpu_work(20000); /* 20 us of work while holding a unit */
 		f = spin_lock_irqsave(&c->lock);
 		c->inside--;
 		spin_unlock_irqrestore(&c->lock, f);
@@ -169,14 +169,14 @@ static void completion_one_and_all(struct ktest *t)
 	struct task_struct *th[3];
 
 	init_completion(&x.c);
-	complete(&x.c);		/* a completion before the wait is kept */
+	complete(&x.c); /* a completion before the wait is kept */
 	wait_for_completion(&x.c);
 	EXPECT_FALSE(t, completion_done(&x.c));
 	for (int i = 0; i < 3; i++)
 		th[i] = kthread_run(comp_waiter, &x, "comp");
 	msleep(2);
 	EXPECT_EQ(t, READ_ONCE(x.woken), 0);
-	complete(&x.c);		/* exactly one waiter */
+	complete(&x.c); /* exactly one waiter */
 	msleep(2);
 	EXPECT_EQ(t, READ_ONCE(x.woken), 1);
 	complete_all(&x.c);
@@ -184,13 +184,13 @@ static void completion_one_and_all(struct ktest *t)
 		if (th[i])
 			kthread_join(th[i]);
 	EXPECT_EQ(t, x.woken, 3);
-	wait_for_completion(&x.c);	/* stays done after complete_all */
+	wait_for_completion(&x.c); /* stays done after complete_all */
 	reinit_completion(&x.c);
 	EXPECT_FALSE(t, completion_done(&x.c));
 }
 
 #define BAR_THREADS 5
-#define BAR_ROUNDS 6
+#define BAR_ROUNDS  6
 
 struct bar_ctx {
 	struct barrier b;
@@ -209,11 +209,11 @@ static void bar_fn(void *arg)
 	struct bar_ctx *c = a->c;
 
 	for (int r = 1; r <= BAR_ROUNDS; r++) {
-		cpu_work((u64)(a->id + 1) * 10000);	/* arrive at different times */
+		cpu_work((u64)(a->id + 1) * 10000); /* arrive at different times */
 		WRITE_ONCE(c->round[a->id], r);
 		if (barrier_wait(&c->b))
 			__atomic_fetch_add(&c->serial, 1, __ATOMIC_RELAXED);
-		for (int i = 0; i < BAR_THREADS; i++)	/* nobody left behind */
+		for (int i = 0; i < BAR_THREADS; i++) /* nobody left behind */
 			if (READ_ONCE(c->round[i]) < r)
 				__atomic_fetch_add(&c->behind, 1, __ATOMIC_RELAXED);
 	}
@@ -253,7 +253,7 @@ static void stream_writer(void *arg)
 	u32 off = 0;
 
 	while (off < STREAM_BYTES) {
-		size_t n = 1 + (off * 7) % sizeof(chunk);	/* odd sizes, wrapping the ring */
+		size_t n = 1 + (off * 7) % sizeof(chunk); /* odd sizes, wrapping the ring */
 
 		if (n > STREAM_BYTES - off)
 			n = STREAM_BYTES - off;
@@ -285,13 +285,13 @@ static void pipe_stream_integrity(struct ktest *t)
 	kthread_join(w);
 	EXPECT_EQ(t, off, STREAM_BYTES);
 	EXPECT_EQ(t, bad, 0);
-	EXPECT_EQ(t, pipe_read(&p, buf, 1), 0);	/* EOF stays */
+	EXPECT_EQ(t, pipe_read(&p, buf, 1), 0); /* EOF stays */
 	pipe_destroy(&p);
 }
 
-#define MSG 100
+#define MSG	    100
 #define MSG_WRITERS 4
-#define MSGS_EACH 50
+#define MSGS_EACH   50
 
 struct msg_arg {
 	struct pipe *p;
@@ -318,7 +318,7 @@ static void pipe_small_writes_atomic(struct ktest *t)
 	int count[MSG_WRITERS] = { 0 }, mixed = 0;
 	u8 m[MSG];
 
-	ASSERT_EQ(t, pipe_init(&p, 512), 0);	/* 5 messages fit, not a multiple */
+	ASSERT_EQ(t, pipe_init(&p, 512), 0); /* 5 messages fit, not a multiple */
 	for (int i = 0; i < MSG_WRITERS; i++) {
 		a[i] = (struct msg_arg){ &p, (u8)i };
 		th[i] = kthread_run(msg_writer, &a[i], "pipe-msg");
@@ -351,7 +351,7 @@ static void hrsleep_absolute(struct ktest *t)
 	sleep_until_ns(deadline);
 	EXPECT_GE(t, arch_clock_ns(), deadline);
 	u64 before = arch_clock_ns();
-	sleep_until_ns(before - 1);	/* past: returns at once */
+	sleep_until_ns(before - 1); /* past: returns at once */
 	EXPECT_LT(t, arch_clock_ns() - before, NSEC_PER_MSEC);
 }
 

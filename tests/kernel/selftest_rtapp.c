@@ -80,8 +80,12 @@ static void rtapp_periodic(struct ktest *t)
 
 	rtapp_setup(t);
 	ASSERT_TRUE(t, wl);
-	ASSERT_EQ(t, run(t, "{\"tasks\": {\"p\": {\"loop\": 20, \"cpus\": [%u], \"run\": 2000, "
-			 "\"timer\": {\"ref\": \"unique\", \"period\": 10000}}}}", big), 0);
+	ASSERT_EQ(t,
+		  run(t,
+		      "{\"tasks\": {\"p\": {\"loop\": 20, \"cpus\": [%u], \"run\": 2000, "
+		      "\"timer\": {\"ref\": \"unique\", \"period\": 10000}}}}",
+		      big),
+		  0);
 	EXPECT_EQ(t, res.task[0].activations, 20);
 	EXPECT_EQ(t, res.task[0].missed, 0);
 	/* Each activation may first leave an idle state, and so may the start and
@@ -92,8 +96,12 @@ static void rtapp_periodic(struct ktest *t)
 	EXPECT_LT(t, res.ns, 203 * MS + 2 * cpuidle_wakeup_cost_max_ns());
 	EXPECT_EQ(t, res.task[0].wu_lat_n, 20);
 
-	ASSERT_EQ(t, run(t, "{\"tasks\": {\"p\": {\"loop\": 5, \"cpus\": [%u], \"run\": 12000, "
-			 "\"timer\": {\"ref\": \"unique\", \"period\": 10000}}}}", big), 0);
+	ASSERT_EQ(t,
+		  run(t,
+		      "{\"tasks\": {\"p\": {\"loop\": 5, \"cpus\": [%u], \"run\": 12000, "
+		      "\"timer\": {\"ref\": \"unique\", \"period\": 10000}}}}",
+		      big),
+		  0);
 	EXPECT_EQ(t, res.task[0].activations, 5);
 	EXPECT_EQ(t, res.task[0].missed, 5);
 	EXPECT_LT(t, res.task[0].slack_min_ns, -1 * (s64)MS);
@@ -102,9 +110,13 @@ static void rtapp_periodic(struct ktest *t)
 	EXPECT_GE(t, res.ns, 60 * MS);
 
 	/* Absolute mode keeps the grid: 2, 4, ... 10 ms late. */
-	ASSERT_EQ(t, run(t, "{\"tasks\": {\"p\": {\"loop\": 5, \"cpus\": [%u], \"run\": 12000, "
-			 "\"timer\": {\"ref\": \"unique\", \"period\": 10000, "
-			 "\"mode\": \"absolute\"}}}}", big), 0);
+	ASSERT_EQ(t,
+		  run(t,
+		      "{\"tasks\": {\"p\": {\"loop\": 5, \"cpus\": [%u], \"run\": 12000, "
+		      "\"timer\": {\"ref\": \"unique\", \"period\": 10000, "
+		      "\"mode\": \"absolute\"}}}}",
+		      big),
+		  0);
 	EXPECT_EQ(t, res.task[0].missed, 5);
 	EXPECT_LT(t, res.task[0].slack_min_ns, -9 * (s64)MS);
 }
@@ -118,11 +130,15 @@ static void rtapp_shared_timer(struct ktest *t)
 
 	rtapp_setup(t);
 	ASSERT_TRUE(t, wl);
-	ASSERT_EQ(t, run(t, "{\"tasks\": {"
-			 "\"a\": {\"loop\": 10, \"cpus\": [%u], \"run\": 1000, "
-			 "\"timer\": {\"ref\": \"t\", \"period\": 10000}},"
-			 "\"b\": {\"loop\": 10, \"cpus\": [%u], \"run\": 1000, "
-			 "\"timer\": {\"ref\": \"t\", \"period\": 10000}}}}", a, b), 0);
+	ASSERT_EQ(t,
+		  run(t,
+		      "{\"tasks\": {"
+		      "\"a\": {\"loop\": 10, \"cpus\": [%u], \"run\": 1000, "
+		      "\"timer\": {\"ref\": \"t\", \"period\": 10000}},"
+		      "\"b\": {\"loop\": 10, \"cpus\": [%u], \"run\": 1000, "
+		      "\"timer\": {\"ref\": \"t\", \"period\": 10000}}}}",
+		      a, b),
+		  0);
 	EXPECT_EQ(t, res.task[0].activations, 10);
 	EXPECT_EQ(t, res.task[1].activations, 10);
 	EXPECT_GE(t, res.ns, 190 * MS);
@@ -138,14 +154,22 @@ static void rtapp_lock_unlock(struct ktest *t)
 
 	rtapp_setup(t);
 	ASSERT_TRUE(t, wl);
-	ASSERT_EQ(t, run(t, "{\"tasks\": {\"a\": {\"loop\": 5, \"cpus\": [%u], \"run\": 5000}, "
-			 "\"b\": {\"loop\": 5, \"cpus\": [%u], \"run\": 5000}}}", a, b), 0);
+	ASSERT_EQ(t,
+		  run(t,
+		      "{\"tasks\": {\"a\": {\"loop\": 5, \"cpus\": [%u], \"run\": 5000}, "
+		      "\"b\": {\"loop\": 5, \"cpus\": [%u], \"run\": 5000}}}",
+		      a, b),
+		  0);
 	free_ns = res.ns;
-	ASSERT_EQ(t, run(t, "{\"tasks\": {"
-			 "\"a\": {\"loop\": 5, \"cpus\": [%u], \"lock\": \"m\", \"run\": 5000, "
-			 "\"unlock\": \"m\"},"
-			 "\"b\": {\"loop\": 5, \"cpus\": [%u], \"lock\": \"m\", \"run\": 5000, "
-			 "\"unlock\": \"m\"}}}", a, b), 0);
+	ASSERT_EQ(t,
+		  run(t,
+		      "{\"tasks\": {"
+		      "\"a\": {\"loop\": 5, \"cpus\": [%u], \"lock\": \"m\", \"run\": 5000, "
+		      "\"unlock\": \"m\"},"
+		      "\"b\": {\"loop\": 5, \"cpus\": [%u], \"lock\": \"m\", \"run\": 5000, "
+		      "\"unlock\": \"m\"}}}",
+		      a, b),
+		  0);
 	ktest_diag(t, "without the mutex %llu us, with it %llu us", free_ns / 1000, res.ns / 1000);
 	if (a != b)
 		EXPECT_LT(t, free_ns, 40 * MS);
@@ -161,12 +185,20 @@ static void rtapp_runtime_vs_run(struct ktest *t)
 
 	rtapp_setup(t);
 	ASSERT_TRUE(t, wl);
-	ASSERT_EQ(t, run(t, "{\"tasks\": {\"w\": {\"loop\": 3, \"cpus\": [%u], "
-			 "\"runtime\": 20000}}}", small), 0);
+	ASSERT_EQ(t,
+		  run(t,
+		      "{\"tasks\": {\"w\": {\"loop\": 3, \"cpus\": [%u], "
+		      "\"runtime\": 20000}}}",
+		      small),
+		  0);
 	EXPECT_GE(t, res.ns, 60 * MS);
-	EXPECT_LT(t, res.ns, 62 * MS + 2 * cpuidle_wakeup_cost_max_ns());	/* start, end */
-	ASSERT_EQ(t, run(t, "{\"tasks\": {\"w\": {\"loop\": 3, \"cpus\": [%u], "
-			 "\"run\": 20000}}}", small), 0);
+	EXPECT_LT(t, res.ns, 62 * MS + 2 * cpuidle_wakeup_cost_max_ns()); /* start, end */
+	ASSERT_EQ(t,
+		  run(t,
+		      "{\"tasks\": {\"w\": {\"loop\": 3, \"cpus\": [%u], "
+		      "\"run\": 20000}}}",
+		      small),
+		  0);
 	EXPECT_GE(t, res.ns, 60 * MS * 1024 / cap);
 	EXPECT_LT(t, res.ns, 62 * MS * 1024 / cap + 2 * cpuidle_wakeup_cost_max_ns());
 }
@@ -180,10 +212,12 @@ static void rtapp_phase_sched(struct ktest *t)
 {
 	rtapp_setup(t);
 	ASSERT_TRUE(t, wl);
-	ASSERT_EQ(t, run(t, "{\"tasks\": {\"p\": {\"loop\": 2, \"policy\": \"SCHED_FIFO\", "
+	ASSERT_EQ(t,
+		  run(t, "{\"tasks\": {\"p\": {\"loop\": 2, \"policy\": \"SCHED_FIFO\", "
 			 "\"priority\": 20, \"util_max\": 512, \"phases\": {"
 			 "\"a\": {\"policy\": \"SCHED_OTHER\", \"run\": 100},"
-			 "\"b\": {\"priority\": 50, \"util_min\": 900, \"run\": 100}}}}}"), 0);
+			 "\"b\": {\"priority\": 50, \"util_min\": 900, \"run\": 100}}}}}"),
+		  0);
 	EXPECT_EQ(t, res.task[0].loops, 4);
 }
 
@@ -194,8 +228,12 @@ static void rtapp_impossible_cpus(struct ktest *t)
 
 	rtapp_setup(t);
 	ASSERT_TRUE(t, wl);
-	EXPECT_EQ(t, run(t, "{\"tasks\": {\"w\": {\"loop\": 1, \"cpus\": [0, %u], "
-			 "\"run\": 10}}}", nr_cpu_ids), -1);
+	EXPECT_EQ(t,
+		  run(t,
+		      "{\"tasks\": {\"w\": {\"loop\": 1, \"cpus\": [0, %u], "
+		      "\"run\": 10}}}",
+		      nr_cpu_ids),
+		  -1);
 	EXPECT_EQ(t, nr_tasks_alive(), before);
 }
 

@@ -14,8 +14,8 @@
 
 struct hog {
 	volatile bool stop;
-	u64 runtime;		/* se.sum_exec_runtime when stopped */
-	u64 first_big_ns;	/* when it first ran on a CPU of capacity 1024 */
+	u64 runtime;	  /* se.sum_exec_runtime when stopped */
+	u64 first_big_ns; /* when it first ran on a CPU of capacity 1024 */
 	u64 start_ns;
 	u32 seen_cpus;
 };
@@ -124,7 +124,7 @@ static void sched_spread(struct ktest *t)
 	static unsigned int per_cpu[NR_CPUS];
 	unsigned int cpu, other, n = num_online_cpus();
 	int N = 2 * (int)n, waited = 0;
-	int limit = 2 * (int)(1000 * n / 10);	/* ms: 2 x max_load_balance_interval */
+	int limit = 2 * (int)(1000 * n / 10); /* ms: 2 x max_load_balance_interval */
 
 	memset(h, 0, sizeof(h));
 	for (int i = 0; i < N; i++) {
@@ -200,11 +200,11 @@ static void sched_misfit_upmigration(struct ktest *t)
 		KTEST_SKIP(t, "symmetric machine");
 	th = kthread_create(hog_fn, &h, "misfit");
 	ASSERT_TRUE(t, th != NULL);
-	set_cpus_allowed(th, cpumask_of(0));	/* start on LITTLE cpu0 ... */
+	set_cpus_allowed(th, cpumask_of(0)); /* start on LITTLE cpu0 ... */
 	wake_up_new_task(th);
 	msleep(1);
 	h.start_ns = arch_clock_ns();
-	set_cpus_allowed(th, cpu_online_mask);	/* ... then let it go anywhere */
+	set_cpus_allowed(th, cpu_online_mask); /* ... then let it go anywhere */
 	for (int i = 0; i < 200 && !h.first_big_ns; i++)
 		msleep(1);
 	h.stop = true;
@@ -269,7 +269,7 @@ static void sched_small_tasks_stay_little(struct ktest *t)
 		on_big += p[i].on_big;
 	}
 	EXPECT_GT(t, wakeups, 40);
-	EXPECT_LE(t, on_big * 10, wakeups);	/* at most 10 % on big CPUs */
+	EXPECT_LE(t, on_big * 10, wakeups); /* at most 10 % on big CPUs */
 	ktest_diag(t, "%u of %u wakeups ran on a big CPU", on_big, wakeups);
 }
 
@@ -337,16 +337,18 @@ static void sched_pingpong_prefer_prev(struct ktest *t)
 	sched_feat_set("ASYM_PREFER_PREV");
 	on = run_pingpong(1000, &w_on);
 	sched_feat_set(was ? "ASYM_PREFER_PREV" : "NO_ASYM_PREFER_PREV");
-	EXPECT_GT(t, off * 2, w_off);	/* most wakeups migrate */
-	EXPECT_LT(t, on * 100, w_on);	/* under 1 % */
-	ktest_diag(t, "NO_ASYM_PREFER_PREV: %llu migrations / %llu wakeups; "
-		   "ASYM_PREFER_PREV: %llu / %llu", off, w_off, on, w_on);
+	EXPECT_GT(t, off * 2, w_off); /* most wakeups migrate */
+	EXPECT_LT(t, on * 100, w_on); /* under 1 % */
+	ktest_diag(t,
+		   "NO_ASYM_PREFER_PREV: %llu migrations / %llu wakeups; "
+		   "ASYM_PREFER_PREV: %llu / %llu",
+		   off, w_off, on, w_on);
 }
 
 /* Random sleep / work / affinity / nice / policy / yield operations from 16
  * threads over all CPUs; the run queues must stay consistent throughout and
  * every thread must finish. */
-#define RANDOM_OPS 10000
+#define RANDOM_OPS     10000
 #define RANDOM_THREADS 16
 
 static int random_ops_left, random_workers_done;

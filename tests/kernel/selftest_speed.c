@@ -12,8 +12,8 @@
 #include "speed.h"
 #include "timer.h"
 
-#define MS 1000000ull
-#define LOOP_ITERS 4000000ull	/* ~10 ms of instructions at 1 ns each */
+#define MS	    1000000ull
+#define LOOP_ITERS  4000000ull /* ~10 ms of instructions at 1 ns each */
 #define CHUNK_ITERS 20000ull
 
 /* Pure instructions: no memory, no cpu_work(); the compiler keeps every add. */
@@ -38,7 +38,7 @@ static bool all_at_fmax(void)
 		    cpufreq_set_speed(p, cpufreq_max_freq(p)))
 			return false;
 	}
-	msleep(20);	/* the OPP change is applied by the policy's next update */
+	msleep(20); /* the OPP change is applied by the policy's next update */
 	for (int p = 0; p < cpufreq_nr_policies(); p++)
 		if (cpufreq_cur_freq(p) != cpufreq_max_freq(p))
 			return false;
@@ -53,8 +53,9 @@ static int pick_cpu(bool little)
 	for (unsigned int c = 0; c < nr_cpu_ids; c++) {
 		if (!cpu_online(c))
 			continue;
-		if (best < 0 || (little ? capacity_orig_of(c) <= capacity_orig_of((unsigned int)best)
-				       : capacity_orig_of(c) >= capacity_orig_of((unsigned int)best)))
+		if (best < 0 ||
+		    (little ? capacity_orig_of(c) <= capacity_orig_of((unsigned int)best)
+			    : capacity_orig_of(c) >= capacity_orig_of((unsigned int)best)))
 			best = (int)c;
 	}
 	return best;
@@ -109,11 +110,12 @@ static void speed_loop_alone(struct ktest *t)
 		u64 tc, cc = capacity_orig_of(c);
 
 		if (!cpu_online(c) || (c != 0 && capacity_orig_of(c - 1) == cc))
-			continue;	/* the first CPU of each capacity level */
+			continue; /* the first CPU of each capacity level */
 		tc = timed_loop(c);
-		ktest_diag(t, "cpu%u (cap %llu): %llu us; cpu%d (cap %llu): %llu us; ratio "
-			   "x%llu/1000, model x%llu/1000", c, cc, tc / 1000, bc, cb, tb / 1000,
-			   tc * 1000 / tb, cb * 1000 / cc);
+		ktest_diag(t,
+			   "cpu%u (cap %llu): %llu us; cpu%d (cap %llu): %llu us; ratio "
+			   "x%llu/1000, model x%llu/1000",
+			   c, cc, tc / 1000, bc, cb, tb / 1000, tc * 1000 / tb, cb * 1000 / cc);
 		EXPECT_NEAR(t, tc * cc, tb * cb, tb * cb * 5 / 100);
 	}
 	restore_governors();
@@ -166,7 +168,7 @@ static void speed_loop_all_busy(struct ktest *t)
 		set_cpus_allowed(th[c], cpumask_of(c));
 		wake_up_new_task(th[c]);
 	}
-	msleep(40);	/* all running, debts being paid */
+	msleep(40); /* all running, debts being paid */
 	for (unsigned int c = 0; c < nr_cpu_ids; c++) {
 		c0[c] = READ_ONCE(w[c].chunks);
 		s0[c] = speed_stalled_ns(c);
@@ -206,7 +208,8 @@ static void speed_loop_opp(struct ktest *t)
 	if (!need_speed_all(t))
 		KTEST_SKIP(t, "speed model is not all");
 	for (int little = 1; little >= 0; little--) {
-		int cpu = pick_cpu(little), p = cpu >= 0 ? cpufreq_policy_of((unsigned int)cpu) : -1;
+		int cpu = pick_cpu(little),
+		    p = cpu >= 0 ? cpufreq_policy_of((unsigned int)cpu) : -1;
 		u64 fast, slow, fmax, fmin;
 
 		if (p < 0)
@@ -220,9 +223,11 @@ static void speed_loop_opp(struct ktest *t)
 		ASSERT_EQ(t, cpufreq_cur_freq(p), fmin);
 		slow = timed_loop((unsigned int)cpu);
 		restore_governors();
-		ktest_diag(t, "cpu%d: %llu us at %llu kHz, %llu us at %llu kHz (x%llu/1000, model "
-			   "x%llu/1000)", cpu, fast / 1000, fmax, slow / 1000, fmin,
-			   slow * 1000 / fast, fmax * 1000 / fmin);
+		ktest_diag(t,
+			   "cpu%d: %llu us at %llu kHz, %llu us at %llu kHz (x%llu/1000, model "
+			   "x%llu/1000)",
+			   cpu, fast / 1000, fmax, slow / 1000, fmin, slow * 1000 / fast,
+			   fmax * 1000 / fmin);
 		EXPECT_NEAR(t, slow * fmin, fast * fmax, fast * fmax * 5 / 100);
 	}
 }
@@ -246,8 +251,8 @@ static void speed_big_no_stall(struct ktest *t)
 	stalled = speed_stalled_ns((unsigned int)bc) - stalled;
 	speed_set_model(was);
 	restore_governors();
-	ktest_diag(t, "cpu%d: %llu us with speed=work, %llu us with speed=all, stalled %llu ns",
-		   bc, work / 1000, all / 1000, stalled);
+	ktest_diag(t, "cpu%d: %llu us with speed=work, %llu us with speed=all, stalled %llu ns", bc,
+		   work / 1000, all / 1000, stalled);
 	EXPECT_EQ(t, stalled, 0);
 	EXPECT_NEAR(t, all, work, work / 100);
 }
@@ -277,8 +282,10 @@ static void speed_hackbench_pinned(struct ktest *t)
 	ASSERT_EQ(t, bench_hackbench_on(1, 10, 0, &bm, &rb), 0);
 	ASSERT_EQ(t, bench_hackbench_on(1, 10, 0, &lm, &rl), 0);
 	restore_governors();
-	ktest_diag(t, "hackbench g=1 l=10: big %llu us, little %llu us (x%llu/1000, model "
-		   "x%llu/1000)", rb.ns / 1000, rl.ns / 1000, rl.ns * 1000 / rb.ns, cb * 1000 / cl);
+	ktest_diag(t,
+		   "hackbench g=1 l=10: big %llu us, little %llu us (x%llu/1000, model "
+		   "x%llu/1000)",
+		   rb.ns / 1000, rl.ns / 1000, rl.ns * 1000 / rb.ns, cb * 1000 / cl);
 	EXPECT_NEAR(t, rl.ns * cl, rb.ns * cb, rb.ns * cb / 10);
 }
 

@@ -59,7 +59,7 @@ static void expect_all_back(struct ktest *t, const struct baseline *b,
 	EXPECT_EQ(t, r->started, r->created + r->children);
 	EXPECT_EQ(t, r->exited, r->started);
 	EXPECT_EQ(t, r->joined, r->created);
-	EXPECT_EQ(t, r->mutex_counted, r->mutex_ops);	/* mutual exclusion held */
+	EXPECT_EQ(t, r->mutex_counted, r->mutex_ops); /* mutual exclusion held */
 	EXPECT_EQ(t, r->pipe_left, 0);
 	EXPECT_EQ(t, a.tasks, b->tasks);
 	EXPECT_EQ(t, a.running, b->running);
@@ -77,10 +77,12 @@ static void stress_threads(struct ktest *t)
 
 	take_baseline(&b);
 	ASSERT_EQ(t, stress_run(&cfg, &r), 0);
-	ktest_diag(t, "seed %llu: %lu threads (+%lu children), at most %lu at once, %lu ops, "
-		   "%llu mutex ops, %lu private pipes, %llu ms emulated", cfg.seed, r.created,
-		   r.children, r.peak_live, r.ops, r.mutex_ops, r.pipe_ok, r.ns / NSEC_PER_MSEC);
-	EXPECT_GE(t, r.peak_live, cfg.alive / 2);	/* hundreds at once, not a trickle */
+	ktest_diag(t,
+		   "seed %llu: %lu threads (+%lu children), at most %lu at once, %lu ops, "
+		   "%llu mutex ops, %lu private pipes, %llu ms emulated",
+		   cfg.seed, r.created, r.children, r.peak_live, r.ops, r.mutex_ops, r.pipe_ok,
+		   r.ns / NSEC_PER_MSEC);
+	EXPECT_GE(t, r.peak_live, cfg.alive / 2); /* hundreds at once, not a trickle */
 	EXPECT_EQ(t, r.created, cfg.total);
 	EXPECT_EQ(t, r.create_fail + r.child_fail + r.pipe_fail, 0);
 	EXPECT_LT(t, r.ns, 20 * NSEC_PER_SEC);
@@ -99,14 +101,16 @@ static void stress_oom(struct ktest *t)
 
 	take_baseline(&b);
 	ASSERT_EQ(t, stress_run(&cfg, &r), 0);
-	ktest_diag(t, "held %lu pages with %lu threads running: %lu of 2 direct creations "
+	ktest_diag(t,
+		   "held %lu pages with %lu threads running: %lu of 2 direct creations "
 		   "failed, the controller's %lu, the workers' %lu in %lu ops; %lu threads, %lu "
-		   "children", r.held_pages, r.live_at_hold, r.fail_while_held, r.create_fail_held,
+		   "children",
+		   r.held_pages, r.live_at_hold, r.fail_while_held, r.create_fail_held,
 		   r.worker_fails, r.ops_during, r.created, r.children);
 	EXPECT_GT(t, r.held_pages, b.free_pages / 2);
 	EXPECT_EQ(t, r.fail_while_held, 2);
-	EXPECT_GT(t, r.worker_fails + r.create_fail_held, 0);	/* mid-stress, not only here */
-	EXPECT_EQ(t, r.create_fail, 0);	/* and nothing failed outside the hold */
+	EXPECT_GT(t, r.worker_fails + r.create_fail_held, 0); /* mid-stress, not only here */
+	EXPECT_EQ(t, r.create_fail, 0); /* and nothing failed outside the hold */
 	EXPECT_EQ(t, r.created, cfg.total);
 	/* Recovered: creation works again once the memory is back. */
 	again = kthread_create(NULL, NULL, "stress-again");

@@ -42,7 +42,7 @@ static void lock_hammer(void *arg)
 
 		if (__atomic_fetch_add(&inside, 1, __ATOMIC_RELAXED))
 			*overlap = true;
-		shared_counter = shared_counter + 1;	/* not atomic: the lock protects it */
+		shared_counter = shared_counter + 1; /* not atomic: the lock protects it */
 		__atomic_fetch_sub(&inside, 1, __ATOMIC_RELAXED);
 		spin_unlock_irqrestore(&test_lock, flags);
 	}
@@ -79,7 +79,7 @@ static void spinlock_trylock(struct ktest *t)
 KTEST_SUITE(spinlock, KTEST_CASE(spinlock_contention), KTEST_CASE(spinlock_trylock));
 
 #define ALLOC_ROUNDS 300
-#define SLOTS 16
+#define SLOTS	     16
 
 /* Each thread keeps SLOTS live blocks of pseudo-random sizes, each filled
  * with its own pattern; any overlap between blocks breaks a pattern. */
@@ -129,7 +129,7 @@ static void alloc_contention(struct ktest *t)
  * never freed). Then the last single pages go too: no free page is left. */
 static void alloc_exhaustion(struct ktest *t)
 {
-	const unsigned long chunk = 256;	/* 1 MiB */
+	const unsigned long chunk = 256; /* 1 MiB */
 	unsigned long before = page_alloc_free_count(), n = 0, singles = 0;
 	void **chain = NULL, **p, *k;
 
@@ -139,7 +139,7 @@ static void alloc_exhaustion(struct ktest *t)
 		n++;
 	}
 	EXPECT_GT(t, n, 0);
-	k = kmalloc(chunk * PAGE_SIZE);	/* 257 pages in one piece: none is left */
+	k = kmalloc(chunk * PAGE_SIZE); /* 257 pages in one piece: none is left */
 	EXPECT_TRUE(t, k == NULL);
 	kfree(k);
 	while ((p = alloc_pages(1)) != NULL) {

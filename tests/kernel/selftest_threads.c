@@ -50,7 +50,7 @@ static void threads_create_join_1000(struct ktest *t)
 
 struct pingpong {
 	struct wait_queue_head wq;
-	volatile int turn;	/* 0: ping's turn, 1: pong's */
+	volatile int turn; /* 0: ping's turn, 1: pong's */
 	int rounds[2];
 };
 
@@ -66,8 +66,14 @@ static void pinger(void *arg, int me)
 	}
 }
 
-static void ping(void *arg) { pinger(arg, 0); }
-static void pong(void *arg) { pinger(arg, 1); }
+static void ping(void *arg)
+{
+	pinger(arg, 0);
+}
+static void pong(void *arg)
+{
+	pinger(arg, 1);
+}
 
 /* Both threads on one CPU: every hand-over is a context switch. */
 static void threads_context_switch(struct ktest *t)
@@ -131,7 +137,7 @@ static void threads_preemption(struct ktest *t)
 	set_cpus_allowed(a, cpumask_of(cpu));
 	set_cpus_allowed(b, cpumask_of(cpu));
 	wake_up_new_task(a);
-	msleep(1);	/* the spinner owns the CPU */
+	msleep(1); /* the spinner owns the CPU */
 	wake_up_new_task(b);
 	kthread_join(a);
 	kthread_join(b);

@@ -24,7 +24,7 @@ static void timer_tick_rate(struct ktest *t)
 		u64 n = tick_count(cpu) - before[cpu];
 
 		if (cpu_nr_switches(cpu) != sw[cpu] && tick_nohz_active())
-			continue;	/* it ran something: its tick ran then */
+			continue; /* it ran something: its tick ran then */
 		idle++;
 		/* 1 s at HZ=250 is 250 ticks; +-1 for the phase of the window. */
 		/* With cpuidle's menu, a CPU that went idle predicting a short idle keeps
@@ -68,7 +68,7 @@ static void timer_oneshot(struct ktest *t)
 	u64 now, worst = 0;
 
 	fire_count = 0;
-	arch_irq_disable();	/* all armed on this CPU at one `now` */
+	arch_irq_disable(); /* all armed on this CPU at one `now` */
 	now = arch_clock_ns();
 	for (size_t i = 0; i < ARRAY_SIZE(offs_us); i++) {
 		timer_init(&s[i].timer, shot_fn);
@@ -87,7 +87,7 @@ static void timer_oneshot(struct ktest *t)
 			earlier += offs_us[j] < offs_us[i];
 		EXPECT_EQ(t, s[i].order, earlier);
 	}
-	EXPECT_LT(t, worst, 100 * 1000);	/* under 100 us late */
+	EXPECT_LT(t, worst, 100 * 1000); /* under 100 us late */
 	ktest_diag(t, "worst lateness %llu ns", worst);
 }
 

@@ -11,8 +11,8 @@
 #define MSG 100
 
 struct worker {
-	int fd;			/* sender: unused; receiver: its pipe's read end */
-	int *wfds;		/* sender: the group's write ends */
+	int fd;	   /* sender: unused; receiver: its pipe's read end */
+	int *wfds; /* sender: the group's write ends */
 };
 
 static long loops;
@@ -66,7 +66,7 @@ int main(int argc, char **argv)
 	int n = groups * 2 * FDS;
 	pthread_t *t = calloc(n, sizeof(*t));
 	struct worker *w = calloc(n, sizeof(*w));
-	int (*wfds)[FDS] = calloc(groups, sizeof(*wfds));
+	int(*wfds)[FDS] = calloc(groups, sizeof(*wfds));
 	unsigned long long t0, ns;
 	char c[256];
 
@@ -79,7 +79,7 @@ int main(int argc, char **argv)
 
 			if (pipe(p))
 				return 1;
-			w[g * 2 * FDS + j].fd = p[0];	/* receivers first, as hackbench */
+			w[g * 2 * FDS + j].fd = p[0]; /* receivers first, as hackbench */
 			wfds[g][j] = p[1];
 			w[g * 2 * FDS + FDS + j].wfds = wfds[g];
 		}
@@ -95,14 +95,15 @@ int main(int argc, char **argv)
 	}
 	memset(c, 0, sizeof(c));
 	t0 = now_ns();
-	for (int left = n; left > 0; left -= (int)sizeof(c))	/* release all */
+	for (int left = n; left > 0; left -= (int)sizeof(c)) /* release all */
 		if (write(wake[1], c, left < (int)sizeof(c) ? (size_t)left : sizeof(c)) <= 0)
 			return 1;
 	for (int i = 0; i < n; i++)
 		pthread_join(t[i], NULL);
 	ns = now_ns() - t0;
 	printf("Running in threaded mode with %d groups using %d file descriptors each "
-	       "(== %d tasks)\nTime: %.3f\n", groups, 2 * FDS, n, ns / 1e9);
+	       "(== %d tasks)\nTime: %.3f\n",
+	       groups, 2 * FDS, n, ns / 1e9);
 	printf("RESULT hackbench groups=%d loops=%ld seconds=%llu.%06llu\n", groups, loops,
 	       ns / 1000000000ull, ns / 1000 % 1000000);
 	return 0;

@@ -5,7 +5,7 @@
  *   pipe [N]    (default 10000) */
 #include "work.h"
 
-static int fds[2][2];	/* 0: A -> B, 1: B -> A */
+static int fds[2][2]; /* 0: A -> B, 1: B -> A */
 static long loops;
 static long long migrations[2];
 
@@ -46,8 +46,8 @@ int main(int argc, char **argv)
 	ns = now_ns() - t0;
 	printf("# Executed %ld pipe operations between two threads\n", loops);
 	printf("RESULT pingpong loops=%ld usec_per_op=%.3f ops_per_sec=%llu migrations=%lld "
-	       "migrations_0=%lld migrations_1=%lld\n", loops, ns / 1e3 / loops,
-	       (unsigned long long)(loops * 1000000000ull / ns), migrations[0] + migrations[1],
-	       migrations[0], migrations[1]);
+	       "migrations_0=%lld migrations_1=%lld\n",
+	       loops, ns / 1e3 / loops, (unsigned long long)(loops * 1000000000ull / ns),
+	       migrations[0] + migrations[1], migrations[0], migrations[1]);
 	return 0;
 }

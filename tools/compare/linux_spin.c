@@ -67,10 +67,10 @@ static void *up_fn(void *arg)
 
 	(void)arg;
 	for (unsigned long long t = now_ns(); now_ns() - t < 1000000ull;)
-		;	/* 1 ms pinned to cpu0, as tests/kernel/selftest_sched.c's misfit case */
+		; /* 1 ms pinned to cpu0, as tests/kernel/selftest_sched.c's misfit case */
 	up_t0 = now_ns();
 	pin_self(-1);
-	limit = up_t0 + 1000000000ull;	/* give up after 1 s */
+	limit = up_t0 + 1000000000ull; /* give up after 1 s */
 	for (unsigned long long now = up_t0; now < limit; now = now_ns()) {
 		int cpu = sched_getcpu();
 
@@ -87,7 +87,7 @@ static int spin_up(void)
 {
 	pthread_t t;
 
-	pin_self(0);	/* the child is born on cpu0 with cpu0's mask */
+	pin_self(0); /* the child is born on cpu0 with cpu0's mask */
 	t = start_thread(up_fn, NULL);
 	pthread_join(t, NULL);
 	pin_self(-1);
@@ -95,8 +95,8 @@ static int spin_up(void)
 		printf("RESULT spin_up from_cpu=0 first_big_ms=never\n");
 		return 0;
 	}
-	printf("RESULT spin_up from_cpu=0 first_big_ms=%.3f cpu=%d\n",
-	       (up_seen - up_t0) / 1e6, up_cpu);
+	printf("RESULT spin_up from_cpu=0 first_big_ms=%.3f cpu=%d\n", (up_seen - up_t0) / 1e6,
+	       up_cpu);
 	return 0;
 }
 

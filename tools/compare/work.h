@@ -65,7 +65,7 @@ static inline long long thread_migrations(void)
 	return v;
 }
 
-static inline void pin_self(int cpu)	/* cpu < 0: every CPU */
+static inline void pin_self(int cpu) /* cpu < 0: every CPU */
 {
 	cpu_set_t set;
 

@@ -4,14 +4,14 @@
 #ifndef ARM64_BOOT_H
 #define ARM64_BOOT_H
 
-#define BP_MAIR 0
-#define BP_TCR 8
-#define BP_TTBR0 16
-#define BP_SCTLR 24
-#define BP_NR_CPUS 32
-#define BP_MPIDR 40
-#define BP_NR_CPUS_MAX 256	/* == NR_CPUS */
-#define BP_STACK (BP_MPIDR + 8 * BP_NR_CPUS_MAX)
+#define BP_MAIR	       0
+#define BP_TCR	       8
+#define BP_TTBR0       16
+#define BP_SCTLR       24
+#define BP_NR_CPUS     32
+#define BP_MPIDR       40
+#define BP_NR_CPUS_MAX 256 /* == NR_CPUS */
+#define BP_STACK       (BP_MPIDR + 8 * BP_NR_CPUS_MAX)
 
 #ifndef __ASSEMBLY__
 #include "types.h"
@@ -25,12 +25,12 @@ struct mem_region {
 struct boot_params {
 	u64 mair, tcr, ttbr0, sctlr;
 	u32 nr_cpus, pad;
-	u64 mpidr[NR_CPUS];	/* logical id -> MPIDR (Aff3..Aff0) */
-	u64 stack[NR_CPUS];	/* initial SP of each secondary */
+	u64 mpidr[NR_CPUS]; /* logical id -> MPIDR (Aff3..Aff0) */
+	u64 stack[NR_CPUS]; /* initial SP of each secondary */
 	/* Below: not read by assembly. */
 	u64 load_base, kernel_end;
 	u64 dtb_pa, dtb_size;
-	u64 pool_base, pool_end, pool_next;	/* early page-table pool */
+	u64 pool_base, pool_end, pool_next; /* early page-table pool */
 	int nr_mem;
 	struct mem_region mem[BOOT_MAX_MEM];
 	int entry_el;
@@ -45,7 +45,7 @@ extern struct boot_params boot_params;
 #define BOOT_MAX_FW_RSV 8
 struct boot_fw_rsv {
 	u32 nr;
-	u32 from_efi;	/* 1: we came through the EFI stub */
+	u32 from_efi; /* 1: we came through the EFI stub */
 	struct mem_region r[BOOT_MAX_FW_RSV];
 };
 extern struct boot_fw_rsv boot_fw_rsv;
@@ -59,10 +59,10 @@ void secondary_entry(void);
 /* mmu.c */
 int mmu_map(u64 pa, u64 size, u64 attrs);
 void mmu_init_tables(void);
-#define MT_NORMAL 0
-#define MT_NORMAL_RO 1
+#define MT_NORMAL	  0
+#define MT_NORMAL_RO	  1
 #define MT_NORMAL_RO_EXEC 2
-#define MT_DEVICE 3
+#define MT_DEVICE	  3
 u64 mmu_attrs(int type);
 void *ioremap(u64 pa, u64 size);
 

@@ -11,13 +11,13 @@ typedef u64 efi_status_t;
 typedef void *efi_handle_t;
 typedef u16 efi_char16_t;
 
-#define EFI_SUCCESS 0ull
-#define EFI_ERR(n) ((1ull << 63) | (n))	/* appendix D */
-#define EFI_LOAD_ERROR EFI_ERR(1)
+#define EFI_SUCCESS	      0ull
+#define EFI_ERR(n)	      ((1ull << 63) | (n)) /* appendix D */
+#define EFI_LOAD_ERROR	      EFI_ERR(1)
 #define EFI_INVALID_PARAMETER EFI_ERR(2)
-#define EFI_BUFFER_TOO_SMALL EFI_ERR(5)
-#define EFI_OUT_OF_RESOURCES EFI_ERR(9)
-#define EFI_NOT_FOUND EFI_ERR(14)
+#define EFI_BUFFER_TOO_SMALL  EFI_ERR(5)
+#define EFI_OUT_OF_RESOURCES  EFI_ERR(9)
+#define EFI_NOT_FOUND	      EFI_ERR(14)
 
 typedef struct {
 	u32 data1;
@@ -92,8 +92,7 @@ struct efi_boot_services {
 				       u64 *desc_size, u32 *desc_version);
 	efi_status_t (*allocate_pool)(int mem_type, u64 size, void **buf);
 	efi_status_t (*free_pool)(void *buf);
-	void *create_event, *set_timer, *wait_for_event, *signal_event, *close_event,
-		*check_event;
+	void *create_event, *set_timer, *wait_for_event, *signal_event, *close_event, *check_event;
 	void *install_protocol_interface, *reinstall_protocol_interface,
 		*uninstall_protocol_interface;
 	efi_status_t (*handle_protocol)(efi_handle_t h, const efi_guid_t *guid, void **iface);

@@ -3,12 +3,12 @@
 #ifndef ARM64_PTREGS_H
 #define ARM64_PTREGS_H
 
-#define S_X0 0
-#define S_LR 240	/* x30 */
-#define S_SP 248
-#define S_PC 256	/* ELR_EL1 */
-#define S_PSTATE 264	/* SPSR_EL1 */
-#define S_STACKFRAME 272	/* {x29, pc}: a frame record, so backtraces cross exceptions */
+#define S_X0	     0
+#define S_LR	     240 /* x30 */
+#define S_SP	     248
+#define S_PC	     256 /* ELR_EL1 */
+#define S_PSTATE     264 /* SPSR_EL1 */
+#define S_STACKFRAME 272 /* {x29, pc}: a frame record, so backtraces cross exceptions */
 #define S_FRAME_SIZE 288
 
 /* Per-CPU stack for reporting a fault whose own stack is gone (entry.S). */

@@ -2,15 +2,15 @@
 #ifndef ARM64_SYSREG_H
 #define ARM64_SYSREG_H
 
-#define read_sysreg(r)                                                                     \
-	({                                                                                 \
-		u64 __v;                                                                   \
-		__asm__ volatile("mrs %0, " #r : "=r"(__v));                               \
-		__v;                                                                       \
+#define read_sysreg(r)                                                                             \
+	({                                                                                         \
+		u64 __v;                                                                           \
+		__asm__ volatile("mrs %0, " #r : "=r"(__v));                                       \
+		__v;                                                                               \
 	})
 #define write_sysreg(r, v) __asm__ volatile("msr " #r ", %0" ::"r"((u64)(v)))
-#define isb() __asm__ volatile("isb" ::: "memory")
-#define dsb(opt) __asm__ volatile("dsb " #opt ::: "memory")
+#define isb()		   __asm__ volatile("isb" ::: "memory")
+#define dsb(opt)	   __asm__ volatile("dsb " #opt ::: "memory")
 
 static inline u32 readl(const volatile void *a)
 {
