@@ -88,7 +88,7 @@ void arm_timer_cpu_init(void)
 
 /* arch_stall_until(): borrow the timer for the deadline with every other
  * interrupt held below the core (a pending masked interrupt would end wfi at
- * once: DESIGN.md), then give the timer back its own deadline. IRQs are off, so
+ * once: docs/design.md, QEMU facts), then give the timer back its own deadline. IRQs are off, so
  * the stall's timer interrupt only ends wfi; it is never taken. */
 void arm_timer_stall_until(u64 ns)
 {

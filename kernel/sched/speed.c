@@ -1,4 +1,4 @@
-/* speed.c - the emulated CPU speed of all code (DESIGN.md "Emulated CPU speed",
+/* speed.c - the emulated CPU speed of all code (docs/design.md, the emulated machine;
  * issue 14 section 1): CPU c runs at s_c = capacity_orig/1024 x f_cur/f_max, so
  * each ns it spends executing costs (1/s_c - 1) ns more, paid as a stall
  * (arch_stall_until) before its effects reach other CPUs: before a wakeup, before
