@@ -7,14 +7,6 @@
  * (double_rq_lock). Linux v6.1. */
 #include "sched_internal.h"
 
-enum group_type { /* worst last: a busier type always wins */
-		  group_has_spare,
-		  group_fully_busy,
-		  group_misfit_task,
-		  group_imbalanced,
-		  group_overloaded,
-};
-
 enum migration_type { migrate_load, migrate_util, migrate_task, migrate_misfit };
 
 #define SG_OVERLOAD	       0x1  /* some CPU has 2+ tasks or a misfit */
@@ -24,14 +16,6 @@ enum migration_type { migrate_load, migrate_util, migrate_task, migrate_misfit }
 #define MAX_PINNED_INTERVAL    512  /* ms */
 #define SCHED_NR_MIGRATE_BREAK 32u  /* Linux: sched_nr_migrate_break */
 const unsigned int sysctl_sched_nr_migrate = 32; /* Linux 6.1, !PREEMPT_RT */
-
-struct sg_lb_stats {
-	unsigned long avg_load, group_load, group_capacity, group_util, group_runnable;
-	unsigned int sum_nr_running, sum_h_nr_running, idle_cpus, group_weight;
-	enum group_type group_type;
-	unsigned long group_misfit_task_load;
-	unsigned long max_capacity, min_capacity;
-};
 
 struct lb_env {
 	struct sched_domain *sd;
@@ -150,7 +134,7 @@ static bool group_is_overloaded(unsigned int pct, const struct sg_lb_stats *s)
  * misfit task (too big for its CPU), then fully busy, else spare capacity.
  * Linux's group_imbalanced (pinned tasks split a group) and group_asym_packing
  * are never set here (docs/deviations.md). */
-static enum group_type group_classify(unsigned int pct, const struct sg_lb_stats *s)
+enum group_type group_classify(unsigned int pct, const struct sg_lb_stats *s)
 {
 	if (group_is_overloaded(pct, s))
 		return group_overloaded;

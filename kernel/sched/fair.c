@@ -882,53 +882,6 @@ static bool wake_wide(struct task_struct *p)
 
 /* ---- fork placement: Linux's slow path ------------------------------------------------ */
 
-/* Linux 6.1 keeps these in fair.c beside load balancing; balance.c has its own copy for
- * the balancing side. Worst type last: a busier type always loses the pick. */
-enum group_type {
-	group_has_spare,
-	group_fully_busy,
-	group_misfit_task,
-	group_overloaded, /* Linux's group_asym_packing and group_imbalanced never
-				 * arise on the wakeup path */
-};
-
-/* Linux: struct sg_lb_stats, the fields update_sg_wakeup_stats() fills. */
-struct sg_lb_stats {
-	unsigned long avg_load, group_load, group_util, group_runnable;
-	unsigned long group_capacity, max_capacity; /* Linux: group->sgc */
-	unsigned int sum_nr_running, sum_h_nr_running, idle_cpus, group_weight;
-	unsigned long group_misfit_task_load;
-	enum group_type group_type;
-};
-
-static bool group_has_capacity(unsigned int pct, const struct sg_lb_stats *s)
-{
-	if (s->sum_nr_running < s->group_weight)
-		return true;
-	if (s->group_capacity * pct < s->group_runnable * 100)
-		return false;
-	return s->group_capacity * 100 > s->group_util * pct;
-}
-
-static bool group_is_overloaded(unsigned int pct, const struct sg_lb_stats *s)
-{
-	if (s->sum_nr_running <= s->group_weight)
-		return false;
-	return s->group_capacity * 100 < s->group_util * pct ||
-	       s->group_capacity * pct < s->group_runnable * 100;
-}
-
-static enum group_type group_classify(unsigned int pct, const struct sg_lb_stats *s)
-{
-	if (group_is_overloaded(pct, s))
-		return group_overloaded;
-	if (s->group_misfit_task_load)
-		return group_misfit_task;
-	if (!group_has_capacity(pct, s))
-		return group_fully_busy;
-	return group_has_spare;
-}
-
 /* Linux: sched_idle_cpu(): only SCHED_IDLE tasks run there. */
 static bool sched_idle_cpu(int cpu)
 {
@@ -987,6 +940,8 @@ static bool update_pick_idlest(const struct sg_lb_stats *idlest, const struct sg
 		if (idlest->idle_cpus != sgs->idle_cpus)
 			return idlest->idle_cpus < sgs->idle_cpus;
 		return idlest->group_util > sgs->group_util;
+	case group_imbalanced: /* not used on the fork path (as in Linux) */
+		return false;
 	}
 	return false;
 }
@@ -1036,6 +991,8 @@ static int find_idlest_group(struct sched_domain *sd, struct task_struct *p, int
 		if (local.idle_cpus >= idlest.idle_cpus)
 			return -1;
 		break;
+	case group_imbalanced: /* not used on the fork path: stay (Linux: return NULL) */
+		return -1;
 	}
 	return idlest_g;
 }

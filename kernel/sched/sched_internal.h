@@ -280,6 +280,26 @@ void update_cpu_capacity(struct rq *rq);
 void post_init_entity_util_avg(struct task_struct *p); /* a new task, on its first rq */
 int select_idle_capacity(struct task_struct *p, const cpumask_t *span, int target);
 
+/* A sched group's state as the balancer (balance.c) and fork placement
+ * (fair.c's find_idlest_group) see it. Linux: fair.c's enum group_type and
+ * struct sg_lb_stats; group_asym_packing never arises here. */
+enum group_type { /* worst last: a busier type always wins */
+		  group_has_spare,
+		  group_fully_busy,
+		  group_misfit_task,
+		  group_imbalanced,
+		  group_overloaded,
+};
+
+struct sg_lb_stats {
+	unsigned long avg_load, group_load, group_capacity, group_util, group_runnable;
+	unsigned int sum_nr_running, sum_h_nr_running, idle_cpus, group_weight;
+	enum group_type group_type;
+	unsigned long group_misfit_task_load;
+	unsigned long max_capacity, min_capacity;
+};
+enum group_type group_classify(unsigned int pct, const struct sg_lb_stats *s);
+
 /* balance.c: load_balance() and what it needs */
 extern int sched_rd_overload; /* Linux: rq->rd->overload (one root domain) */
 void sched_domains_init(void);
