@@ -7,6 +7,7 @@
 #include "cpufreq.h"
 #include "kernel.h"
 #include "ktest.h"
+#include "selftest.h"
 #include "sched.h"
 #include "timer.h"
 #include "topology.h"
@@ -14,14 +15,12 @@
 #define US 1000ull
 #define MS 1000000ull
 
-/* The online CPU of the lowest (little) or highest (!little) capacity that
- * has a policy, the last such in DT order; -1 if none. */
-static int pick_cpu(bool little)
+int selftest_pick_cpu(bool little, bool with_policy)
 {
 	int best = -1;
 
 	for (unsigned int c = 0; c < nr_cpu_ids; c++) {
-		if (!cpu_online(c) || cpufreq_policy_of(c) < 0)
+		if (!cpu_online(c) || (with_policy && cpufreq_policy_of(c) < 0))
 			continue;
 		if (best < 0 ||
 		    (little ? capacity_orig_of(c) <= capacity_orig_of((unsigned int)best)
@@ -31,7 +30,12 @@ static int pick_cpu(bool little)
 	return best;
 }
 
-static void restore_governors(void)
+static int pick_cpu(bool little)
+{
+	return selftest_pick_cpu(little, true);
+}
+
+void selftest_restore_governors(void)
 {
 	for (int p = 0; p < cpufreq_nr_policies(); p++)
 		cpufreq_set_governor(p, "performance");
@@ -104,7 +108,7 @@ static void cpufreq_speed_model(struct ktest *t)
 	ASSERT_TRUE(t, set_speed(lp, cpufreq_min_freq(lp)) && set_speed(bp, cpufreq_min_freq(bp)));
 	big_slow = timed_work(bc, 10 * MS);
 	little_slow = timed_work(lc, 10 * MS);
-	restore_governors();
+	selftest_restore_governors();
 	ASSERT_GT(t, big, 0);
 	/* within 1 %: little / big = cb / cl */
 	EXPECT_NEAR(t, little * cl, big * cb, big * cb / 100);
@@ -158,7 +162,7 @@ static void cpufreq_speed_migration(struct ktest *t)
 	set_cpus_allowed(th, cpumask_of(lc));
 	m = arch_clock_ns() - w.start;
 	kthread_join(th);
-	restore_governors();
+	selftest_restore_governors();
 	expect = m + (10 * MS - m) * capacity_orig_of((unsigned int)bc) /
 			     capacity_orig_of((unsigned int)lc);
 	/* The LITTLE CPU was idle: the task waits for it to leave its idle state,
@@ -211,7 +215,7 @@ static void cpufreq_schedutil_ramp(struct ktest *t)
 	w.stop = true;
 	kthread_join(hog);
 	down = wait_freq(bp, cpufreq_min_freq(bp), 500 * MS);
-	restore_governors();
+	selftest_restore_governors();
 	EXPECT_LE(t, up, 120 * MS);
 	EXPECT_LE(t, down, 300 * MS);
 	ktest_diag(t, "ramp-up f_min -> f_max: %llu ms; idle fall-back to f_min: %llu ms", up / MS,
@@ -307,7 +311,7 @@ static void cpufreq_e5_rt_util_tracking(struct ktest *t)
 	e5_run(bc, bp, false, &off, len);
 	e5_run(bc, bp, true, &on, len);
 	sched_feat_set(was ? "RT_UTIL_TRACKING" : "NO_RT_UTIL_TRACKING");
-	restore_governors();
+	selftest_restore_governors();
 	print_e5(bp, false, &off);
 	print_e5(bp, true, &on);
 	EXPECT_GE(t, off.total_trans, 10);

@@ -8,6 +8,7 @@
 #include "cpufreq.h"
 #include "kernel.h"
 #include "ktest.h"
+#include "selftest.h"
 #include "sched.h"
 #include "speed.h"
 #include "timer.h"
@@ -22,12 +23,6 @@ static u64 spin_loop(u64 n, u64 x)
 	for (u64 i = 0; i < n; i++)
 		__asm__ volatile("add %0, %0, #1" : "+r"(x));
 	return x;
-}
-
-static void restore_governors(void)
-{
-	for (int p = 0; p < cpufreq_nr_policies(); p++)
-		cpufreq_set_governor(p, "performance");
 }
 
 /* Every policy at its top OPP (userspace), so s_c is capacity alone. */
@@ -45,20 +40,10 @@ static bool all_at_fmax(void)
 	return true;
 }
 
-/* The online CPU of the lowest (little) or highest capacity, the last in order. */
+/* The online CPU of the lowest (little) or highest capacity, policy or not. */
 static int pick_cpu(bool little)
 {
-	int best = -1;
-
-	for (unsigned int c = 0; c < nr_cpu_ids; c++) {
-		if (!cpu_online(c))
-			continue;
-		if (best < 0 ||
-		    (little ? capacity_orig_of(c) <= capacity_orig_of((unsigned int)best)
-			    : capacity_orig_of(c) >= capacity_orig_of((unsigned int)best)))
-			best = (int)c;
-	}
-	return best;
+	return selftest_pick_cpu(little, false);
 }
 
 static void loop_fn(void *arg)
@@ -118,7 +103,7 @@ static void speed_loop_alone(struct ktest *t)
 			   c, cc, tc / 1000, bc, cb, tb / 1000, tc * 1000 / tb, cb * 1000 / cc);
 		EXPECT_NEAR(t, tc * cc, tb * cb, tb * cb * 5 / 100);
 	}
-	restore_governors();
+	selftest_restore_governors();
 }
 
 struct chunk_worker {
@@ -182,7 +167,7 @@ static void speed_loop_all_busy(struct ktest *t)
 	for (unsigned int c = 0; c < nr_cpu_ids; c++)
 		if (th[c])
 			kthread_join(th[c]);
-	restore_governors();
+	selftest_restore_governors();
 	ASSERT_GT(t, c1[bc], 10);
 	for (unsigned int c = 0; c < nr_cpu_ids; c++)
 		if (th[c])
@@ -222,7 +207,7 @@ static void speed_loop_opp(struct ktest *t)
 		msleep(20);
 		ASSERT_EQ(t, cpufreq_cur_freq(p), fmin);
 		slow = timed_loop((unsigned int)cpu);
-		restore_governors();
+		selftest_restore_governors();
 		ktest_diag(t,
 			   "cpu%d: %llu us at %llu kHz, %llu us at %llu kHz (x%llu/1000, model "
 			   "x%llu/1000)",
@@ -250,7 +235,7 @@ static void speed_big_no_stall(struct ktest *t)
 	all = timed_loop((unsigned int)bc);
 	stalled = speed_stalled_ns((unsigned int)bc) - stalled;
 	speed_set_model(was);
-	restore_governors();
+	selftest_restore_governors();
 	ktest_diag(t, "cpu%d: %llu us with speed=work, %llu us with speed=all, stalled %llu ns", bc,
 		   work / 1000, all / 1000, stalled);
 	EXPECT_EQ(t, stalled, 0);
@@ -281,7 +266,7 @@ static void speed_hackbench_pinned(struct ktest *t)
 	ASSERT_TRUE(t, all_at_fmax());
 	ASSERT_EQ(t, bench_hackbench_on(1, 10, 0, &bm, &rb), 0);
 	ASSERT_EQ(t, bench_hackbench_on(1, 10, 0, &lm, &rl), 0);
-	restore_governors();
+	selftest_restore_governors();
 	ktest_diag(t,
 		   "hackbench g=1 l=10: big %llu us, little %llu us (x%llu/1000, model "
 		   "x%llu/1000)",
