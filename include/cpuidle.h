@@ -58,7 +58,9 @@ void cpuidle_print(const char *prefix, const char *tag);
 #define ENERGY_CLUSTER_OFF_PERMILLE 0	/* a cluster power-down (level 1): 0 */
 
 /* The CPU's state changes now (IRQs off, on that CPU): busy at its OPP (state
- * -1) or idle in state idx. Charges the time since its last change. */
+ * -1), idle in state idx, or powered off by hotplug (ENERGY_STATE_OFF: no
+ * power). Charges the time since its last change. */
+#define ENERGY_STATE_OFF (-2)
 void energy_cpu_state(unsigned int cpu, int idx);
 /* The CPU's OPP changes (on that CPU, IRQs off): charge at the old one first. */
 void energy_cpu_freq(unsigned int cpu, u32 khz);

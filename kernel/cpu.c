@@ -8,10 +8,12 @@
  * CPU itself, in secondary_cpu_main). */
 #include "cpu.h"
 #include "cpufreq.h"
+#include "cpuidle.h"
 #include "kernel.h"
 #include "mutex.h"
 #include "sched.h"
 #include "smp.h"
+#include "speed.h"
 #include "timer.h"
 #include "topology.h"
 
@@ -65,6 +67,10 @@ void cpuhp_report_idle_dead(void)
 	unsigned int cpu = arch_cpu_id();
 
 	arch_irq_disable();
+	/* Its last stretch is paid and metered here: a CPU coming back starts
+	 * from secondary_cpu_main(), not from the idle call it left by. */
+	speed_busy_end(true);
+	energy_cpu_state(cpu, ENERGY_STATE_OFF);
 	watchdog_cpu_dead(cpu);
 	__atomic_store_n(&cpu_dead[cpu], 1, __ATOMIC_RELEASE);
 	arch_cpu_die(cpu);

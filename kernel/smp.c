@@ -4,8 +4,10 @@
  * started is the arch's business. Call queues under each CPU's call_lock. */
 #include "kernel.h"
 #include "mm.h"
+#include "cpuidle.h"
 #include "sched.h"
 #include "smp.h"
+#include "speed.h"
 #include "timer.h"
 #include "topology.h"
 
@@ -105,6 +107,10 @@ void smp_init(void)
 void secondary_cpu_main(unsigned int cpu)
 {
 	timer_cpu_init(cpu, nr_cpu_ids);
+	/* Executing from here: a CPU hotplugged back owes nothing for the time
+	 * it was off (kernel/cpu.c settled its last stretch as it died). */
+	speed_busy_begin();
+	energy_cpu_state(cpu, -1);
 	set_cpu_online(cpu, true);
 	arch_irq_enable();
 	cpu_idle_loop();

@@ -53,13 +53,20 @@ static void e4_probe(u64 periods, struct e4_half *h)
 	bool misfit = true;
 	struct task_struct *t;
 
+	cpumask_t mask = current->cpus_allowed;
+
 	sched_feat_get("MISFIT", &misfit);
 	sched_feat_set("NO_MISFIT");
+	/* Created from cpu0 too: a new task's recent_used_cpu is its parent's
+	 * CPU (Linux's wake_up_new_task), and an idle big one there would be
+	 * taken at the first wakeup it fits, whichever half runs. */
+	set_cpus_allowed(current, cpumask_of(0));
 	t = kthread_create(e4_probe_task, &pr, "e4-probe");
 	if (!t)
 		panic("e4: cannot create the probe task");
 	set_cpus_allowed(t, cpumask_of(0));
 	wake_up_new_task(t);
+	set_cpus_allowed(current, &mask);
 	kthread_join(t);
 	sched_feat_set(misfit ? "MISFIT" : "NO_MISFIT");
 	h->probe_big = pr.on_big;

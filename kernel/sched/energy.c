@@ -51,6 +51,8 @@ u64 energy_idle_power_uw(unsigned int cpu, int idx)
 
 static u64 power_now(unsigned int cpu, const struct energy_cpu *m)
 {
+	if (m->state == ENERGY_STATE_OFF)
+		return 0;
 	return m->state == STATE_BUSY ? energy_busy_power_uw(cpu, m->khz)
 				      : energy_idle_power_uw(cpu, m->state);
 }
@@ -69,12 +71,12 @@ void energy_cpu_state(unsigned int cpu, int idx)
 	if (!ready)
 		return;
 	charge(cpu, &meter[cpu]);
-	meter[cpu].state = idx < 0 ? STATE_BUSY : idx;
+	meter[cpu].state = idx < 0 && idx != ENERGY_STATE_OFF ? STATE_BUSY : idx;
 }
 
 void energy_cpu_correct(unsigned int cpu, int idx)
 {
-	if (ready && meter[cpu].state != STATE_BUSY)
+	if (ready && meter[cpu].state >= 0)
 		meter[cpu].state = idx;
 }
 

@@ -2,7 +2,8 @@
  * tasks leaving a dying CPU (the pinned one by the fallback), a whole
  * cluster off and back (asym flags, cpufreq policy), a pending timer firing
  * on time elsewhere, a half-done cpu_work() finished elsewhere, the last CPU refused, and
- * random CPUs cycling under a mixed workload with nothing lost. Every case leaves all CPUs
+ * random CPUs cycling under a mixed workload with nothing lost, and a CPU that was off
+ * owing no emulated stall and drawing no power for that time. Every case leaves all CPUs
  * online. */
 #include "cpuidle.h"
 #include "cpu.h"
@@ -11,6 +12,8 @@
 #include "ktest.h"
 #include "pipe.h"
 #include "sched.h"
+#include "selftest.h"
+#include "speed.h"
 #include "timer.h"
 #include "topology.h"
 
@@ -371,6 +374,31 @@ static void hotplug_last_cpu(struct ktest *t)
 	EXPECT_TRUE(t, cpumask_equal(cpu_active_mask, &boot_online));
 }
 
+/* A CPU off for 50 ms draws no power for it, and back online owes no stall for
+ * it: with speed=all a LITTLE CPU once came back owing (1/s - 1) x its time off
+ * (its idle task had died "executing"), so the stop_machine() that activates
+ * it waited seconds (the shell's "cpu online" seemed to hang). */
+static void hotplug_off_costs_nothing(struct ktest *t)
+{
+	int cpu = selftest_pick_cpu(true, false);
+	u64 stalled, uj;
+
+	all_online();
+	if (cpu < 0 || (unsigned int)cpu == arch_cpu_id() || num_online_cpus() < 2)
+		KTEST_SKIP(t, "no other CPU to take offline");
+	ASSERT_EQ(t, cpu_down((unsigned int)cpu), 0);
+	stalled = speed_stalled_ns((unsigned int)cpu);
+	uj = energy_cpu_uj((unsigned int)cpu);
+	msleep(50);
+	EXPECT_EQ(t, energy_cpu_uj((unsigned int)cpu), uj);
+	ASSERT_EQ(t, cpu_up((unsigned int)cpu), 0);
+	msleep(5);
+	stalled = speed_stalled_ns((unsigned int)cpu) - stalled;
+	EXPECT_LT(t, stalled, 10 * MS);
+	ktest_diag(t, "CPU%d (speed=%s): %llu us stalled in its first 5 ms back", cpu,
+		   speed_model_name(), stalled / US);
+}
+
 /* ---- random cycling under a mixed workload ------------------------------------------ */
 
 #define NR_HOGS	    3
@@ -483,4 +511,4 @@ static void hotplug_cycle_random(struct ktest *t)
 KTEST_SUITE(hotplug, KTEST_CASE(hotplug_bad_input), KTEST_CASE(hotplug_tasks_move),
 	    KTEST_CASE(hotplug_cluster), KTEST_CASE(hotplug_timer_moves),
 	    KTEST_CASE(hotplug_cpu_work_moves), KTEST_CASE(hotplug_last_cpu),
-	    KTEST_CASE(hotplug_cycle_random));
+	    KTEST_CASE(hotplug_off_costs_nothing), KTEST_CASE(hotplug_cycle_random));
