@@ -232,6 +232,13 @@ int sched_check_invariants(bool verbose);
 int sched_feat_set(const char *name_or_NO_name); /* 0, or -1 if unknown */
 bool sched_feat_get(const char *name, bool *value);
 void sched_feat_print(void);
+/* EAS (kernel/sched/fair_energy.c): on? why not? the root domain overutilized? */
+void sched_energy_update(void); /* after a governor, EAS feature or CPU set change */
+bool sched_energy_enabled(void);
+const char *sched_energy_reason(void);
+bool sched_overutilized(void);
+/* The energy p would add to performance domain pd on dst_cpu; *base: pd's without it. */
+u64 sched_energy_delta(int pd, const struct task_struct *p, int dst_cpu, u64 *base);
 
 static inline void preempt_disable(void)
 {

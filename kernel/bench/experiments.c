@@ -55,9 +55,10 @@ static int experiment_e1(bool shortrun, u64 loops)
 
 	pct_change(ops[0], ops[1], chg, sizeof(chg));
 	printk("\nE1: prefer prev cpu in the asymmetric wakeup path\n");
-	printk("%u CPUs, %s capacities, governor %s; perf bench sched pipe -T -l %llu\n",
+	printk("%u CPUs, %s capacities, governor %s, EAS %s; perf bench sched pipe -T -l %llu\n",
 	       num_online_cpus(), asym ? "asymmetric" : "symmetric",
-	       cpufreq_nr_policies() ? cpufreq_governor_name(0) : "none", loops);
+	       cpufreq_nr_policies() ? cpufreq_governor_name(0) : "none",
+	       sched_energy_enabled() ? "on" : "off", loops);
 	printk("                 NO_ASYM_PREFER_PREV   ASYM_PREFER_PREV\n");
 	printk("# migrations     %-21llu %llu\n", mig[0], mig[1]);
 	printk("ops/sec          %-21llu %llu  %s\n", ops[0], ops[1], chg);
@@ -134,6 +135,29 @@ static int experiment_cost(void)
 	return 0;
 }
 
+/* E1-E5 reproduce results published without EAS: they run with it off (NO_EAS),
+ * whatever the governors, and restore the flag. */
+static int experiment_seed(const char *spec, bool shortrun)
+{
+	bool eas = true;
+	int ret = -2;
+
+	sched_feat_get("EAS", &eas);
+	sched_feat_set("NO_EAS");
+	if (spec[0] == '1')
+		ret = experiment_e1(shortrun, bench_arg(spec, "n", shortrun ? 1000 : 50000));
+	else if (spec[0] == '2')
+		ret = experiment_e2(shortrun);
+	else if (spec[0] == '3')
+		ret = experiment_e3(shortrun);
+	else if (spec[0] == '4')
+		ret = experiment_e4(shortrun);
+	else if (spec[0] == '5')
+		ret = experiment_e5(shortrun);
+	sched_feat_set(eas ? "EAS" : "NO_EAS");
+	return ret;
+}
+
 int experiment_run(const char *spec)
 {
 	bool shortrun = bench_flag(spec, "short");
@@ -145,16 +169,8 @@ int experiment_run(const char *spec)
 		return experiment_cost();
 	if (!strncmp(spec, "placement", 9) && (spec[9] == ',' || !spec[9]))
 		return experiment_placement(bench_flag(spec, "skip_up"));
-	if (spec[0] == '1' && (spec[1] == ',' || !spec[1]))
-		return experiment_e1(shortrun, bench_arg(spec, "n", shortrun ? 1000 : 50000));
-	if (spec[0] == '2' && (spec[1] == ',' || !spec[1]))
-		return experiment_e2(shortrun);
-	if (spec[0] == '3' && (spec[1] == ',' || !spec[1]))
-		return experiment_e3(shortrun);
-	if (spec[0] == '4' && (spec[1] == ',' || !spec[1]))
-		return experiment_e4(shortrun);
-	if (spec[0] == '5' && (spec[1] == ',' || !spec[1]))
-		return experiment_e5(shortrun);
+	if (spec[0] >= '1' && spec[0] <= '5' && (spec[1] == ',' || !spec[1]))
+		return experiment_seed(spec, shortrun);
 	printk("experiment: \"%s\" is not available (implemented: 1-5, smoke, placement, cost)\n",
 	       spec);
 	return -1;

@@ -161,6 +161,7 @@ int cpufreq_set_governor(int id, const char *name)
 		return -1;
 	}
 	governor_start(policy, (enum cpufreq_governor)g);
+	sched_energy_update(); /* Linux: sched_cpufreq_governor_change() */
 	return 0;
 }
 
@@ -253,6 +254,7 @@ void cpufreq_init(void)
 		nr_policies++;
 	}
 	governors_from_bootargs();
+	sched_energy_update(); /* EAS needs schedutil on every policy */
 	for (int i = 0; i < nr_policies; i++) {
 		char span[64];
 

@@ -412,6 +412,9 @@ static void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 	lockdep_assert_held(&rq->lock);
 	util_est_enqueue_task(&rq->cfs, p);
 	enqueue_entity(&rq->cfs, &p->se, flags);
+	/* Not a new task's first enqueue: its util is a guess (half the spare capacity). */
+	if (flags & ENQUEUE_WAKEUP)
+		update_overutilized_status(rq);
 }
 
 /* util_est: the task's estimate leaves the rq's first; its own is refreshed
@@ -553,6 +556,7 @@ static void task_tick_fair(struct rq *rq, struct task_struct *curr)
 	if (cfs_rq->nr_running > 1)
 		check_preempt_tick(cfs_rq, &curr->se);
 	update_misfit_status(curr, rq);
+	update_overutilized_status(rq);
 }
 
 /* Linux 6.1: check_preempt_wakeup(). SCHED_IDLE never preempts; anything preempts
@@ -1149,10 +1153,11 @@ static struct sched_domain *affine_domain(int this_cpu, int prev_cpu)
 	return NULL;
 }
 
-/* Linux 6.1: select_task_rq_fair() without EAS. A wakeup: wake_affine() in the lowest
- * domain spanning the waker's CPU and prev (unless the waker has many wakees), then
- * select_idle_sibling() around the result. A fork: the slow path, find_idlest_cpu()
- * from the top domain (every level has SD_BALANCE_FORK). */
+/* Linux 6.1: select_task_rq_fair(). A wakeup: EAS's choice when it makes one
+ * (fair_energy.c), else wake_affine() in the lowest domain spanning the waker's CPU
+ * and prev (unless the waker has many wakees), then select_idle_sibling() around it.
+ * A fork: the slow path, find_idlest_cpu() from the top domain (every level has
+ * SD_BALANCE_FORK). */
 static int select_task_rq_fair(struct task_struct *p, int prev_cpu, int wake_flags)
 {
 	int this_cpu = (int)arch_cpu_id(), new_cpu = prev_cpu;
@@ -1167,6 +1172,12 @@ static int select_task_rq_fair(struct task_struct *p, int prev_cpu, int wake_fla
 	    cpumask_test_cpu(prev_cpu, &p->cpus_allowed) && cpu_online((unsigned int)prev_cpu))
 		return prev_cpu;
 	record_wakee(p);
+	if ((wake_flags & WF_TTWU) && sched_energy_enabled()) { /* fair_energy.c */
+		new_cpu = find_energy_efficient_cpu(p, prev_cpu);
+		if (new_cpu >= 0)
+			return new_cpu;
+		new_cpu = prev_cpu;
+	}
 	if (!wake_wide(p) && cpumask_test_cpu(this_cpu, &p->cpus_allowed) && this_cpu != prev_cpu &&
 	    (sd = affine_domain(this_cpu, prev_cpu)) &&
 	    /* SIS_DEBOUNCE: a cache-cold wakee is not pulled to another LLC */

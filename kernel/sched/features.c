@@ -23,6 +23,8 @@ int sched_feat_set(const char *s)
 			__atomic_fetch_or(&sysctl_sched_features, 1u << i, __ATOMIC_RELAXED);
 		else
 			__atomic_fetch_and(&sysctl_sched_features, ~(1u << i), __ATOMIC_RELAXED);
+		if (i == __SCHED_FEAT_EAS)
+			sched_energy_update(); /* Linux: the sched_energy_aware sysctl's rebuild */
 		return 0;
 	}
 	return -1;

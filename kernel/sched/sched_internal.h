@@ -50,7 +50,8 @@ enum cpu_idle_type { CPU_IDLE, CPU_NOT_IDLE, CPU_NEWLY_IDLE, CPU_MAX_IDLE_TYPES 
 	F(RT_UTIL_TRACKING, true)                                                                  \
 	F(WA_IDLE, true)                                                                           \
 	F(WA_WEIGHT, true)                                                                         \
-	F(WA_BIAS, true)
+	F(WA_BIAS, true)                                                                           \
+	F(EAS, true)
 
 #define F_ENUM(name, def) __SCHED_FEAT_##name,
 enum { SCHED_FEATURES(F_ENUM) __SCHED_FEAT_NR };
@@ -299,6 +300,19 @@ struct sg_lb_stats {
 	unsigned long max_capacity, min_capacity;
 };
 enum group_type group_classify(unsigned int pct, const struct sg_lb_stats *s);
+
+/* fair_energy.c: EAS (Linux 6.1's find_energy_efficient_cpu() and the overutilized flag) */
+#define SG_OVERUTILIZED 0x2 /* Linux: some CPU's util does not fit it */
+extern bool sched_energy_present;
+extern int sched_rd_overutilized;
+bool cpu_overutilized(int cpu);
+void update_overutilized_status(struct rq *rq);
+void update_rd_overutilized_lb(int sg_status, bool root);
+bool sched_energy_skip_balance(void);
+int find_energy_efficient_cpu(struct task_struct *p, int prev_cpu);
+struct topology_freq_domain;
+u64 em_cpu_energy(const struct topology_freq_domain *pd, unsigned long max_util,
+		  unsigned long sum_util, unsigned long allowed_cpu_cap, unsigned long scale_cpu);
 
 /* balance.c: load_balance() and what it needs */
 extern int sched_rd_overload; /* Linux: rq->rd->overload (one root domain) */
