@@ -239,6 +239,7 @@ const char *sched_energy_reason(void);
 bool sched_overutilized(void);
 /* The energy p would add to performance domain pd on dst_cpu; *base: pd's without it. */
 u64 sched_energy_delta(int pd, const struct task_struct *p, int dst_cpu, u64 *base);
+void sched_energy_print(long util); /* the shell's `eas [UTIL]` (util < 0: none) */
 
 static inline void preempt_disable(void)
 {

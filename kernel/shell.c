@@ -247,6 +247,17 @@ static int cmd_features(int argc, char **argv)
 	return 0;
 }
 
+/* EAS (kernel/sched/fair_energy.c): state, and estimates for a task of util U. */
+static int cmd_eas(int argc, char **argv)
+{
+	long util = -1;
+
+	if (argc > 2 || (argc == 2 && !parse_long("util", argv[1], 0, 1024, &util)))
+		return -1;
+	sched_energy_print(util);
+	return 0;
+}
+
 /* ---- cpuidle and energy ----------------------------------------------------------- */
 
 static int cmd_cpuidle(int argc, char **argv)
@@ -648,6 +659,8 @@ static const struct command commands[] = {
 	{ "cpuidle", "cpuidle [reset]",
 	  "idle states per CPU: latency, residency, usage, time, above, below; cluster power-downs",
 	  cmd_cpuidle },
+	{ "eas", "eas [UTIL]", "EAS on? why not? overutilized? energy of a task of UTIL per CPU",
+	  cmd_eas },
 	{ "energy", "energy [reset]", "joules per CPU and cluster since reset, average power",
 	  cmd_energy },
 	{ "spawn",

@@ -369,6 +369,10 @@ SHELL_SCRIPT = [
     ("cpufreq", "cpufreq\r", [r"^policy0 cpus=0-3 governor=\w+", r"^policy1 cpus=4-7 "]),
     ("cpufreq-governor", "cpufreq governor all schedutil\r",
      [r"^policy1 cpus=4-7 governor=schedutil"]),
+    # schedutil everywhere turns EAS on (Linux 6.1: build_perf_domains()).
+    ("eas", "eas 200\r", [r"^eas: on \(2 performance domains\)",
+                          r"^eas: util=200 on cpu4: pd1 energy \d+ \+ [1-9]\d*"]),
+    ("eas-bad", "eas 2000\r", [r"usage: eas"]),
     ("cpufreq-stats", "cpufreq stats 1\r", [r"cpufreq: policy1"]),
     ("cpufreq-reset", "cpufreq reset all\r", [r"cpufreq: policy0"]),
     ("cpufreq-bad", "cpufreq governor 7 fast\r", [r"policy 7 out of range", r"usage: cpufreq"]),

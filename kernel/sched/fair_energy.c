@@ -188,8 +188,8 @@ enum cpu_util_type { FREQUENCY_UTIL, ENERGY_UTIL };
 
 /* Linux 6.1: effective_cpu_util() with no deadline class; uclamp: the task's own request
  * for FREQUENCY_UTIL (no per-rq clamp aggregation here). */
-static unsigned long effective_cpu_util(int cpu, unsigned long util_cfs,
-					enum cpu_util_type type, const struct task_struct *p)
+static unsigned long effective_cpu_util(int cpu, unsigned long util_cfs, enum cpu_util_type type,
+					const struct task_struct *p)
 {
 	struct rq *rq = cpu_rq(cpu);
 	unsigned long max = capacity_orig_of((unsigned int)cpu), irq, util;
@@ -217,8 +217,7 @@ struct energy_env {
 };
 
 /* Linux: eenv_task_busy_time(). */
-static void eenv_task_busy_time(struct energy_env *env, const struct task_struct *p,
-				int prev_cpu)
+static void eenv_task_busy_time(struct energy_env *env, const struct task_struct *p, int prev_cpu)
 {
 	unsigned long max = arch_scale_cpu_capacity(prev_cpu);
 	unsigned long irq = READ_ONCE(cpu_rq(prev_cpu)->avg_irq.util_avg);
@@ -403,4 +402,32 @@ int find_energy_efficient_cpu(struct task_struct *p, int prev_cpu)
 	}
 	trace_sched_compute_energy(p, prev_cpu, prev_delta, best_energy_cpu, best_delta);
 	return best_delta < prev_delta ? best_energy_cpu : prev_cpu;
+}
+
+/* The shell's `eas [UTIL]`: on or why not, overutilized now, each CPU's util and whether it
+ * is overutilized; with UTIL, what a task of that util (waking from nowhere) would add to
+ * its performance domain on each online CPU, as compute_energy() estimates it. */
+void sched_energy_print(long util)
+{
+	static struct task_struct p; /* hypothetical: on no CPU, no util_est */
+	unsigned int cpu;
+
+	printk("eas: %s (%s), overutilized=%d\n", sched_energy_enabled() ? "on" : "off", eas_why,
+	       sched_overutilized());
+	for_each_cpu(cpu, cpu_online_mask)
+		printk("eas: cpu%u util=%lu capacity=%lu overutilized=%d\n", cpu, cpu_util_cfs(cpu),
+		       capacity_of(cpu),
+		       !util_fits_cpu(cpu_util_cfs(cpu), 0, SCHED_CAPACITY_SCALE, (int)cpu));
+	if (util < 0)
+		return;
+	p.cpu = -1;
+	p.se.avg.util_avg = (unsigned long)util;
+	p.uclamp_req[UCLAMP_MAX] = SCHED_CAPACITY_SCALE;
+	for_each_cpu(cpu, cpu_online_mask) {
+		u64 base, delta = sched_energy_delta(cpu_topology.cpu[cpu].freq_domain, &p,
+						     (int)cpu, &base);
+
+		printk("eas: util=%ld on cpu%u: pd%d energy %llu + %llu\n", util, cpu,
+		       cpu_topology.cpu[cpu].freq_domain, base, delta);
+	}
 }
