@@ -56,17 +56,17 @@ static bool eas_possible(char *why, size_t n)
 }
 
 /* Re-evaluate after a governor change, an EAS/NO_EAS write or a hotplug (Linux:
- * rebuild_sched_domains_energy()). Says so when the state or the reason changes. */
+ * rebuild_sched_domains_energy()). Says so, with the reason, when EAS goes on or off;
+ * the shell's `eas` says why it is off. */
 void sched_energy_update(void)
 {
 	char why[sizeof(eas_why)];
 	bool on = eas_possible(why, sizeof(why)), was = READ_ONCE(sched_energy_present);
 
 	WRITE_ONCE(sched_energy_present, on);
-	if (on == was && !strcmp(why, eas_why))
-		return;
 	strlcpy_k(eas_why, why, sizeof(eas_why));
-	printk("sched_energy: EAS %s: %s\n", on ? "on" : "off", why);
+	if (on != was) /* Linux warns when EAS goes away; off from boot is silent */
+		printk("sched_energy: EAS %s: %s\n", on ? "on" : "off", why);
 }
 
 bool sched_energy_enabled(void)

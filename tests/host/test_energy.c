@@ -45,7 +45,8 @@ static void set_governor(const char *gov)
  */
 static const struct topology_freq_domain *pd_of(struct ktest *t, int cpu)
 {
-	const struct topology_freq_domain *pd = &cpu_topology.freq_domain[cpu_topology.cpu[cpu].freq_domain];
+	const struct topology_freq_domain *pd =
+		&cpu_topology.freq_domain[cpu_topology.cpu[cpu].freq_domain];
 
 	EXPECT_EQ(t, pd->nr_perf_states, 5);
 	return pd;

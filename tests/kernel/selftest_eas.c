@@ -83,8 +83,8 @@ static bool eas_machine(struct ktest *t, int *little, int *big)
 {
 	*little = selftest_pick_cpu(true, true);
 	*big = selftest_pick_cpu(false, true);
-	if (*little < 0 || capacity_orig_of((unsigned int)*little) ==
-				   capacity_orig_of((unsigned int)*big))
+	if (*little < 0 ||
+	    capacity_orig_of((unsigned int)*little) == capacity_orig_of((unsigned int)*big))
 		return false;
 	return all_schedutil();
 }
@@ -139,8 +139,7 @@ static void eas_task_outgrows_little(struct ktest *t)
 	p.ph[1].work = PERIOD * 8 / 10;
 	run_ptask(&p, big);
 	ktest_diag(t, "small: %u LITTLE / %u big; big phase's end: %u LITTLE / %u big, %u overutil",
-		   p.ph[0].little, p.ph[0].big, p.ph[1].little, p.ph[1].big,
-		   p.ph[1].overutilized);
+		   p.ph[0].little, p.ph[0].big, p.ph[1].little, p.ph[1].big, p.ph[1].overutilized);
 	EXPECT_GE(t, p.ph[0].little, 9 * (p.ph[0].little + p.ph[0].big) / 10);
 	EXPECT_GE(t, p.ph[1].big, 9 * (p.ph[1].little + p.ph[1].big) / 10);
 	selftest_restore_governors();
