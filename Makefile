@@ -190,7 +190,7 @@ HOST_PORTABLE := $(wildcard lib/cpumask.c lib/dtb.c lib/printf.c lib/rbtree.c li
 	kernel/ktest.c \
 	kernel/sched/pelt.c kernel/sched/cpufreq_math.c kernel/sched/topology.c \
 	kernel/shell_parse.c \
-	kernel/bench/rtapp_parse.c kernel/initrd.c)
+	kernel/bench/rtapp_parse.c kernel/bench/eas_model.c kernel/initrd.c)
 HOSTCFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-Iinclude -I$(BUILD)/gen -DHOST_BUILD -fno-omit-frame-pointer
 SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all
@@ -277,7 +277,9 @@ EXPERIMENT_MACHINES_2 := qemu-sym8
 EXPERIMENT_MACHINES_3 := qemu-sym8
 EXPERIMENT_MACHINES_4 := qemu-bl44-1c qemu-bl44
 EXPERIMENT_MACHINES_5 := qemu-sym8
-EXPERIMENTS := 1 2 3 4 5
+# E6: EAS on the HiKey960's shape (two clusters, its EM).
+EXPERIMENT_MACHINES_6 := qemu-bl44
+EXPERIMENTS := 1 2 3 4 5 6
 QEMU_ICOUNT := $(QEMU_BASE) -icount shift=0,sleep=off
 bench: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb
 	$(QEMU) $(QEMU_ICOUNT) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$(MACHINE).dtb \

@@ -517,6 +517,15 @@ RUNS += [
                                  r"policy=SCHED_FIFO .*features=")]},
 ]
 
+# E6 short on qemu-bl44 (kernel/bench/exp_eas.c): OneSmallTask and TwoBigTasks with EAS off
+# and on under schedutil; KTAP: with EAS on, (a) placement energy within 5 % of the optimal
+# placement's and (b) at most 15 % of activations with negative slack, as LISA judges them.
+RUNS += [
+    {"name": "e6-short-qemu-bl44", "kind": "qemu", "append": "experiment=6,short", "release": True,
+     "qemu": a53_virt("qemu-bl44"),
+     "expect": [("e6-table", r"^OneSmallTask +on .* PASS  PASS$")]},
+]
+
 # rt-app files by the initrd (QEMU -initrd): a broken one is refused with its line:column,
 # and the kernel goes on (the shell lists and runs a built-in workload afterwards).
 RTAPP_INITRD_SCRIPT = [

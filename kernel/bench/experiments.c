@@ -171,7 +171,9 @@ int experiment_run(const char *spec)
 		return experiment_placement(bench_flag(spec, "skip_up"));
 	if (spec[0] >= '1' && spec[0] <= '5' && (spec[1] == ',' || !spec[1]))
 		return experiment_seed(spec, shortrun);
-	printk("experiment: \"%s\" is not available (implemented: 1-5, smoke, placement, cost)\n",
+	if (spec[0] == '6' && (spec[1] == ',' || !spec[1]))
+		return experiment_e6(shortrun);
+	printk("experiment: \"%s\" is not available (implemented: 1-6, smoke, placement, cost)\n",
 	       spec);
 	return -1;
 }

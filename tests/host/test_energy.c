@@ -6,6 +6,7 @@
  * Also the fake cpufreq the harness machine has (cpufreq.c is not linked in the host tests). */
 #include "../../kernel/sched/sched_internal.h"
 #include "arch_topology.h"
+#include "eas_model.h"
 #include "fake_arch.h"
 #include "sched_harness.h"
 
@@ -194,6 +195,36 @@ static void overutilized_set_by_tick_cleared_by_balance(struct ktest *t)
 	machine_ok(t);
 }
 
-KTEST_SUITE(sched_energy, KTEST_CASE(em_cpu_energy_hikey960), KTEST_CASE(compute_energy_hikey960),
+/* E6's judge (kernel/bench/eas_model.c) on HiKey960's EM, by hand: a domain runs at the
+ * lowest OPP whose capacity (scale x f / f_max) holds its busiest CPU; power = cost x
+ * sum(util) / scale; the optimum over all placements that overload no CPU.
+ *   one task of 231: on LITTLE, 462 x f / 1844 >= 231 -> 999 MHz: 129816 x 231 / 462 = 64908
+ *     (on big: 903 MHz, 636557 x 231 / 1024 = 143598)
+ *   two of 819: one per big CPU (together: 1638 > 1024; on LITTLE: 819 > 462), f >= 1889 MHz
+ *     -> 2112 MHz: 1299100 x 1638 / 1024 = 2078052
+ *   two of 300: one per LITTLE CPU, f >= 1197 MHz -> 1402 MHz: 164300 x 600 / 462 = 213376;
+ *     both on CPU 4 (600 -> 1421 MHz): 831424 x 600 / 1024 = 487162 */
+static void eas_model_optimal_placement(struct ktest *t)
+{
+	static const unsigned long one[] = { 231 }, big[] = { 819, 819 }, two[] = { 300, 300 };
+	static const int both_on_4[] = { 4, 4 };
+	int best[2] = { -1, -1 };
+
+	if (!machine_up(t))
+		return;
+	EXPECT_EQ(t, eas_optimal_power(&cpu_topology, ALL_CPUS, one, 1, best), 64908);
+	EXPECT_LT(t, best[0], 4); /* a LITTLE CPU */
+	EXPECT_EQ(t, eas_placement_power(&cpu_topology, ALL_CPUS, one, (const int[]){ 5 }, 1),
+		  143598);
+	EXPECT_EQ(t, eas_optimal_power(&cpu_topology, ALL_CPUS, big, 2, best), 2078052);
+	EXPECT_TRUE(t, best[0] >= 4 && best[1] >= 4 && best[0] != best[1]);
+	EXPECT_EQ(t, eas_optimal_power(&cpu_topology, ALL_CPUS, two, 2, best), 213376);
+	EXPECT_TRUE(t, best[0] < 4 && best[1] < 4 && best[0] != best[1]);
+	EXPECT_EQ(t, eas_placement_power(&cpu_topology, ALL_CPUS, two, both_on_4, 2), 487162);
+	machine_ok(t);
+}
+
+KTEST_SUITE(sched_energy, KTEST_CASE(eas_model_optimal_placement),
+	    KTEST_CASE(em_cpu_energy_hikey960), KTEST_CASE(compute_energy_hikey960),
 	    KTEST_CASE(eas_enabled_conditions),
 	    KTEST_CASE(overutilized_set_by_tick_cleared_by_balance));
