@@ -37,13 +37,13 @@ struct e6_run {
 	int err;
 	u64 start_ns;
 	/* sampling */
-	int nr;					  /* threads seen in this sample */
-	int cpu[EAS_MODEL_MAX_TASKS];		  /* each thread's CPU */
-	unsigned long util[EAS_MODEL_MAX_TASKS];  /* its expected util now */
+	int nr;					 /* threads seen in this sample */
+	int cpu[EAS_MODEL_MAX_TASKS];		 /* each thread's CPU */
+	unsigned long util[EAS_MODEL_MAX_TASKS]; /* its expected util now */
 	unsigned long memo_util[EAS_MODEL_MAX_TASKS];
 	int memo_nr;
 	u64 memo_opt;
-	u64 est, opt;				  /* summed over samples */
+	u64 est, opt; /* summed over samples */
 	u64 samples, little_samples, task_samples;
 	/* results */
 	u64 energy_uj[2]; /* LITTLE, big cluster (by capacity) */
@@ -100,8 +100,7 @@ static void e6_sample_task(struct task_struct *p, void *arg)
 	for (u32 i = 0; i < run->w->nr_tasks; i++) {
 		size_t n = strlen(run->w->tasks[i].name);
 
-		if (strncmp(p->comm, run->w->tasks[i].name, n) ||
-		    (p->comm[n] && p->comm[n] != '-'))
+		if (strncmp(p->comm, run->w->tasks[i].name, n) || (p->comm[n] && p->comm[n] != '-'))
 			continue;
 		run->cpu[run->nr] = p->cpu;
 		run->util[run->nr] =
@@ -126,11 +125,11 @@ static void e6_sample(struct e6_run *run)
 	    memcmp(run->util, run->memo_util, sizeof(run->util[0]) * (size_t)run->nr)) {
 		run->memo_nr = run->nr;
 		memcpy(run->memo_util, run->util, sizeof(run->util[0]) * (size_t)run->nr);
-		run->memo_opt = eas_optimal_power(&cpu_topology, cpu_online_mask, run->util,
-						  run->nr, NULL);
+		run->memo_opt =
+			eas_optimal_power(&cpu_topology, cpu_online_mask, run->util, run->nr, NULL);
 	}
-	run->est += eas_placement_power(&cpu_topology, cpu_online_mask, run->util, run->cpu,
-					run->nr);
+	run->est +=
+		eas_placement_power(&cpu_topology, cpu_online_mask, run->util, run->cpu, run->nr);
 	run->opt += run->memo_opt;
 	run->samples++;
 	for (int t = 0; t < run->nr; t++) {
@@ -229,8 +228,8 @@ int experiment_e6(bool shortrun)
 	printk("\nE6: EAS off vs on, schedutil, %u CPUs; rt-app workloads of LISA's EAS tests\n",
 	       num_online_cpus());
 	printk("%-25s %-4s %7s %7s %7s %5s %8s  %11s %5s  %-4s  %-4s\n", "workload", "EAS",
-	       "mJ LIT", "mJ big", "mJ all", "migr", "LITTLE", "missed/act", "est/opt",
-	       "(a)", "(b)");
+	       "mJ LIT", "mJ big", "mJ all", "migr", "LITTLE", "missed/act", "est/opt", "(a)",
+	       "(b)");
 	for (unsigned int i = 0; i < ARRAY_SIZE(e6_workloads); i++)
 		for (int eas = 0; eas < 2 && done[i]; eas++)
 			e6_print_row(e6_workloads[i].name, eas, &runs[i][eas]);
