@@ -215,6 +215,21 @@ static struct cluster_pm *cluster_of(unsigned int cpu)
 	return &clusters[cpu_topology.cpu[cpu].cluster_id];
 }
 
+/* A CPU that has been sent a wakeup (a task queued on it, a reschedule) is
+ * leaving idle, even while QEMU has not yet run its vCPU: on the board its
+ * interrupt is pending and the power controller does not power the cluster
+ * off (PSCI: a pending wakeup abandons the last man's cluster power-down). */
+static bool cluster_waking(const struct cluster_pm *cl, unsigned int self)
+{
+	unsigned int c;
+
+	for_each_cpu(c, &cl->requesting) {
+		if (c != self && (!idle_cpu((int)c) || READ_ONCE(cpu_rq(c)->need_resched)))
+			return true;
+	}
+	return false;
+}
+
 static void cluster_enter(struct cluster_pm *cl, unsigned int cpu, u64 *gen, u64 now)
 {
 	cpumask_t awake;
@@ -225,7 +240,7 @@ static void cluster_enter(struct cluster_pm *cl, unsigned int cpu, u64 *gen, u64
 	/* the last man: every online CPU of the cluster asks for a cluster state */
 	cpumask_and(&awake, &cl->cpus, cpu_online_mask);
 	cpumask_andnot(&awake, &awake, &cl->requesting);
-	if (!cl->down && cpumask_empty(&awake)) {
+	if (!cl->down && cpumask_empty(&awake) && !cluster_waking(cl, cpu)) {
 		cl->down = true;
 		cl->gen++;
 		cl->down_since = now;
@@ -342,7 +357,11 @@ void cpuidle_idle_call(void)
 	if (stop_tick || stopped) /* Linux: else tick_nohz_idle_retain_tick() */
 		tick_nohz_idle_stop_tick();
 	ticks = sched_tick_count();
-	dev->last_state_idx = enter_state(dev, cpu, idx);
+	/* Linux: last_state_idx is what the driver's enter() returned, the state
+	 * asked for (PSCI cannot tell whether the cluster went off); menu_update()
+	 * subtracts that state's exit latency. The statistics count the state reached. */
+	enter_state(dev, cpu, idx);
+	dev->last_state_idx = idx;
 	dev->menu.needs_update = true; /* Linux: menu_reflect() */
 	arch_irq_enable();	       /* the interrupt that woke us, now */
 	arch_irq_disable();
