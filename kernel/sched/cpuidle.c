@@ -343,9 +343,11 @@ void cpuidle_idle_call(void)
 
 	if (!enabled || dev->nr_states <= 1) {
 		tick_nohz_idle_stop_tick(); /* NO_HZ idle: no tick while idle */
+		energy_cpu_state(cpu, 0);   /* WFI's power, not the OPP's */
 		trace_cpu_idle(0, cpu);
 		arch_idle();
 		trace_cpu_idle(PWR_EVENT_EXIT, cpu);
+		energy_cpu_state(cpu, -1);
 		return;
 	}
 	if (dev->menu.needs_update) {

@@ -325,10 +325,55 @@ static void energy_little_at_fmax(struct ktest *t)
 	EXPECT_GT(t, got_uw * 100, expect_uw * 99);
 }
 
+static void nothing(struct pinned *p)
+{
+	(void)p;
+}
+
+/* With the idle states off (cpuidle=off, or a tree with WFI only) an idle CPU
+ * sits in plain WFI and draws WFI's documented power (ENERGY_WFI_PERMILLE of
+ * the EM's power at its lowest OPP, dynamic-power-coefficient x mV^2 x MHz),
+ * not its OPP's busy power. */
+static void energy_idle_wfi_without_cpuidle(struct ktest *t)
+{
+	struct pinned p = { .fn = nothing };
+	unsigned int cpu = 0;
+	const struct topology_freq_domain *fd;
+	const struct topology_opp_table *ot;
+	bool was = cpuidle_enabled();
+	u64 mv, khz, expect_uw, got_uw, e0, t0, e1, t1;
+
+	for (unsigned int c = 1; c < nr_cpu_ids; c++)
+		if (cpu_online(c))
+			cpu = c;
+	fd = &cpu_topology.freq_domain[cpu_topology.cpu[cpu].freq_domain];
+	if (!cpu || !fd->power_coeff || fd->opp_table < 0)
+		KTEST_SKIP(t, "no second CPU, or no energy model");
+	ot = &cpu_topology.opp_table[fd->opp_table];
+	cpuidle_set_enabled(false);
+	ASSERT_TRUE(t, run_on(cpu, &p)); /* it idles again with the states off */
+	msleep(1);
+	e0 = energy_cpu_uj(cpu);
+	t0 = arch_clock_ns();
+	msleep(50);
+	e1 = energy_cpu_uj(cpu);
+	t1 = arch_clock_ns();
+	cpuidle_set_enabled(was);
+	mv = ot->opp[0].microvolt / 1000;
+	khz = ot->opp[0].freq_khz;
+	expect_uw = fd->power_coeff * mv * mv * khz / 1000000000ull * ENERGY_WFI_PERMILLE / 1000;
+	got_uw = (e1 - e0) * 1000000000ull / (t1 - t0);
+	ktest_diag(t, "cpu%u idle in plain WFI: %llu uW, WFI's %llu uW", cpu,
+		   (unsigned long long)got_uw, (unsigned long long)expect_uw);
+	EXPECT_LT(t, got_uw * 100, expect_uw * 105);
+	EXPECT_GT(t, got_uw * 100, expect_uw * 95);
+}
+
 KTEST_SUITE(cpuidle, KTEST_CASE(cpuidle_long_idle_deepest),
 	    KTEST_CASE(cpuidle_timer_100us_stays_wfi),
 	    KTEST_CASE(cpuidle_cluster_only_when_all_idle),
 	    KTEST_CASE(cpuidle_wakeup_pays_exit_latency),
 	    /* last of the idle cases: it leaves two CPUs of the cluster with a history
 	     * of short idles, which menu takes some ticks to forget */
-	    KTEST_CASE(cpuidle_pingpong_keeps_cluster_on), KTEST_CASE(energy_little_at_fmax));
+	    KTEST_CASE(cpuidle_pingpong_keeps_cluster_on), KTEST_CASE(energy_little_at_fmax),
+	    KTEST_CASE(energy_idle_wfi_without_cpuidle));
