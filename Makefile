@@ -284,12 +284,17 @@ QEMU_ICOUNT := $(QEMU_BASE) -icount shift=0,sleep=off
 bench: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb
 	$(QEMU) $(QEMU_ICOUNT) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$(MACHINE).dtb \
 		-append "bench=$(B)"
+# E=1,idle passes flags to the experiment (E1 keeps its idle states on);
+# EXPERIMENT_ARGS=... adds boot options (speed=work, cpuidle=off). Each half's
+# energy total (RESULT energy ... total) comes before the table.
+comma := ,
+EN = $(firstword $(subst $(comma), ,$(or $(E),1)))
 experiment: $(BUILD)/Image dtbs
-	@for m in $(EXPERIMENT_MACHINES_$(or $(E),1)); do \
-		echo "== experiment $(or $(E),1) on $$m"; \
+	@for m in $(EXPERIMENT_MACHINES_$(EN)); do \
+		echo "== experiment $(or $(E),1) on $$m $(EXPERIMENT_ARGS)"; \
 		$(QEMU) $(QEMU_ICOUNT) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$$m.dtb \
-			-append "experiment=$(or $(E),1)" | \
-			sed -n '/^E$(or $(E),1):/,$$p' || exit 1; done
+			-append "experiment=$(or $(E),1) $(EXPERIMENT_ARGS)" | \
+			awk '/^E$(EN):/ { on = 1 } on || / total joules=/' || exit 1; done
 experiments: $(BUILD)/Image dtbs
 	@for e in $(EXPERIMENTS); do $(MAKE) --no-print-directory experiment E=$$e || exit 1; done
 

@@ -117,6 +117,10 @@ RUNS = [
                 # QEMU's own tree carries /chosen rng-seed (32 bytes) and kaslr-seed (8).
                 ("canary-seeded", r"canary from the boot counter and firmware entropy "
                                   r"\(40 seed bytes")]},
+    # The teo governor (Linux's cpuidle.governor=teo): the idle-state cases hold with it,
+    # and a pipe ping-pong stays in WFI (cpuidle_teo_pingpong_stays_wfi).
+    {"name": "cpuidle-teo-bl44", "kind": "qemu", "append": "selftest=cpuidle cpuidle_governor=teo",
+     "qemu": QEMU_BL44},
     # NO_HZ idle off (Linux's boot option): the idle CPUs tick HZ a second again.
     {"name": "nohz-off-bl44", "kind": "qemu", "append": "selftest=boot,timer,sched nohz=off",
      "qemu": QEMU_BL44},

@@ -6,6 +6,7 @@
 #include "bench.h"
 #include "bench_internal.h"
 #include "cpufreq.h"
+#include "cpuidle.h"
 #include "kernel.h"
 #include "sched.h"
 #include "timer.h"
@@ -25,16 +26,20 @@ int pct_change(u64 from, u64 to, char *buf, size_t size)
 			 (d < 0 ? -d : d) % 10);
 }
 
-/* E1: perf bench sched pipe -T with ASYM_PREFER_PREV off and on. */
-static int experiment_e1(bool shortrun, u64 loops)
+/* E1: perf bench sched pipe -T with ASYM_PREFER_PREV off and on, with the idle
+ * states off unless idle_on (docs/experiments.md): the published runs had none
+ * between round trips (149313 ops/s with a migration at every wakeup is 6.7 us a
+ * round trip; the tester's runs say "no cpuidle"). */
+static int experiment_e1(bool shortrun, u64 loops, bool idle_on)
 {
 	struct pipe_result r[2];
-	bool was = true, asym = cpu_topology.asym_cpucapacity;
+	bool was = true, asym = cpu_topology.asym_cpucapacity, idle_was = cpuidle_enabled();
 	u64 mig[2], ops[2];
 	char chg[32];
 	int n = 0;
 
 	sched_feat_get("ASYM_PREFER_PREV", &was);
+	cpuidle_set_enabled(idle_was && idle_on);
 	for (int on = 0; on < 2; on++) {
 		const char *feat = on ? "ASYM_PREFER_PREV" : "NO_ASYM_PREFER_PREV";
 		int err;
@@ -45,6 +50,7 @@ static int experiment_e1(bool shortrun, u64 loops)
 		experiment_half_end();
 		if (err) { /* interrupted (shell Ctrl-C): no table */
 			sched_feat_set(was ? "ASYM_PREFER_PREV" : "NO_ASYM_PREFER_PREV");
+			cpuidle_set_enabled(idle_was);
 			return -1;
 		}
 		bench_pipe_print(&r[on]);
@@ -52,13 +58,15 @@ static int experiment_e1(bool shortrun, u64 loops)
 		ops[on] = r[on].loops * NSEC_PER_SEC / r[on].ns;
 	}
 	sched_feat_set(was ? "ASYM_PREFER_PREV" : "NO_ASYM_PREFER_PREV");
+	cpuidle_set_enabled(idle_was);
 
 	pct_change(ops[0], ops[1], chg, sizeof(chg));
 	printk("\nE1: prefer prev cpu in the asymmetric wakeup path\n");
-	printk("%u CPUs, %s capacities, governor %s, EAS %s; perf bench sched pipe -T -l %llu\n",
+	printk("%u CPUs, %s capacities, governor %s, EAS %s, idle states %s; perf bench sched "
+	       "pipe -T -l %llu\n",
 	       num_online_cpus(), asym ? "asymmetric" : "symmetric",
 	       cpufreq_nr_policies() ? cpufreq_governor_name(0) : "none",
-	       sched_energy_enabled() ? "on" : "off", loops);
+	       sched_energy_enabled() ? "on" : "off", idle_was && idle_on ? "on" : "off", loops);
 	printk("                 NO_ASYM_PREFER_PREV   ASYM_PREFER_PREV\n");
 	printk("# migrations     %-21llu %llu\n", mig[0], mig[1]);
 	printk("ops/sec          %-21llu %llu  %s\n", ops[0], ops[1], chg);
@@ -145,7 +153,8 @@ static int experiment_seed(const char *spec, bool shortrun)
 	sched_feat_get("EAS", &eas);
 	sched_feat_set("NO_EAS");
 	if (spec[0] == '1')
-		ret = experiment_e1(shortrun, bench_arg(spec, "n", shortrun ? 1000 : 50000));
+		ret = experiment_e1(shortrun, bench_arg(spec, "n", shortrun ? 1000 : 50000),
+				    bench_flag(spec, "idle"));
 	else if (spec[0] == '2')
 		ret = experiment_e2(shortrun);
 	else if (spec[0] == '3')
