@@ -61,6 +61,14 @@ struct sched_rt_entity {
 
 enum uclamp_id { UCLAMP_MIN, UCLAMP_MAX, UCLAMP_CNT };
 
+/* Linux: struct uclamp_se: a clamp value and its rq bucket; active while the
+ * task is counted in its rq's bucket (kernel/sched/uclamp.c). */
+struct uclamp_se {
+	unsigned int value : 11;
+	unsigned int bucket_id : 5;
+	unsigned int active : 1;
+};
+
 /* Per-task statistics, as /proc/<pid>/sched names them. */
 struct sched_statistics {
 	u64 nr_wakeups, nr_wakeups_local, nr_wakeups_remote, nr_wakeups_affine;
@@ -95,7 +103,9 @@ struct task_struct {
 	const struct sched_class *sched_class;
 	struct sched_entity se;
 	struct sched_rt_entity rt;
-	unsigned int uclamp_req[UCLAMP_CNT];
+	unsigned int uclamp_req[UCLAMP_CNT];  /* requested (Linux: uclamp_req[].value) */
+	bool uclamp_user_defined[UCLAMP_CNT]; /* set by the user, kept across policies */
+	struct uclamp_se uclamp[UCLAMP_CNT];  /* effective, as counted in the rq */
 	u64 placed_tick; /* SIS_DEBOUNCE: wakeup placement's tick + 1, 0: none */
 	struct task_struct *last_wakee;
 	unsigned int wakee_flips;
@@ -185,6 +195,15 @@ int sched_setscheduler(struct task_struct *p, unsigned int policy, unsigned int 
 int set_user_nice(struct task_struct *p, int nice);
 int task_nice(const struct task_struct *p);
 int sched_set_uclamp(struct task_struct *p, unsigned int min, unsigned int max);
+/* kernel/sched/uclamp.c. The effective clamp (request cut to the system
+ * limits; the counted one while queued); the rq's aggregated clamp; the
+ * system-wide limits and the RT tasks' default uclamp.min (Linux's sysctls
+ * sched_util_clamp_min, _max, _min_rt_default; -1 if out of range). */
+unsigned long uclamp_eff_value(const struct task_struct *p, enum uclamp_id clamp_id);
+unsigned int uclamp_rq_value(unsigned int cpu, enum uclamp_id clamp_id);
+int sched_uclamp_sysctl(unsigned int util_min, unsigned int util_max, unsigned int rt_default);
+void sched_uclamp_sysctl_get(unsigned int *util_min, unsigned int *util_max,
+			     unsigned int *rt_default);
 /* Consume `units` of emulated CPU work (ns on the biggest CPU at its top
  * OPP): the task stays running, the CPU waits for the completion deadline. */
 void cpu_work(u64 units);
