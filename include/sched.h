@@ -79,6 +79,7 @@ struct sched_statistics {
 };
 
 struct sched_class;
+struct task_group;
 
 struct task_struct {
 	struct arch_context ctx; /* must stay first: entry.S switches it */
@@ -106,6 +107,7 @@ struct task_struct {
 	unsigned int uclamp_req[UCLAMP_CNT];  /* requested (Linux: uclamp_req[].value) */
 	bool uclamp_user_defined[UCLAMP_CNT]; /* set by the user, kept across policies */
 	struct uclamp_se uclamp[UCLAMP_CNT];  /* effective, as counted in the rq */
+	struct task_group *sched_task_group;  /* NULL: the root group */
 	u64 placed_tick; /* SIS_DEBOUNCE: wakeup placement's tick + 1, 0: none */
 	struct task_struct *last_wakee;
 	unsigned int wakee_flips;
@@ -246,6 +248,19 @@ void stop_machine_unpark(unsigned int cpu);
 void cpuhp_report_idle_dead(void) __attribute__((noreturn));
 /* Check every run queue's invariants; returns the number of violations. */
 int sched_check_invariants(bool verbose);
+
+/* kernel/sched/group.c: task groups (the cpu cgroup's tree; its CFS hierarchy
+ * is not implemented: the weight is stored, the clamps act through uclamp).
+ * path "A/B" ("" or "/": root); NULL parent: root; -1 / NULL on refusal. */
+struct task_group *sched_group_find(const char *path);
+struct task_group *sched_group_create(struct task_group *parent, const char *name);
+int sched_group_destroy(struct task_group *tg); /* refused with tasks or children */
+int sched_group_set_weight(struct task_group *tg, unsigned int weight); /* 1..10000 */
+int sched_group_set_uclamp(struct task_group *tg, unsigned int min, unsigned int max);
+int sched_move_task(struct task_struct *p, struct task_group *tg);
+struct task_group *task_group(const struct task_struct *p);
+int sched_group_path(const struct task_group *tg, char *buf, size_t size);
+void sched_group_print(void); /* the shell's `cgroups` */
 
 /* kernel/sched/features.c: runtime feature flags, as Linux's sched features. */
 int sched_feat_set(const char *name_or_NO_name); /* 0, or -1 if unknown */

@@ -368,6 +368,8 @@ static void sched_fork(struct task_struct *p)
 	}
 	p->prio = p->normal_prio = p->static_prio;
 	p->sched_class = &fair_sched_class;
+	/* Linux: sched_cgroup_fork(): the parent's group */
+	p->sched_task_group = parent && !parent->is_idle ? parent->sched_task_group : NULL;
 	set_load_weight(p, false);
 	/* Linux: uclamp_fork() with reset_on_fork (the policy is reset too) */
 	for (int id = 0; id < UCLAMP_CNT; id++) {
@@ -763,6 +765,11 @@ static void change_task(struct task_struct *p, void (*fn)(struct task_struct *, 
 	spin_unlock_irqrestore(&p->pi_lock, flags);
 }
 
+void sched_change_task(struct task_struct *p, void (*fn)(struct task_struct *, long), long arg)
+{
+	change_task(p, fn, arg);
+}
+
 static void apply_nice(struct task_struct *p, long nice)
 {
 	p->static_prio = NICE_TO_PRIO((int)nice);
@@ -993,6 +1000,7 @@ void sched_stoppers_init(void);
 void sched_init(void)
 {
 	sched_feat_init_from_bootargs();
+	sched_group_init();
 	sched_tunables_init((unsigned int)cpu_topology.nr_cpus);
 }
 

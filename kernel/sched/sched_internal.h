@@ -368,7 +368,22 @@ static inline void cpufreq_update_util(struct rq *rq, unsigned int flags)
 void sched_debug_check_rqs(struct rq *a, struct rq *b);
 void sched_debug_rq_init(unsigned int cpu);
 
+/* group.c: task groups (Linux: struct task_group without the CFS hierarchy) */
+struct task_group {
+	struct task_group *parent;
+	struct list_head siblings, children; /* under tg_mutex */
+	char name[32];
+	unsigned long shares;		     /* cpu.weight x 1024 / 100 (stored only) */
+	unsigned int uclamp_req[UCLAMP_CNT]; /* cpu.uclamp.min/max as written */
+	unsigned int uclamp[UCLAMP_CNT];     /* effective: capped by the parent's */
+};
+extern struct task_group root_task_group;
+void sched_group_init(void);
+/* core.c's dequeue / fn / enqueue dance (Linux: __sched_setscheduler's) */
+void sched_change_task(struct task_struct *p, void (*fn)(struct task_struct *, long), long arg);
+
 /* uclamp.c */
+void uclamp_mark_used(void);
 unsigned int uclamp_none(enum uclamp_id clamp_id);
 unsigned int uclamp_bucket_id(unsigned int clamp_value);
 bool uclamp_is_used(void);

@@ -45,21 +45,43 @@ bool uclamp_is_used(void)
 	return sched_feat(UCLAMP) && READ_ONCE(sched_uclamp_used);
 }
 
-static void uclamp_mark_used(void)
+void uclamp_mark_used(void)
 {
 	WRITE_ONCE(sched_uclamp_used, true);
 }
 
-/* Linux: uclamp_eff_get(): the request (uclamp_tg_restrict(): no task groups
- * here, so the root group's rule, the request itself), cut to the system limit. */
-static struct uclamp_se uclamp_eff_get(const struct task_struct *p, enum uclamp_id clamp_id)
+/* Linux: uclamp_tg_restrict(): a task outside the root group has its request
+ * clamped into its group's effective [uclamp.min, uclamp.max] (so the group's
+ * min raises it, its max caps it); the root group's tasks keep theirs. */
+static unsigned int uclamp_tg_restrict(const struct task_struct *p, enum uclamp_id clamp_id)
 {
-	unsigned int req = READ_ONCE(p->uclamp_req[clamp_id]);
+	unsigned int value = READ_ONCE(p->uclamp_req[clamp_id]);
+	const struct task_group *tg = task_group(p);
+	unsigned int tg_min, tg_max;
+
+	if (tg == &root_task_group)
+		return value;
+	tg_min = READ_ONCE(tg->uclamp[UCLAMP_MIN]);
+	tg_max = READ_ONCE(tg->uclamp[UCLAMP_MAX]);
+	return value < tg_min ? tg_min : value > tg_max ? tg_max : value;
+}
+
+/* Linux: uclamp_eff_get(): the group-restricted request, cut to the system
+ * limit. The value alone: the fit checks call this on every wakeup. */
+static unsigned int uclamp_eff_get_value(const struct task_struct *p, enum uclamp_id clamp_id)
+{
+	unsigned int req = uclamp_tg_restrict(p, clamp_id);
 	unsigned int limit = clamp_id == UCLAMP_MIN ? READ_ONCE(sysctl_sched_uclamp_util_min)
 						    : READ_ONCE(sysctl_sched_uclamp_util_max);
+
+	return MIN(req, limit);
+}
+
+static struct uclamp_se uclamp_eff_get(const struct task_struct *p, enum uclamp_id clamp_id)
+{
 	struct uclamp_se uc = { 0 };
 
-	uclamp_se_set(&uc, MIN(req, limit));
+	uclamp_se_set(&uc, uclamp_eff_get_value(p, clamp_id));
 	return uc;
 }
 
@@ -71,7 +93,7 @@ unsigned long uclamp_eff_value(const struct task_struct *p, enum uclamp_id clamp
 		return uclamp_none(clamp_id); /* Linux without CONFIG_UCLAMP_TASK */
 	if (p->uclamp[clamp_id].active)
 		return p->uclamp[clamp_id].value;
-	return uclamp_eff_get(p, clamp_id).value;
+	return uclamp_eff_get_value(p, clamp_id);
 }
 
 /* Linux: init_uclamp_rq(): no clamp, and idle (the max clamp held). */

@@ -194,17 +194,23 @@ static void uclamp_rt_priority_beats_fit(struct ktest *t)
 /* Linux: effective_cpu_util(FREQUENCY_UTIL) with uclamp_rq_util_with(). */
 static void uclamp_schedutil_util(struct ktest *t)
 {
-	struct sugov_cpu_util u = { .cfs = 100, .cap = 462, .uclamp_used = true,
-				    .uclamp_min = 1024, .uclamp_max = 1024 };
+	struct sugov_cpu_util u = {
+		.cfs = 100, .cap = 462, .uclamp_used = true, .uclamp_min = 1024, .uclamp_max = 1024
+	};
 
 	EXPECT_EQ(t, sugov_effective_util(&u, true), 462); /* boosted to the top */
-	u = (struct sugov_cpu_util){ .cfs = 900, .cap = 1024, .uclamp_used = true,
-				     .uclamp_max = 300 };
+	u = (struct sugov_cpu_util){
+		.cfs = 900, .cap = 1024, .uclamp_used = true, .uclamp_max = 300
+	};
 	EXPECT_EQ(t, sugov_effective_util(&u, true), 300);
 	u.uclamp_min = 600; /* inversion: the min wins */
 	EXPECT_EQ(t, sugov_effective_util(&u, true), 600);
-	u = (struct sugov_cpu_util){ .cfs = 100, .rt = 50, .cap = 1024, .rt_runnable = true,
-				     .uclamp_used = true, .uclamp_max = 1024 };
+	u = (struct sugov_cpu_util){ .cfs = 100,
+				     .rt = 50,
+				     .cap = 1024,
+				     .rt_runnable = true,
+				     .uclamp_used = true,
+				     .uclamp_max = 1024 };
 	EXPECT_EQ(t, sugov_effective_util(&u, true), 150); /* RT default lowered to 0 */
 	u.uclamp_used = false;
 	EXPECT_EQ(t, sugov_effective_util(&u, true), 1024); /* no uclamp: RT asks for max */
@@ -232,7 +238,89 @@ static void uclamp_rq_util_with_task(struct ktest *t)
 	machine_ok(t);
 }
 
-KTEST_SUITE(uclamp, KTEST_CASE(uclamp_bucket_aggregation), KTEST_CASE(uclamp_unused_and_feature_off),
-	    KTEST_CASE(uclamp_rt_default_and_limits), KTEST_CASE(uclamp_rt_placement),
-	    KTEST_CASE(uclamp_rt_priority_beats_fit), KTEST_CASE(uclamp_schedutil_util),
-	    KTEST_CASE(uclamp_rq_util_with_task));
+/* ---- task groups: the tree, and uclamp_tg_restrict ---------------------------------- */
+
+/* Linux 6.1 cpu_util_update_eff(): effective = requested capped by the parent's
+ * effective (min also by max); uclamp_tg_restrict(): a task's request clamped into its
+ * group's effective [min, max]. A [200, 600]; A/B asks [0, 400] -> [0, 400]; then
+ * [500, 1024] -> [200, 600]. */
+static void task_group_uclamp_restrict(struct ktest *t)
+{
+	struct task_group *a, *b;
+	struct task_struct *p, *q;
+
+	if (!up(t))
+		return;
+	a = sched_group_create(NULL, "A");
+	ASSERT_TRUE(t, a);
+	b = sched_group_create(a, "B");
+	ASSERT_TRUE(t, b);
+	EXPECT_EQ(t, sched_group_find("A/B"), b);
+	EXPECT_EQ(t, sched_group_find("/A"), a);
+	EXPECT_EQ(t, sched_group_find(""), &root_task_group);
+	EXPECT_FALSE(t, sched_group_find("A/C"));
+	EXPECT_FALSE(t, sched_group_create(a, "B")); /* taken */
+	EXPECT_FALSE(t, sched_group_create(a, "x/y"));
+	EXPECT_FALSE(t, sched_group_create(a, ""));
+	EXPECT_EQ(t, b->uclamp[UCLAMP_MIN], 0);
+	EXPECT_EQ(t, b->uclamp[UCLAMP_MAX], 1024);
+	EXPECT_EQ(t, sched_group_set_uclamp(a, 200, 600), 0);
+	EXPECT_EQ(t, b->uclamp[UCLAMP_MIN], 0); /* its own request 0, under A's 200 */
+	EXPECT_EQ(t, b->uclamp[UCLAMP_MAX], 600);
+	EXPECT_EQ(t, sched_group_set_uclamp(&root_task_group, 0, 100), -1);
+	EXPECT_EQ(t, sched_group_set_uclamp(a, 700, 600), -1);
+	p = task_new("p", ALL_CPUS, 0);
+	q = task_new("q", ALL_CPUS, 0);
+	sched_set_uclamp(q, 700, 800);
+	EXPECT_EQ(t, sched_move_task(p, a), 0);
+	EXPECT_EQ(t, sched_move_task(q, a), 0);
+	EXPECT_EQ(t, uclamp_eff_value(p, UCLAMP_MIN), 200); /* raised by A's min */
+	EXPECT_EQ(t, uclamp_eff_value(p, UCLAMP_MAX), 600);
+	EXPECT_EQ(t, uclamp_eff_value(q, UCLAMP_MIN), 600);
+	EXPECT_EQ(t, uclamp_eff_value(q, UCLAMP_MAX), 600);
+	EXPECT_EQ(t, sched_group_set_uclamp(b, 0, 400), 0);
+	sched_move_task(q, b);
+	EXPECT_EQ(t, uclamp_eff_value(q, UCLAMP_MIN), 400);
+	EXPECT_EQ(t, uclamp_eff_value(q, UCLAMP_MAX), 400);
+	EXPECT_EQ(t, sched_group_set_uclamp(b, 500, 1024), 0);
+	EXPECT_EQ(t, b->uclamp[UCLAMP_MIN], 200);
+	EXPECT_EQ(t, b->uclamp[UCLAMP_MAX], 600);
+	EXPECT_EQ(t, sched_group_set_weight(b, 50), 0);
+	EXPECT_EQ(t, b->shares, 512);
+	EXPECT_EQ(t, sched_group_set_weight(b, 0), -1);
+	EXPECT_EQ(t, sched_group_destroy(a), -1); /* has a child */
+	sched_move_task(q, &root_task_group);
+	EXPECT_EQ(t, uclamp_eff_value(q, UCLAMP_MIN), 700);
+	EXPECT_EQ(t, sched_group_destroy(b), 0);
+	EXPECT_FALSE(t, sched_group_find("A/B"));
+	machine_ok(t);
+}
+
+/* A queued task moved into a group is recounted at once (Linux: sched_move_task's
+ * dequeue/enqueue); a group min of 1024 makes a light task want an A73. */
+static void task_group_move_recounts(struct ktest *t)
+{
+	struct task_group *a;
+	struct task_struct *p;
+
+	if (!up(t))
+		return;
+	a = sched_group_create(NULL, "top-app");
+	ASSERT_TRUE(t, a);
+	p = clamped(1, 0, 1024);
+	EXPECT_EQ(t, uclamp_rq_value(1, UCLAMP_MIN), 0);
+	EXPECT_TRUE(t, task_fits_cpu(p, 1));
+	EXPECT_EQ(t, sched_group_set_uclamp(a, 1024, 1024), 0);
+	EXPECT_EQ(t, sched_move_task(p, a), 0);
+	EXPECT_EQ(t, uclamp_rq_value(1, UCLAMP_MIN), 1024);
+	EXPECT_FALSE(t, task_fits_cpu(p, 1));
+	EXPECT_TRUE(t, task_fits_cpu(p, 5));
+	machine_ok(t);
+}
+
+KTEST_SUITE(uclamp, KTEST_CASE(uclamp_bucket_aggregation),
+	    KTEST_CASE(uclamp_unused_and_feature_off), KTEST_CASE(uclamp_rt_default_and_limits),
+	    KTEST_CASE(uclamp_rt_placement), KTEST_CASE(uclamp_rt_priority_beats_fit),
+	    KTEST_CASE(uclamp_schedutil_util), KTEST_CASE(uclamp_rq_util_with_task));
+KTEST_SUITE(task_group, KTEST_CASE(task_group_uclamp_restrict),
+	    KTEST_CASE(task_group_move_recounts));

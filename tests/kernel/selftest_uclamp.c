@@ -40,8 +40,7 @@ static void light_fn(void *arg)
 
 /* Run l on `cpus` (uclamp.min as asked, rt: SCHED_FIFO 10) until it ends, forked
  * from `from` (the caller moves there for the fork). */
-static bool run_light(struct light *l, const cpumask_t *cpus, unsigned int umin, bool rt,
-		      int from)
+static bool run_light(struct light *l, const cpumask_t *cpus, unsigned int umin, bool rt, int from)
 {
 	cpumask_t saved = current->cpus_allowed;
 	struct task_struct *p = kthread_create(light_fn, l, "uc-light");
@@ -96,8 +95,8 @@ static void uclamp_min_boosts_little(struct ktest *t)
 	ASSERT_TRUE(t, run_light(&l, cpumask_of((unsigned int)lc), 1024, false, lc));
 	hits = count_freq(&l, 5, fmax);
 	EXPECT_EQ(t, hits, l.n - 5);
-	ktest_diag(t, "pinned: %d of %d activations ended at f_max %u kHz (last %u)", hits,
-		   l.n - 5, fmax, l.freq[l.n - 1]);
+	ktest_diag(t, "pinned: %d of %d activations ended at f_max %u kHz (last %u)", hits, l.n - 5,
+		   fmax, l.freq[l.n - 1]);
 	l = (struct light){ .work = 2 * MS, .period = 40 * MS, .n = 10 };
 	ASSERT_TRUE(t, run_light(&l, cpu_online_mask, 1024, false, lc));
 	for (int i = 2; i < l.n; i++)
@@ -159,7 +158,8 @@ static void uclamp_max_caps_hog(struct ktest *t)
 	}
 	EXPECT_EQ(t, cpufreq_cur_freq(lp), want);
 	EXPECT_EQ(t, off, 0);
-	ktest_diag(t, "uclamp.max 300 hog: policy at %u kHz, want %u kHz (f_max %u); %d samples off",
+	ktest_diag(t,
+		   "uclamp.max 300 hog: policy at %u kHz, want %u kHz (f_max %u); %d samples off",
 		   cpufreq_cur_freq(lp), want, cpufreq_max_freq(lp), off);
 	h.stop = true;
 	kthread_join(p);
@@ -213,5 +213,44 @@ static void uclamp_rt_default_boost(struct ktest *t)
 	selftest_restore_governors();
 }
 
+/* A group's cpu.uclamp.max restricts its tasks' requests (Linux: uclamp_tg_restrict):
+ * a hog that asks for nothing, moved into a group capped at 300, holds its LITTLE
+ * policy at the OPP for util 300 as if it had asked itself; the group cannot be
+ * removed while the hog is in it, and can once it has left. */
+static void uclamp_group_clamp(struct ktest *t)
+{
+	struct task_group *g, *n;
+	struct hog h = { 0 };
+	struct task_struct *p;
+	int lc, lp;
+	u32 want;
+
+	if (!setup(t, &lc, &lp))
+		KTEST_SKIP(t, "needs a LITTLE CPU with a cpufreq policy");
+	want = opp_for_util(lp, 300, capacity_orig_of((unsigned int)lc));
+	g = sched_group_create(NULL, "uc-bg");
+	ASSERT_TRUE(t, g);
+	n = sched_group_create(g, "inner");
+	ASSERT_TRUE(t, n);
+	EXPECT_EQ(t, sched_group_set_uclamp(g, 0, 300), 0);
+	p = kthread_create(hog_fn, &h, "uc-ghog");
+	ASSERT_TRUE(t, p);
+	set_cpus_allowed(p, cpumask_of((unsigned int)lc));
+	wake_up_new_task(p);
+	msleep(100);
+	EXPECT_EQ(t, sched_move_task(p, sched_group_find("uc-bg/inner")), 0);
+	msleep(300);
+	EXPECT_EQ(t, cpufreq_cur_freq(lp), want);
+	EXPECT_EQ(t, sched_group_destroy(n), -1);
+	sched_group_print();
+	ktest_diag(t, "hog in uc-bg/inner (max 300): policy at %u kHz, want %u",
+		   cpufreq_cur_freq(lp), want);
+	h.stop = true;
+	kthread_join(p);
+	EXPECT_EQ(t, sched_group_destroy(n), 0);
+	EXPECT_EQ(t, sched_group_destroy(g), 0);
+	selftest_restore_governors();
+}
+
 KTEST_SUITE(uclamp, KTEST_CASE(uclamp_min_boosts_little), KTEST_CASE(uclamp_max_caps_hog),
-	    KTEST_CASE(uclamp_rt_default_boost));
+	    KTEST_CASE(uclamp_rt_default_boost), KTEST_CASE(uclamp_group_clamp));
