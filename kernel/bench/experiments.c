@@ -26,7 +26,7 @@ int pct_change(u64 from, u64 to, char *buf, size_t size)
 }
 
 /* E1: perf bench sched pipe -T with ASYM_PREFER_PREV off and on. */
-static int experiment_e1(bool shortrun, u64 loops)
+static int experiment_e1(bool shortrun, u64 loops, u64 runs, u64 mloops)
 {
 	struct pipe_result r[2];
 	bool was = true, asym = cpu_topology.asym_cpucapacity;
@@ -66,6 +66,8 @@ static int experiment_e1(bool shortrun, u64 loops)
 	printk("RESULT e1 asym=%d loops=%llu migrations_off=%llu migrations_on=%llu "
 	       "ops_per_sec_off=%llu ops_per_sec_on=%llu\n",
 	       asym, loops, mig[0], mig[1], ops[0], ops[1]);
+	if (experiment_e1_matrix(runs, mloops))
+		return -1;
 	if (!shortrun)
 		return 0;
 	printk("KTAP version 1\n1..2\n");
@@ -146,7 +148,9 @@ int experiment_run(const char *spec)
 	if (!strncmp(spec, "placement", 9) && (spec[9] == ',' || !spec[9]))
 		return experiment_placement(bench_flag(spec, "skip_up"));
 	if (spec[0] == '1' && (spec[1] == ',' || !spec[1]))
-		return experiment_e1(shortrun, bench_arg(spec, "n", shortrun ? 1000 : 50000));
+		return experiment_e1(shortrun, bench_arg(spec, "n", shortrun ? 1000 : 50000),
+				     bench_arg(spec, "r", shortrun ? 3 : 20),
+				     bench_arg(spec, "l", shortrun ? 200 : 2500));
 	if (spec[0] == '2' && (spec[1] == ',' || !spec[1]))
 		return experiment_e2(shortrun);
 	if (spec[0] == '3' && (spec[1] == ',' || !spec[1]))
