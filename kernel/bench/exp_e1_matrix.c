@@ -128,12 +128,12 @@ int experiment_e1_matrix(u64 runs, u64 loops)
 		       published[uc]);
 		printk("RESULT e1_matrix uclamp=%d group=none runs=%llu loops=%llu "
 		       "mean_ns_off=%llu sem_ns_off=%llu mean_ns_on=%llu sem_ns_on=%llu\n",
-		       uc, runs, loops, cell[uc][0].mean_ns, cell[uc][0].sem_ns, cell[uc][1].mean_ns,
-		       cell[uc][1].sem_ns);
+		       uc, runs, loops, cell[uc][0].mean_ns, cell[uc][0].sem_ns,
+		       cell[uc][1].mean_ns, cell[uc][1].sem_ns);
 	}
-	printk("%-24s %-81s %s\n", "cgexec A/B taskset big", "not run: no CFS group hierarchy (issue 16)",
-	       "0.414644 -> 0.353113");
-	printk("%-24s %-81s %s\n", "UCLAMP cgexec A/B", "not run: no CFS group hierarchy (issue 16)",
-	       "0.416645 -> 0.358098");
+	printk("%-24s %-81s %s\n", "cgexec A/B taskset big",
+	       "not run: no CFS group hierarchy (issue 16)", "0.414644 -> 0.353113");
+	printk("%-24s %-81s %s\n", "UCLAMP cgexec A/B",
+	       "not run: no CFS group hierarchy (issue 16)", "0.416645 -> 0.358098");
 	return 0;
 }

@@ -19,7 +19,8 @@ static struct mutex tg_mutex;
 
 /* Each child group c of tg (list.h has no list_for_each_entry). */
 #define for_each_child(c, tg, pos)                                                                 \
-	list_for_each(pos, &(tg)->children) if (((c) = list_entry(pos, struct task_group, siblings)))
+	list_for_each(pos, &(tg)->children)                                                        \
+		if (((c) = list_entry(pos, struct task_group, siblings)))
 
 /* From sched_init(), before any other task: the root group alone. */
 void sched_group_init(void)
@@ -53,8 +54,7 @@ static void cpu_util_update_eff(struct task_group *tg)
 	}
 	if (tg->uclamp[UCLAMP_MIN] > tg->uclamp[UCLAMP_MAX])
 		WRITE_ONCE(tg->uclamp[UCLAMP_MIN], tg->uclamp[UCLAMP_MAX]);
-	for_each_child(child, tg, pos)
-		cpu_util_update_eff(child);
+	for_each_child(child, tg, pos) cpu_util_update_eff(child);
 }
 
 static struct task_group *find_child(struct task_group *tg, const char *name, size_t len)
@@ -62,9 +62,8 @@ static struct task_group *find_child(struct task_group *tg, const char *name, si
 	struct task_group *c;
 	struct list_head *pos;
 
-	for_each_child(c, tg, pos)
-		if (strlen(c->name) == len && !strncmp(c->name, name, len))
-			return c;
+	for_each_child(c, tg,
+		       pos) if (strlen(c->name) == len && !strncmp(c->name, name, len)) return c;
 	return NULL;
 }
 
@@ -228,8 +227,7 @@ static void print_tree(struct task_group *tg)
 	printk("%-20s %6lu %4u-%-4u %4u-%-4u %5u %12llu %5lu\n", path, tg->shares,
 	       tg->uclamp_req[UCLAMP_MIN], tg->uclamp_req[UCLAMP_MAX], tg->uclamp[UCLAMP_MIN],
 	       tg->uclamp[UCLAMP_MAX], u.tasks, u.runtime / NSEC_PER_USEC, u.util);
-	for_each_child(c, tg, pos)
-		print_tree(c);
+	for_each_child(c, tg, pos) print_tree(c);
 }
 
 /* The `cgroups` listing: each group's settings and its tasks' usage. */
