@@ -270,7 +270,7 @@ static int select_task_rq_rt(struct task_struct *p, int cpu, int wake_flags)
 	if (!(wake_flags & (WF_TTWU | WF_FORK)))
 		return cpu;
 	curr = READ_ONCE(cpu_rq(cpu)->curr);
-	test = curr && task_has_rt_policy(curr) &&
+	test = curr && rt_prio(curr->prio) && /* Linux: rt_task(): stop, DL, RT */
 	       (curr->nr_cpus_allowed < 2 || curr->prio <= p->prio);
 	if (!test && rt_task_fits_capacity(p, cpu))
 		return cpu;
