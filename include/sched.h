@@ -61,6 +61,14 @@ struct sched_rt_entity {
 
 enum uclamp_id { UCLAMP_MIN, UCLAMP_MAX, UCLAMP_CNT };
 
+/* Linux: struct uclamp_se: a clamp value and its rq bucket; active while the
+ * task is counted in its rq's bucket (kernel/sched/uclamp.c). */
+struct uclamp_se {
+	unsigned int value : 11;
+	unsigned int bucket_id : 5;
+	unsigned int active : 1;
+};
+
 /* Per-task statistics, as /proc/<pid>/sched names them. */
 struct sched_statistics {
 	u64 nr_wakeups, nr_wakeups_local, nr_wakeups_remote, nr_wakeups_affine;
@@ -71,6 +79,7 @@ struct sched_statistics {
 };
 
 struct sched_class;
+struct task_group;
 
 struct task_struct {
 	struct arch_context ctx; /* must stay first: entry.S switches it */
@@ -95,7 +104,10 @@ struct task_struct {
 	const struct sched_class *sched_class;
 	struct sched_entity se;
 	struct sched_rt_entity rt;
-	unsigned int uclamp_req[UCLAMP_CNT];
+	unsigned int uclamp_req[UCLAMP_CNT];  /* requested (Linux: uclamp_req[].value) */
+	bool uclamp_user_defined[UCLAMP_CNT]; /* set by the user, kept across policies */
+	struct uclamp_se uclamp[UCLAMP_CNT];  /* effective, as counted in the rq */
+	struct task_group *sched_task_group;  /* NULL: the root group */
 	u64 placed_tick; /* SIS_DEBOUNCE: wakeup placement's tick + 1, 0: none */
 	struct task_struct *last_wakee;
 	unsigned int wakee_flips;
@@ -185,6 +197,15 @@ int sched_setscheduler(struct task_struct *p, unsigned int policy, unsigned int 
 int set_user_nice(struct task_struct *p, int nice);
 int task_nice(const struct task_struct *p);
 int sched_set_uclamp(struct task_struct *p, unsigned int min, unsigned int max);
+/* kernel/sched/uclamp.c. The effective clamp (request cut to the system
+ * limits; the counted one while queued); the rq's aggregated clamp; the
+ * system-wide limits and the RT tasks' default uclamp.min (Linux's sysctls
+ * sched_util_clamp_min, _max, _min_rt_default; -1 if out of range). */
+unsigned long uclamp_eff_value(const struct task_struct *p, enum uclamp_id clamp_id);
+unsigned int uclamp_rq_value(unsigned int cpu, enum uclamp_id clamp_id);
+int sched_uclamp_sysctl(unsigned int util_min, unsigned int util_max, unsigned int rt_default);
+void sched_uclamp_sysctl_get(unsigned int *util_min, unsigned int *util_max,
+			     unsigned int *rt_default);
 /* Consume `units` of emulated CPU work (ns on the biggest CPU at its top
  * OPP): the task stays running, the CPU waits for the completion deadline. */
 void cpu_work(u64 units);
@@ -227,6 +248,19 @@ void stop_machine_unpark(unsigned int cpu);
 void cpuhp_report_idle_dead(void) __attribute__((noreturn));
 /* Check every run queue's invariants; returns the number of violations. */
 int sched_check_invariants(bool verbose);
+
+/* kernel/sched/group.c: task groups (the cpu cgroup's tree; its CFS hierarchy
+ * is not implemented: the weight is stored, the clamps act through uclamp).
+ * path "A/B" ("" or "/": root); NULL parent: root; -1 / NULL on refusal. */
+struct task_group *sched_group_find(const char *path);
+struct task_group *sched_group_create(struct task_group *parent, const char *name);
+int sched_group_destroy(struct task_group *tg); /* refused with tasks or children */
+int sched_group_set_weight(struct task_group *tg, unsigned int weight); /* 1..10000 */
+int sched_group_set_uclamp(struct task_group *tg, unsigned int min, unsigned int max);
+int sched_move_task(struct task_struct *p, struct task_group *tg);
+struct task_group *task_group(const struct task_struct *p);
+int sched_group_path(const struct task_group *tg, char *buf, size_t size);
+void sched_group_print(void); /* the shell's `cgroups` */
 
 /* kernel/sched/features.c: runtime feature flags, as Linux's sched features. */
 int sched_feat_set(const char *name_or_NO_name); /* 0, or -1 if unknown */

@@ -500,6 +500,11 @@ static int cmd_renice(int argc, char **argv)
 
 /* ---- the rest ------------------------------------------------------------------------ */
 
+int shell_cgroup_cgcreate(int argc, char **argv); /* shell_cgroup.c */
+int shell_cgroup_cgclassify(int argc, char **argv);
+int shell_cgroup_cgdelete(int argc, char **argv);
+int shell_cgroup_cgroups(int argc, char **argv);
+
 static int cmd_history(int argc, char **argv)
 {
 	if (argc != 1)
@@ -561,6 +566,29 @@ static void run_in_thread(const char *spec, bool exp)
 
 /* run BENCH [k=v ...] or run experiment N [short] [trace]: the words become
  * the comma-separated spec of kernel/bench/ ("pipe,n=20000", "1,short"). */
+/* cgexec NAME BENCH|experiment ...: `run` from inside group NAME (the
+ * benchmark's threads inherit the group at fork), then back. */
+static int cmd_cgexec(int argc, char **argv)
+{
+	struct task_group *tg, *was = task_group(current);
+	char spec[128];
+	bool exp;
+
+	if (argc < 3)
+		return -1;
+	tg = sched_group_find(argv[1]);
+	if (!tg) {
+		printk("cgexec: no group '%s'\n", argv[1]);
+		return -1;
+	}
+	if (!parse_run_args(argc - 1, argv + 1, spec, sizeof(spec), &exp))
+		return -1;
+	sched_move_task(current, tg);
+	run_in_thread(spec, exp);
+	sched_move_task(current, was);
+	return 0;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	char spec[128];
@@ -668,6 +696,14 @@ static const struct command commands[] = {
 	  "[prio=1..99] [cpus=LIST]",
 	  "start a task: CPU-bound (no period) or WORK us of work every PERIOD us", cmd_spawn },
 	{ "kill", "kill PID", "stop a task started by spawn", cmd_kill },
+	{ "cgcreate", "cgcreate A[/B] [weight=W] [uclamp.min=V] [uclamp.max=V]",
+	  "a task group (clamps 0-1024; weight stored only)", shell_cgroup_cgcreate },
+	{ "cgclassify", "cgclassify GROUP PID", "move a task to a group (/ is the root)",
+	  shell_cgroup_cgclassify },
+	{ "cgexec", "cgexec GROUP BENCH [k=v ...]", "run a benchmark inside a group", cmd_cgexec },
+	{ "cgdelete", "cgdelete GROUP", "remove an empty group", shell_cgroup_cgdelete },
+	{ "cgroups", "cgroups", "task groups: weight, clamps, tasks and their usage",
+	  shell_cgroup_cgroups },
 	{ "taskset", "taskset PID [CPULIST]", "show or set a task's affinity (like 0-3,6)",
 	  cmd_taskset },
 	{ "renice", "renice PID NICE", "set the nice value (-20..19) of a normal task",

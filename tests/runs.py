@@ -391,6 +391,15 @@ SHELL_SCRIPT = [
     ("run-pipe", "run pipe n=200\r", [r"RESULT pingpong loops=200 ",
                                       r"^RESULT energy bench=pipe cpu=0 joules="]),
     ("run-bad-bench", "run bogus\r", [r"bench: unknown benchmark"]),
+    ("cgcreate", "cgcreate A weight=200\r", [r"^cgcreate: A weight=200 uclamp=0-1024"]),
+    ("cgcreate-nested", "cgcreate A/B uclamp.max=300\r", [r"^cgcreate: A/B weight=100 "
+                                                           r"uclamp=0-300"]),
+    ("cgcreate-bad", "cgcreate C/D\r", [r"no group 'C'", r"usage: cgcreate"]),
+    ("cgexec", "cgexec A/B pipe n=200\r", [r"RESULT pingpong loops=200 "]),
+    ("cgclassify-bad", "cgclassify A 99999\r", [r"no task 99999", r"usage: cgclassify"]),
+    ("cgroups", "cgroups\r", [r"^/A +2048 +0-1024 +0-1024 +0 ", r"^/A/B +1024 +0-300 +0-300 +0 "]),
+    ("cgdelete-busy", "cgdelete A\r", [r"cannot remove 'A'"]),
+    ("cgdelete", "cgdelete A/B\r", [r"!cannot remove"]),
     # Ctrl-C of a running benchmark (160 threads, hours of work): it stops, its
     # threads end and are joined, memory is back, the prompt returns. A short
     # run first: kmalloc keeps the pages it carves for its size classes.

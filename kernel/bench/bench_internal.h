@@ -18,6 +18,9 @@ struct pipe_result {
 	u64 loops, ns, migrations[2];
 };
 int bench_pipe(u64 loops, struct pipe_result *r);
+int bench_pipe_on(u64 loops, const cpumask_t *cpus, struct pipe_result *r);
+/* E1's `perf stat -r` matrix pinned to the biggest CPUs (exp_e1_matrix.c). */
+int experiment_e1_matrix(u64 runs, u64 loops);
 void bench_pipe_print(const struct pipe_result *r);
 
 struct hackbench_result {

@@ -29,8 +29,9 @@ int pct_change(u64 from, u64 to, char *buf, size_t size)
 /* E1: perf bench sched pipe -T with ASYM_PREFER_PREV off and on, with the idle
  * states off unless idle_on (docs/experiments.md): the published runs had none
  * between round trips (149313 ops/s with a migration at every wakeup is 6.7 us a
- * round trip; the tester's runs say "no cpuidle"). */
-static int experiment_e1(bool shortrun, u64 loops, bool idle_on)
+ * round trip; the tester's runs say "no cpuidle"). Then the tester's matrix
+ * (exp_e1_matrix.c): runs x mloops round trips pinned to the big cluster. */
+static int experiment_e1(bool shortrun, u64 loops, bool idle_on, u64 runs, u64 mloops)
 {
 	struct pipe_result r[2];
 	bool was = true, asym = cpu_topology.asym_cpucapacity, idle_was = cpuidle_enabled();
@@ -75,6 +76,8 @@ static int experiment_e1(bool shortrun, u64 loops, bool idle_on)
 	printk("RESULT e1 asym=%d loops=%llu migrations_off=%llu migrations_on=%llu "
 	       "ops_per_sec_off=%llu ops_per_sec_on=%llu\n",
 	       asym, loops, mig[0], mig[1], ops[0], ops[1]);
+	if (experiment_e1_matrix(runs, mloops))
+		return -1;
 	if (!shortrun)
 		return 0;
 	printk("KTAP version 1\n1..2\n");
@@ -154,7 +157,9 @@ static int experiment_seed(const char *spec, bool shortrun)
 	sched_feat_set("NO_EAS");
 	if (spec[0] == '1')
 		ret = experiment_e1(shortrun, bench_arg(spec, "n", shortrun ? 1000 : 50000),
-				    bench_flag(spec, "idle"));
+				    bench_flag(spec, "idle"),
+				    bench_arg(spec, "r", shortrun ? 3 : 20),
+				    bench_arg(spec, "l", shortrun ? 200 : 2500));
 	else if (spec[0] == '2')
 		ret = experiment_e2(shortrun);
 	else if (spec[0] == '3')

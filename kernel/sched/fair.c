@@ -93,8 +93,7 @@ unsigned long uclamp_task_util(const struct task_struct *p)
 {
 	unsigned long u = task_util_est_of(p);
 
-	return MIN(MAX(u, (unsigned long)p->uclamp_req[UCLAMP_MIN]),
-		   (unsigned long)p->uclamp_req[UCLAMP_MAX]);
+	return MIN(MAX(u, uclamp_eff_value(p, UCLAMP_MIN)), uclamp_eff_value(p, UCLAMP_MAX));
 }
 
 /* Linux 6.1: util_fits_cpu(). 1: fits; 0: does not; -1: fits, but only the
@@ -118,8 +117,8 @@ int util_fits_cpu(unsigned long util, unsigned long umin, unsigned long umax, in
 
 bool task_fits_cpu(const struct task_struct *p, int cpu)
 {
-	return util_fits_cpu(task_util_est_of(p), p->uclamp_req[UCLAMP_MIN],
-			     p->uclamp_req[UCLAMP_MAX], cpu) > 0;
+	return util_fits_cpu(task_util_est_of(p), uclamp_eff_value(p, UCLAMP_MIN),
+			     uclamp_eff_value(p, UCLAMP_MAX), cpu) > 0;
 }
 
 /* A task too big for its CPU, on an asymmetric system: balance.c pulls it. */
@@ -772,8 +771,8 @@ static bool cache_cold(const struct task_struct *p)
  * with the most capacity; -1 if none is idle. */
 int select_idle_capacity(struct task_struct *p, const cpumask_t *span, int target)
 {
-	unsigned long util = task_util_est_of(p), umin = p->uclamp_req[UCLAMP_MIN];
-	unsigned long umax = p->uclamp_req[UCLAMP_MAX], best_cap = 0;
+	unsigned long util = task_util_est_of(p), umin = uclamp_eff_value(p, UCLAMP_MIN);
+	unsigned long umax = uclamp_eff_value(p, UCLAMP_MAX), best_cap = 0;
 	cpumask_t cpus;
 	int best = -1, cpu;
 
@@ -802,7 +801,8 @@ static bool asym_fits_cpu(struct task_struct *p, unsigned long util, int cpu)
 {
 	if (!cpu_topology.asym_cpucapacity)
 		return true;
-	return util_fits_cpu(util, p->uclamp_req[UCLAMP_MIN], p->uclamp_req[UCLAMP_MAX], cpu) > 0;
+	return util_fits_cpu(util, uclamp_eff_value(p, UCLAMP_MIN), uclamp_eff_value(p, UCLAMP_MAX),
+			     cpu) > 0;
 }
 
 /* Linux: select_idle_cpu() over the LLC domain (our MC level): first idle. */
@@ -1202,6 +1202,7 @@ static int balance_fair(struct rq *rq, struct task_struct *prev)
 }
 
 const struct sched_class fair_sched_class = {
+	.uclamp_enabled = true,
 	.enqueue_task = enqueue_task_fair,
 	.dequeue_task = dequeue_task_fair,
 	.yield_task = yield_task_fair,

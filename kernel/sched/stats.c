@@ -120,6 +120,60 @@ static int check_cfs_rq(struct rq *rq, bool verbose)
 	return bad;
 }
 
+/* uclamp (uclamp.c): each bucket counts exactly the queued tasks marked active
+ * in it, holds a value at least theirs, and the rq's value is its top non-empty
+ * bucket's (an empty rq: no check, the max clamp is held). */
+static void uclamp_count(struct task_struct *p, unsigned int cnt[UCLAMP_CNT][UCLAMP_BUCKETS],
+			 const struct rq *rq, int *bad, bool verbose)
+{
+	for (int id = 0; id < UCLAMP_CNT; id++) {
+		const struct uclamp_se *uc = &p->uclamp[id];
+
+		if (!uc->active)
+			continue;
+		cnt[id][uc->bucket_id]++;
+		if (uc->value > rq->uclamp[id].bucket[uc->bucket_id].value) {
+			++*bad;
+			if (verbose)
+				debug_report("sched invariant",
+					     "cpu%u: uclamp %d bucket %u value %u below %s's %u",
+					     rq->cpu, id, uc->bucket_id,
+					     rq->uclamp[id].bucket[uc->bucket_id].value, p->comm,
+					     uc->value);
+		}
+	}
+}
+
+static int check_uclamp_rq(struct rq *rq, bool verbose)
+{
+	unsigned int cnt[UCLAMP_CNT][UCLAMP_BUCKETS] = { { 0 } };
+	struct list_head *pos;
+	int bad = 0;
+
+	list_for_each(pos, &rq->cfs_tasks)
+		uclamp_count(container_of(pos, struct task_struct, se.group_node), cnt, rq, &bad,
+			     verbose);
+	for (int prio = 0; prio < MAX_RT_PRIO; prio++)
+		list_for_each(pos, &rq->rt.queue[prio])
+			uclamp_count(container_of(pos, struct task_struct, rt.run_list), cnt, rq,
+				     &bad, verbose);
+	for (int id = 0; id < UCLAMP_CNT; id++) {
+		int top = -1;
+
+		for (int b = 0; b < UCLAMP_BUCKETS; b++) {
+			CHECK(cnt[id][b] == rq->uclamp[id].bucket[b].tasks,
+			      "cpu%u: uclamp %d bucket %d counts %u tasks, %u queued are in it",
+			      rq->cpu, id, b, rq->uclamp[id].bucket[b].tasks, cnt[id][b]);
+			if (cnt[id][b])
+				top = b;
+		}
+		CHECK(top < 0 || rq->uclamp[id].value == rq->uclamp[id].bucket[top].value,
+		      "cpu%u: uclamp %d rq value %u, top bucket %d holds %u", rq->cpu, id,
+		      rq->uclamp[id].value, top, top < 0 ? 0 : rq->uclamp[id].bucket[top].value);
+	}
+	return bad;
+}
+
 /* One rq, locked: its classes' counts agree with what is queued, and the
  * sum over the classes is rq->nr_running. */
 static int check_rq(struct rq *rq, bool verbose)
@@ -165,6 +219,7 @@ static int check_rq(struct rq *rq, bool verbose)
 	CHECK(rq->curr && (rq->curr == rq->idle || rq->curr->cpu == (int)rq->cpu),
 	      "cpu%u: running task %s has p->cpu=%d", rq->cpu, rq->curr ? rq->curr->comm : "?",
 	      rq->curr ? rq->curr->cpu : -1);
+	bad += check_uclamp_rq(rq, verbose);
 	return bad;
 }
 
