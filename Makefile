@@ -230,9 +230,13 @@ $(BUILD)/host/fuzz_%: tests/fuzz/fuzz_%.c $(HOST_PORTABLE) $(GENHDR) $(wildcard 
 # ---- running ----------------------------------------------------------------
 MACHINE ?= qemu-bl44
 QEMU_BASE := -M virt -cpu cortex-a53 -smp 8 -m 512M -nographic -no-reboot
+# make run: emulated time from the instruction count (-icount), so a host busy with
+# other work slows the machine down but never pauses a vCPU in the middle of its
+# time; sleep=on lets that time follow the host clock while every vCPU idles.
+QEMU_RUN := $(QEMU_BASE) -icount shift=0,sleep=on
 run: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb
 	@echo "Booting $(MACHINE) (Ctrl-A X quits QEMU)"
-	$(QEMU) $(QEMU_BASE) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$(MACHINE).dtb $(QEMU_EXTRA)
+	$(QEMU) $(QEMU_RUN) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$(MACHINE).dtb $(QEMU_EXTRA)
 
 debug: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb
 	@echo "In another terminal (QEMU -kernel puts the Image at RAM + 2 MiB = 0x40200000," \

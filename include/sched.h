@@ -191,6 +191,8 @@ void cpu_work(u64 units);
 /* Utilization views for tests, the shell and cpufreq. */
 unsigned long task_util(const struct task_struct *p);
 unsigned long cpu_util_cfs(unsigned int cpu);
+unsigned long cpu_util_rt(unsigned int cpu);  /* Linux: cpu_util_rt(), avg_rt.util_avg */
+unsigned long cpu_util_irq(unsigned int cpu); /* Linux: cpu_util_irq(), avg_irq.util_avg */
 unsigned long capacity_of(unsigned int cpu);
 unsigned long capacity_orig_of(unsigned int cpu);
 void sched_print_task(const struct task_struct *p); /* /proc/<pid>/sched-like */

@@ -140,7 +140,7 @@ static void print_cpus(void)
 	unsigned int cpu;
 
 	printk("speed model: %s (boot option speed=)\n", speed_model_name());
-	printk("CPU CLUSTER CAP_ORIG CAPACITY   OPP_KHZ UTIL NR_RUNNING IDLE%%\n");
+	printk("CPU CLUSTER CAP_ORIG CAPACITY   OPP_KHZ UTIL RT_UTIL IRQ_UTIL NR_RUNNING IDLE%%\n");
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		int pol = cpufreq_policy_of(cpu);
 
@@ -154,9 +154,10 @@ static void print_cpus(void)
 
 		last_sample[cpu] = now;
 		last_idle[cpu] = idle;
-		printk("%3u %7d %8lu %8lu %9u %4lu %10u %4llu\n", cpu,
+		printk("%3u %7d %8lu %8lu %9u %4lu %7lu %8lu %10u %4llu\n", cpu,
 		       cpu_topology.cpu[cpu].cluster_id, capacity_orig_of(cpu), capacity_of(cpu),
-		       pol >= 0 ? cpufreq_cur_freq(pol) : 0, cpu_util_cfs(cpu), cpu_nr_running(cpu),
+		       pol >= 0 ? cpufreq_cur_freq(pol) : 0, cpu_util_cfs(cpu), cpu_util_rt(cpu),
+		       cpu_util_irq(cpu), cpu_nr_running(cpu),
 		       dt ? (di > dt ? 100 : di * 100 / dt) : 0);
 	}
 }

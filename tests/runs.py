@@ -354,7 +354,10 @@ SHELL_SCRIPT = [
     ("taskset-show", "taskset 1\r", [r"pid 1 \(\S+\) affinity"]),
     ("taskset-bad", "taskset 99999\r", [r"no task with pid 99999", r"usage: taskset"]),
     ("renice-bad", "renice 1 50\r", [r"nice 50 out of range -20..19", r"usage: renice"]),
-    ("cpus-busy", "cpus\r", [r"^ +[4-7] +1 +1024 +\d+ +\d+ +\d+ +\d+ +\d+"]),
+    # tick (fifo, 2 of every 16 ms on cpu0): RT_UTIL > 0 there, CAPACITY under CAP_ORIG.
+    ("cpus-busy", "cpus\r", [r"CAPACITY +OPP_KHZ UTIL RT_UTIL IRQ_UTIL NR_RUNNING IDLE%",
+                             r"^ +[4-7] +1 +1024 +\d+ +\d+ +\d+ +\d+ +\d+ +\d+ +\d+",
+                             r"^ +0 +0 +462 +(4[0-5]\d|[1-3]?\d?\d) +\d+ +\d+ +[1-9]\d* +\d+ "]),
     ("domains", "domains\r", [r"^cpu0 MC span=0-3 groups=\{0\}\{1\}\{2\}\{3\}",
                               r"^cpu7 DIE span=0-7 groups=\{0-3\}\{4-7\}"]),
     ("features", "features\r", [r"^sched_features: "]),

@@ -76,6 +76,17 @@ unsigned long cpu_util_cfs(unsigned int cpu)
 	return cpu_util((int)cpu);
 }
 
+/* What update_cpu_capacity() subtracts (the shell's cpus shows them). */
+unsigned long cpu_util_rt(unsigned int cpu)
+{
+	return READ_ONCE(cpu_rq(cpu)->avg_rt.util_avg);
+}
+
+unsigned long cpu_util_irq(unsigned int cpu)
+{
+	return READ_ONCE(cpu_rq(cpu)->avg_irq.util_avg);
+}
+
 unsigned long task_util(const struct task_struct *p)
 {
 	return READ_ONCE(p->se.avg.util_avg);
