@@ -35,19 +35,20 @@ static const struct cmd_help helps[] = {
 		 "  util (max of util_avg and util_est) against the cluster's capacity and\n"
 		 "  the misfit threshold (util x 1.25 >= capacity_of: fits_capacity()).\n"
 		 "  'help ps' and 'help cpus' explain the columns.\n" },
-	{ "cpus", "  CPU        logical CPU number\n"
-		  "  CLUSTER    cluster id (device tree cpu-map)\n"
-		  "  CAP_ORIG   capacity_orig: capacity-dmips-mhz x max OPP, the biggest = 1024\n"
-		  "  CAPACITY   capacity_of: CAP_ORIG less RT and IRQ pressure, what CFS\n"
-		  "             placement uses (refreshed at load balancing; min 1)\n"
-		  "  OPP_KHZ    its policy's current frequency\n"
-		  "  UTIL       cpu_util_cfs: max(util_avg, util_est) of its CFS tasks\n"
-		  "  RT_UTIL    avg_rt.util_avg: PELT of RT tasks' running time\n"
-		  "  IRQ_UTIL   avg_irq.util_avg: PELT of interrupt time\n"
-		  "             CAPACITY = (CAP_ORIG - RT_UTIL) x (CAP_ORIG - IRQ_UTIL) / CAP_ORIG\n"
-		  "  NR_RUNNING tasks queued or running (all classes, idle excluded)\n"
-		  "  IDLE%      share of time idle since the previous cpus or top\n"
-		  "  util and capacity are in capacity units: 1024 = the biggest CPU at max OPP.\n" },
+	{ "cpus",
+	  "  CPU        logical CPU number\n"
+	  "  CLUSTER    cluster id (device tree cpu-map)\n"
+	  "  CAP_ORIG   capacity_orig: capacity-dmips-mhz x max OPP, the biggest = 1024\n"
+	  "  CAPACITY   capacity_of: CAP_ORIG less RT and IRQ pressure, what CFS\n"
+	  "             placement uses (refreshed at load balancing; min 1)\n"
+	  "  OPP_KHZ    its policy's current frequency\n"
+	  "  UTIL       cpu_util_cfs: max(util_avg, util_est) of its CFS tasks\n"
+	  "  RT_UTIL    avg_rt.util_avg: PELT of RT tasks' running time\n"
+	  "  IRQ_UTIL   avg_irq.util_avg: PELT of interrupt time\n"
+	  "             CAPACITY = (CAP_ORIG - RT_UTIL) x (CAP_ORIG - IRQ_UTIL) / CAP_ORIG\n"
+	  "  NR_RUNNING tasks queued or running (all classes, idle excluded)\n"
+	  "  IDLE%      share of time idle since the previous cpus or top\n"
+	  "  util and capacity are in capacity units: 1024 = the biggest CPU at max OPP.\n" },
 	{ "cpu", "  states: online, offline (powered off by PSCI CPU_OFF), and the hotplug\n"
 		 "  steps between; (inactive): online but taking no tasks yet. Taking a CPU\n"
 		 "  offline migrates its tasks and IRQs and rebuilds the sched domains.\n" },
@@ -61,8 +62,9 @@ static const struct cmd_help helps[] = {
 		     "  interval   balance_interval, ms between periodic balances of the level\n"
 		     "  imbalance_pct  how much busier (%) a group must be to pull from it\n"
 		     "  nr_balance_failed  balances in a row that moved nothing\n" },
-	{ "features", "  NAME turns a feature on, NO_NAME off; with no argument, each feature\n"
-		      "  with a one-line description (Linux: /sys/kernel/debug/sched/features).\n" },
+	{ "features",
+	  "  NAME turns a feature on, NO_NAME off; with no argument, each feature\n"
+	  "  with a one-line description (Linux: /sys/kernel/debug/sched/features).\n" },
 	{ "cpufreq", "  policies: one per frequency domain; cur/target/min/max in kHz,\n"
 		     "  rate_limit_us: schedutil's minimum time between changes.\n"
 		     "  stats: per policy, time at each OPP (ms) and the transition table: row\n"

@@ -123,8 +123,8 @@ static void print_wakeup(const struct task_struct *p, const struct why_wakeup *w
 	       w->ns / NSEC_PER_SEC, w->ns / NSEC_PER_MSEC % 1000, w->prev, w->waker,
 	       w->sync ? " (sync)" : "", w->target, how, w->chosen);
 	printk("    rule: %s\n", rule_text(w));
-	printk("    considered %s; util %u fits (util x 1.25 < capacity_of, now) %s\n", seen, w->util,
-	       cpumask_empty(&f) ? "none" : fit);
+	printk("    considered %s; util %u fits (util x 1.25 < capacity_of, now) %s\n", seen,
+	       w->util, cpumask_empty(&f) ? "none" : fit);
 }
 
 static void print_misfit(const struct task_struct *p)
@@ -149,7 +149,8 @@ static void print_misfit(const struct task_struct *p)
 		       !sched_feat(MISFIT) ? "; NO_MISFIT: the balancer ignores it"
 		       : capacity_orig_of((unsigned int)cpu) == SCHED_CAPACITY_SCALE
 			       ? "; a CPU of the most capacity already: nowhere bigger to go"
-			       : "; the balancer pulls it to a CPU of more capacity (migrate_misfit)");
+			       : "; the balancer pulls it to a CPU of more capacity "
+				 "(migrate_misfit)");
 }
 
 static void print_move(const struct why_move *m)
