@@ -833,7 +833,8 @@ static int cmd_help(int argc, char **argv)
 		return -1;
 	}
 	printk("'help CMD' shows a command's usage and explains its columns and units; "
-	       "Up/Down recall lines, Ctrl-U clears the line, Ctrl-C stops a running command\n");
+	       "Up/Down recall lines, Left/Right move the cursor, Ctrl-U clears the line, Ctrl-C "
+	       "stops a running command\n");
 	return 0;
 }
 

@@ -462,7 +462,12 @@ SHELL_SCRIPT = [
     ("taskset", "taskset {pid:init} 0-7\r", [r"pid \d+ \(init\) affinity 0-7"]),
     ("taskset-stopper", "taskset 1 0-3\r", [r"scheduler's own stop task: not changed"]),
     ("renice-idle", "renice 0 0\r", [r"pid 0 is every CPU's idle task"]),
-    ("long-line", "x" * 200 + "\r", [r"unknown command 'x{100,127}'"]),
+    # A line longer than the buffer is refused whole, not cut at 127 characters and run.
+    ("long-line", "x" * 200 + "\r", [r"^line too long: at most 127 characters; not run",
+                                     r"!unknown command"]),
+    # Left/Right move the cursor; keys insert and Backspace deletes there.
+    ("left-right", "elp\x1b[D\x1b[D\x1b[Dh\x1b[C\x1b[C\x1b[C ps\r", [r"^usage: ps$"]),
+    ("left-backspace", "cpuss\x1b[D\x7f\r", [r"CPU CLUSTER CAP_ORIG", r"!unknown command"]),
     ("garbage", "#$%^&*() \t\x02\x04\x1b[Z !@\r", [r"unknown command '#\$%\^&\*\(\)'"]),
     ("too-many-words", "ps " + "a " * 20 + "\r", [r"too many words"]),
     ("trace-start", "trace start\r", [r"^trace: on"]),
