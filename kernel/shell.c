@@ -37,14 +37,29 @@ static int cmd_help(int argc, char **argv); /* after the table it lists */
 
 static struct line_editor editor;
 
+/* Keys typed while a run went on (run_in_thread): the next lines start with them. */
+static char typeahead[SHELL_LINE_MAX];
+static size_t typeahead_n;
+
+static void keep_key(int c)
+{
+	if (typeahead_n < sizeof(typeahead))
+		typeahead[typeahead_n++] = (char)c;
+}
+
 /* Keys until Enter (true) or Ctrl-C (false, the line dropped). */
 static bool read_line(void)
 {
-	enum line_status st;
+	enum line_status st = LINE_MORE;
+	size_t i = 0;
 
 	line_editor_start(&editor);
-	while ((st = line_editor_feed(&editor, console_getc())) == LINE_MORE)
-		;
+	while (st == LINE_MORE && i < typeahead_n)
+		st = line_editor_feed(&editor, (unsigned char)typeahead[i++]);
+	memmove(typeahead, typeahead + i, typeahead_n - i);
+	typeahead_n -= i;
+	while (st == LINE_MORE)
+		st = line_editor_feed(&editor, console_getc());
 	return st == LINE_DONE;
 }
 
@@ -645,10 +660,14 @@ static void run_in_thread(const char *spec, bool exp)
 	}
 	printk("run: %s%s started (Ctrl-C stops it)\n", exp ? "experiment " : "", spec);
 	while (!__atomic_load_n(&job.done, __ATOMIC_ACQUIRE)) {
-		if (!stopped && console_trygetc() == 0x03) {
+		int c = console_trygetc();
+
+		if (c == 0x03 && !stopped) { /* only Ctrl-C stops a run */
 			printk("^C\n");
 			bench_interrupt(true);
 			stopped = true;
+		} else if (c >= 0 && c != 0x03) {
+			keep_key(c); /* for the next line */
 		}
 		msleep(20);
 	}

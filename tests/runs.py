@@ -441,6 +441,10 @@ SHELL_SCRIPT = [
     # threads end and are joined, memory is back, the prompt returns. A short
     # run first: kmalloc keeps the pages it carves for its size classes.
     ("run-hackbench", "run hackbench g=4 l=1\r", [r"^RESULT hackbench groups=4 loops=1 "]),
+    # Keys typed while a run goes on are kept for the next line (only Ctrl-C stops it).
+    ("typeahead", "run pipe n=3000\r{wait:^run: pipe,n=3000 started}history\r",
+     [r"^RESULT pingpong loops=3000 ", r"!interrupted"]),
+    ("typeahead-ran", "", [r"^ +\d+  run pipe n=3000$"]),
     ("run-ctrl-c", "run hackbench g=4 l=100000\r{wait:^run: hackbench,g=4,l=100000 started}"
      "{sleep:1}\x03", [r"\^C", r"^run: interrupted; .*\(kmalloc in use (\d+) -> \1 bytes, "
                        r"free pages (\d+) -> \2\)"]),
