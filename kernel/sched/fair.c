@@ -831,7 +831,8 @@ static int select_idle_cpu(struct task_struct *p, int target)
 
 /* Linux: select_idle_sibling(). With ASYM_PREFER_PREV (Linux >= 5.10) an
  * idle target, prev or recently used CPU on which the task fits is taken
- * before any scan; without it (5.7-5.9) asymmetric systems scan at once. */
+ * before any scan; without it (5.7-5.9) asymmetric systems scan at once.
+ * *rule: the step that chose, for the shell's `why` (Linux has no such out). */
 static int select_idle_sibling(struct task_struct *p, int prev, int target, enum why_rule *rule)
 {
 	struct rq *rq = cpu_rq(target);
@@ -1172,7 +1173,8 @@ static struct sched_domain *affine_domain(int this_cpu, int prev_cpu)
 /* Linux 6.1: select_task_rq_fair() without EAS. A wakeup: wake_affine() in the lowest
  * domain spanning the waker's CPU and prev (unless the waker has many wakees), then
  * select_idle_sibling() around the result. A fork: the slow path, find_idlest_cpu()
- * from the top domain (every level has SD_BALANCE_FORK). */
+ * from the top domain (every level has SD_BALANCE_FORK). Each placement is noted
+ * into the task for the shell's `why` (why.c). */
 static int select_task_rq_fair(struct task_struct *p, int prev_cpu, int wake_flags)
 {
 	int this_cpu = (int)arch_cpu_id(), new_cpu = prev_cpu, target;
