@@ -79,6 +79,15 @@ static const struct cmd_help helps[] = {
 		   "  period=US  periodic: WORK us every PERIOD us; none: CPU-bound\n"
 		   "  nice=N     -20..19 (CFS policies); prio=1..99 (fifo, rr)\n"
 		   "  cpus=LIST  affinity, like 0-3,6 (default: every online CPU)\n" },
+	{ "kill",
+	  "  only tasks started by spawn; the task ends after its current chunk of work.\n" },
+	{ "taskset",
+	  "  CPULIST like 0-3,6 (online CPUs); the scheduler's own tasks (swapper/N,\n"
+	  "  migration/N) are refused. The task moves at once if its CPU is not in it.\n" },
+	{ "renice", "  NICE -20..19 for normal and batch tasks: weight 1024 at 0, about 1.25x\n"
+		    "  less per step up (Linux's sched_prio_to_weight), so CPU shares follow.\n" },
+	{ "sleep", "  MS of emulated time: under -icount sleep=off (make run) idle time passes\n"
+		   "  faster than the wall clock; make run REALTIME=1 paces it by the host.\n" },
 	{ "why", "  why PID: the task's last wakeup placements (newest first): prev (where\n"
 		 "  it last ran), the waker's CPU, target (after wake_affine), the CPU chosen\n"
 		 "  and the rule of select_task_rq_fair() that chose it; the CPUs that rule\n"
