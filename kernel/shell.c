@@ -201,7 +201,11 @@ static void print_tasks_by_cluster(void)
 		if (seen)
 			continue;
 		done[nr_done++] = cl;
-		printk("cluster %d: capacity %lu, misfit above util %lu\n", cl, cap, cap * 4 / 5);
+		if (cpu_topology.asym_cpucapacity)
+			printk("cluster %d: capacity %lu, misfit above util %lu\n", cl, cap,
+			       cap * 4 / 5);
+		else
+			printk("cluster %d: capacity %lu (symmetric: no misfit)\n", cl, cap);
 		for (int k = 0; k < n && k < max; k++) {
 			const struct task_info *i = &info[k];
 			unsigned long util;
@@ -214,7 +218,9 @@ static void print_tasks_by_cluster(void)
 			printk("  %5d %-16s cpu%-3d %c util %4lu = %3lu %% of %lu%s\n", i->pid,
 			       i->comm, i->cpu, task_state_char(i), util, util * 100 / cap, cap,
 			       strcmp(i->class_name, "fair") ? "  (not CFS)"
-			       : util * 1280 >= capacity_of((unsigned int)i->cpu) * 1024
+			       : cpu_topology.asym_cpucapacity &&
+					       util * 1280 >=
+						       capacity_of((unsigned int)i->cpu) * 1024
 				       ? "  MISFIT: does not fit its CPU"
 				       : "");
 		}

@@ -47,12 +47,11 @@ static const char *rule_text(const struct why_wakeup *w)
 	case WHY_DEBOUNCE:
 		return "SIS_DEBOUNCE: already placed in this tick, kept on prev";
 	case WHY_TARGET_IDLE:
-		return "select_idle_sibling(): target is idle (and util fits it)";
+		return "select_idle_sibling(): target is idle";
 	case WHY_PREV_IDLE:
-		return "select_idle_sibling(): prev is idle, shares target's cache (and util fits "
-		       "it): prefer-prev";
+		return "select_idle_sibling(): prev is idle and shares target's cache: prefer-prev";
 	case WHY_RECENT_IDLE:
-		return "select_idle_sibling(): recent_used_cpu is idle (and util fits it)";
+		return "select_idle_sibling(): recent_used_cpu is idle";
 	case WHY_IDLE_CAPACITY:
 		return w->fits ? "select_idle_capacity(): the first idle CPU from target on which "
 				 "util fits"
@@ -122,7 +121,11 @@ static void print_wakeup(const struct task_struct *p, const struct why_wakeup *w
 	printk("  %llu.%03llu s: prev %d, waker %d%s, target %d (%s) -> CPU %d\n",
 	       w->ns / NSEC_PER_SEC, w->ns / NSEC_PER_MSEC % 1000, w->prev, w->waker,
 	       w->sync ? " (sync)" : "", w->target, how, w->chosen);
-	printk("    rule: %s\n", rule_text(w));
+	printk("    rule: %s%s\n", rule_text(w),
+	       w->rule >= WHY_TARGET_IDLE && w->rule <= WHY_RECENT_IDLE &&
+			       cpu_topology.asym_cpucapacity
+		       ? " and util fits it (asym_fits_cpu)"
+		       : "");
 	printk("    considered %s; util %u fits (util x 1.25 < capacity_of, now) %s\n", seen,
 	       w->util, cpumask_empty(&f) ? "none" : fit);
 }
