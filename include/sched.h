@@ -81,6 +81,30 @@ struct sched_statistics {
 struct sched_class;
 struct task_group;
 
+/* A task's last wakeup placements and load-balance move, for the shell's
+ * `why` (kernel/sched/why.c). Written by the scheduler under the locks of
+ * those paths (p->pi_lock at wakeup, the source rq's lock for a move); read
+ * without them by the shell: a hint, as Linux's /proc/PID/sched is. */
+#define WHY_NR_WAKEUPS 4
+struct why_wakeup {
+	u64 ns;				 /* emulated time of the decision */
+	s16 prev, waker, target, chosen; /* target: after wake_affine() */
+	u16 util;			 /* task_util_est() then */
+	u8 rule;			 /* enum why_rule (kernel/sched/sched_internal.h) */
+	bool sync, fits;		 /* WF_SYNC; util fitted the chosen CPU */
+};
+struct why_move {
+	u64 ns; /* 0: never moved by the balancer */
+	s16 src, dst;
+	u8 level, idle, type; /* sched domain level, enum cpu_idle_type, migration_type */
+	bool active;	      /* pushed by active balance (the stopper) */
+};
+struct sched_why {
+	struct why_wakeup wakeup[WHY_NR_WAKEUPS];
+	unsigned int nr; /* wakeups recorded; the latest is wakeup[(nr - 1) % WHY_NR_WAKEUPS] */
+	struct why_move move;
+};
+
 struct task_struct {
 	struct arch_context ctx; /* must stay first: entry.S switches it */
 	int pid;
@@ -114,6 +138,7 @@ struct task_struct {
 	u64 wakee_flip_decay_ts;
 	u64 work_done; /* emulated work units completed (cpu_work) */
 	struct sched_statistics stats;
+	struct sched_why why; /* the shell's `why` */
 	/* lifetime */
 	void *stack; /* lowest usable address; guard page below */
 	size_t stack_size;
@@ -166,6 +191,7 @@ struct task_info {
 int task_snapshot(struct task_info *out, int max);
 /* The live task with this pid, with a reference (put_task_struct), or NULL. */
 struct task_struct *find_get_task(int pid);
+void task_register_boot_idle(struct task_struct *t); /* init_task, pid 0 */
 
 /* kernel/sched/core.c */
 void sched_init(void);			     /* boot CPU, before any task is created */
@@ -212,12 +238,16 @@ void cpu_work(u64 units);
 /* Utilization views for tests, the shell and cpufreq. */
 unsigned long task_util(const struct task_struct *p);
 unsigned long cpu_util_cfs(unsigned int cpu);
+unsigned long cpu_util_rt(unsigned int cpu);  /* Linux: cpu_util_rt(), avg_rt.util_avg */
+unsigned long cpu_util_irq(unsigned int cpu); /* Linux: cpu_util_irq(), avg_irq.util_avg */
 unsigned long capacity_of(unsigned int cpu);
 unsigned long capacity_orig_of(unsigned int cpu);
 void sched_print_task(const struct task_struct *p); /* /proc/<pid>/sched-like */
 void sched_print_rq_stats(unsigned int cpu);
-void sched_print_domains(void);		/* each CPU's sched domains (shell) */
-u64 cpu_idle_time_ns(unsigned int cpu); /* idle so far, the current stretch included */
+void sched_why_print(struct task_struct *p); /* the shell's `why` (why.c) */
+u64 cpu_min_vruntime(unsigned int cpu);	     /* cfs_rq->min_vruntime, for ps */
+void sched_print_domains(void);		     /* each CPU's sched domains (shell) */
+u64 cpu_idle_time_ns(unsigned int cpu);	     /* idle so far, the current stretch included */
 /* E3: totals of CFS PELT updates and of their timed ns over all CPUs; then
  * turns their timing on or off (one load and branch per update when off). */
 void sched_pelt_stats(bool timing, u64 *updates, u64 *ns);
@@ -274,6 +304,7 @@ bool sched_overutilized(void);
 /* The energy p would add to performance domain pd on dst_cpu; *base: pd's without it. */
 u64 sched_energy_delta(int pd, const struct task_struct *p, int dst_cpu, u64 *base);
 void sched_energy_print(long util); /* the shell's `eas [UTIL]` (util < 0: none) */
+void sched_feat_describe(void);	    /* each with its state and a line on it */
 
 static inline void preempt_disable(void)
 {

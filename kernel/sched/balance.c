@@ -496,6 +496,8 @@ static int can_migrate_task(struct task_struct *p, struct lb_env *env)
 static void detach_task(struct lb_env *env, struct task_struct *p)
 {
 	lockdep_assert_held(&env->src_rq->lock);
+	why_note_move(p, env->src_cpu, env->dst_cpu, env->sd ? env->sd->level : -1, env->idle,
+		      env->migration_type, env->flags & LBF_ACTIVE_LB);
 	deactivate_task(env->src_rq, p, 0);
 	set_task_cpu(p, (unsigned int)env->dst_cpu);
 }

@@ -55,10 +55,17 @@ void set_load_weight(struct task_struct *p, bool update_load)
 
 static u64 irq_time[NR_CPUS]; /* written by this CPU's IRQ exit only */
 
-/* From the IRQ path: ns spent handling one interrupt on this CPU. */
+/* From the IRQ path: ns spent handling one interrupt on this CPU. A handler
+ * here runs microseconds; a stretch longer than a tick is the host pausing
+ * the vCPU inside it (QEMU without -icount), not interrupt work, and counted
+ * whole it would freeze clock_task and drive avg_irq, hence capacity_of(),
+ * to nothing for as long. So one interrupt counts at most one tick; the rest
+ * is the interrupted task's, as a pause outside a handler is. Linux:
+ * irqtime_account_irq() has no bound (a guest's host pauses arrive as
+ * paravirt steal time instead). */
 void account_irq_time(u64 delta)
 {
-	irq_time[arch_cpu_id()] += delta;
+	irq_time[arch_cpu_id()] += MIN(delta, (u64)TICK_NSEC);
 }
 
 /* While idle, remember where the clocks stood: a task leaving this CPU at

@@ -290,6 +290,23 @@ static inline bool fits_capacity(unsigned long util, unsigned long cap)
 	return util * 1280 < cap * 1024;
 }
 bool task_fits_cpu(const struct task_struct *p, int cpu);
+/* why.c: the rule of select_task_rq_fair() that placed a wakee (the shell's `why`). */
+enum why_rule {
+	WHY_FORK,	   /* find_idlest_cpu(): a new task, the slow path */
+	WHY_DEBOUNCE,	   /* SIS_DEBOUNCE: placed in this tick already, kept on prev */
+	WHY_TARGET_IDLE,   /* select_idle_sibling(): target idle (and fits) */
+	WHY_PREV_IDLE,	   /* ... prev idle, shares target's cache (and fits) */
+	WHY_RECENT_IDLE,   /* ... recent_used_cpu idle (and fits) */
+	WHY_IDLE_CAPACITY, /* select_idle_capacity() over the asymmetric domain */
+	WHY_IDLE_CPU,	   /* select_idle_cpu(): an idle CPU of target's LLC */
+	WHY_NO_IDLE,	   /* nothing idle found: target */
+	WHY_EAS,	   /* find_energy_efficient_cpu() */
+	WHY_NR_RULES
+};
+void why_note_wakeup(struct task_struct *p, int prev, int target, int chosen, enum why_rule rule,
+		     int wake_flags);
+void why_note_move(struct task_struct *p, int src, int dst, int level, int idle, int type,
+		   bool active);
 void update_misfit_status(struct task_struct *p, struct rq *rq);
 unsigned long cpu_load(const struct rq *rq);
 bool idle_cpu(int cpu);

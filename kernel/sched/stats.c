@@ -355,6 +355,22 @@ void sched_pelt_stats(bool timing, u64 *updates, u64 *ns)
 	WRITE_ONCE(sched_pelt_timing, timing);
 }
 
+/* "SD_A|SD_B" for the flags of include/topology.h ("none" if none). */
+static void format_sd_flags(char *buf, size_t size, unsigned int flags)
+{
+	static const char *const names[] = { "SD_SHARE_PKG_RESOURCES", "SD_ASYM_CPUCAPACITY",
+					     "SD_ASYM_CPUCAPACITY_FULL" };
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < 32 && n < size; i++)
+		if (flags & (1u << i))
+			n += (size_t)ksnprintf(buf + n, size - n, "%s%s", n ? "|" : "",
+					       i < ARRAY_SIZE(names) ? names[i] : "?");
+	if (!flags)
+		strlcpy_k(buf, "none", size);
+}
+
 /* The shell's `domains`: each CPU's rq->sd levels as the balancer uses them. */
 void sched_print_domains(void)
 {
@@ -366,7 +382,7 @@ void sched_print_domains(void)
 
 		for (int i = 0; i < rq->nr_sd; i++) {
 			const struct sched_domain *sd = &rq->sd[i];
-			char span[64], groups[400];
+			char span[64], groups[400], flags[96];
 			size_t n = 0;
 
 			topology_format_mask(span, sizeof(span), &sd->span);
@@ -377,10 +393,11 @@ void sched_print_domains(void)
 				topology_format_mask(m, sizeof(m), &sd->groups[g]);
 				n += (size_t)ksnprintf(groups + n, sizeof(groups) - n, "{%s}", m);
 			}
-			printk("cpu%u %s span=%s groups=%s flags=0x%x%s interval=%lums "
+			format_sd_flags(flags, sizeof(flags), sd->flags);
+			printk("cpu%u %s span=%s groups=%s flags=%s%s interval=%lums "
 			       "imbalance_pct=%u nr_balance_failed=%u\n",
 			       cpu, sd->level < SD_NR_LEVELS ? level_name[sd->level] : "?", span,
-			       groups, sd->flags, sd == rq->sd_asym_cpucapacity ? " asym" : "",
+			       groups, flags, sd == rq->sd_asym_cpucapacity ? " asym" : "",
 			       sd->balance_interval, sd->imbalance_pct, sd->nr_balance_failed);
 		}
 	}
