@@ -177,7 +177,12 @@ static void completion_one_and_all(struct ktest *t)
 	msleep(2);
 	EXPECT_EQ(t, READ_ONCE(x.woken), 0);
 	complete(&x.c); /* exactly one waiter */
-	msleep(2);
+	/* Its CPU may wake from a cluster idle state (exit latency up to a
+	 * few ms on the HiKey960 trees): wait for the one, then give a
+	 * second waiter the same time to show up wrongly. */
+	for (int ms = 0; ms < 50 && !READ_ONCE(x.woken); ms++)
+		msleep(1);
+	msleep(10);
 	EXPECT_EQ(t, READ_ONCE(x.woken), 1);
 	complete_all(&x.c);
 	for (int i = 0; i < 3; i++)
