@@ -71,4 +71,7 @@ void psci_system_reset(void);
 bool psci_available(void);
 u32 psci_version(void);
 
+/* hi3660_stub_clk.c: the Hi3660's cpufreq driver, if the tree has a stub clock */
+int hi3660_stub_clk_init(const struct dtb *dt);
+
 #endif
