@@ -10,24 +10,24 @@
 #include "types.h"
 
 /* Mailbox registers: one 0x40-byte window per channel, and the global lock. */
-#define HI3660_MBOX_CHAN(ch)	  ((ch) * 0x40u)
-#define HI3660_MBOX_SRC		  0x00u
-#define HI3660_MBOX_DST		  0x04u
-#define HI3660_MBOX_MODE	  0x10u
-#define HI3660_MBOX_IMASK	  0x14u
-#define HI3660_MBOX_ICLR	  0x18u
-#define HI3660_MBOX_SEND	  0x1cu
-#define HI3660_MBOX_DATA	  0x20u /* 8 words */
-#define HI3660_MBOX_IPC_LOCK	  0xa00u
-#define HI3660_MBOX_IPC_UNLOCK	  0x1acce551u
-#define HI3660_MBOX_AUTOMATIC_ACK 1u
-#define HI3660_MBOX_STATE_IDLE	  (1u << 4)
-#define HI3660_MBOX_STATE_READY	  (1u << 5)
-#define HI3660_MBOX_STATE_ACK	  (1u << 7)
-#define HI3660_MBOX_MSG_LEN	  8
+#define HI3660_MBOX_CHAN(ch)	   ((ch)*0x40u)
+#define HI3660_MBOX_SRC		   0x00u
+#define HI3660_MBOX_DST		   0x04u
+#define HI3660_MBOX_MODE	   0x10u
+#define HI3660_MBOX_IMASK	   0x14u
+#define HI3660_MBOX_ICLR	   0x18u
+#define HI3660_MBOX_SEND	   0x1cu
+#define HI3660_MBOX_DATA	   0x20u /* 8 words */
+#define HI3660_MBOX_IPC_LOCK	   0xa00u
+#define HI3660_MBOX_IPC_UNLOCK	   0x1acce551u
+#define HI3660_MBOX_AUTOMATIC_ACK  1u
+#define HI3660_MBOX_STATE_IDLE	   (1u << 4)
+#define HI3660_MBOX_STATE_READY	   (1u << 5)
+#define HI3660_MBOX_STATE_ACK	   (1u << 7)
+#define HI3660_MBOX_MSG_LEN	   8
 /* Linux polls for the MCU's acknowledge every 1 ms for up to 300 ms; we poll every
  * 10 us (a transition is not rounded up to a millisecond), same limit. */
-#define HI3660_MBOX_POLL_US	10u
+#define HI3660_MBOX_POLL_US	   10u
 #define HI3660_MBOX_ACK_TIMEOUT_US 300000u
 
 /* Stub clocks (dt-bindings/clock/hi3660-clock.h: HI3660_CLK_STUB_*): the rate the

@@ -18,8 +18,9 @@ static u64 ipns_q16; /* loop iterations per ns-unit, x 2^16; 0: not calibrated *
  * not: 6 shift-xor operations, an add and the loop branch per iteration, all in
  * registers (no loads or stores: nothing beyond L1, not even L1 data). The empty asm
  * keeps the compiler from merging or vectorising iterations, so the instruction
- * stream is the same whatever the optimisation level. Returns a + b so it is used. */
-u64 native_loop(u64 iters, u64 seed)
+ * stream is the same whatever the optimisation level; noinline, so the calibration,
+ * cpu_work() and selftest=validate run the very same instructions. Returns a + b. */
+__attribute__((noinline)) u64 native_loop(u64 iters, u64 seed)
 {
 	u64 a = seed | 1, b = ~seed | 2;
 

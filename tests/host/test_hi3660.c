@@ -74,7 +74,7 @@ static void m_write(void *ctx, u32 off, u32 val)
 		return;
 	}
 	if (m->locked)
-		return; /* the IPC registers ignore writes until unlocked */
+		return;		  /* the IPC registers ignore writes until unlocked */
 	if (off == CHREG(0x00)) { /* SRC: taking an idle channel makes it ready */
 		if (m->state == 0x10 && !m->busy_elsewhere) {
 			m->reg[off / 4] = val;
