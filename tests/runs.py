@@ -465,6 +465,8 @@ RUNS += [
      "script": SHELL_SCRIPT, "timeout": 120, "idle_timeout": 60},
     # tools/trace.py on the trace the shell run dumped.
     {"name": "trace-tool", "kind": "pyunit", "path": "tools/test_trace.py"},
+    # tools/validate_report.py (docs/hikey960.md section 7) on a made-up board log.
+    {"name": "validate-report-tool", "kind": "pyunit", "path": "tools/test_validate_report.py"},
 ]
 
 # ---- workloads (kernel/bench/): shortened experiments judged on their direction ----------

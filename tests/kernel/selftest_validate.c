@@ -176,7 +176,7 @@ static void usage_of(unsigned int cpu, u64 *u)
 
 struct sleeper {
 	u64 sleep_ns, late_ns;
-	int state;	  /* deepest state entered during the sleep, -1 if none */
+	int state;   /* deepest state entered during the sleep, -1 if none */
 	u64 entries; /* idle periods during the sleep (1: the timer ended the only one) */
 };
 
@@ -211,8 +211,8 @@ static void validate_idle(struct ktest *t)
 	if (!cpuidle_enabled())
 		KTEST_SKIP(t, "cpuidle=off");
 	for (unsigned int c = 0; c < nr_cpu_ids; c++) {
-		if (!cpu_online(c) || (c && cpu_topology.cpu[c].cluster_id ==
-						     cpu_topology.cpu[c - 1].cluster_id))
+		if (!cpu_online(c) ||
+		    (c && cpu_topology.cpu[c].cluster_id == cpu_topology.cpu[c - 1].cluster_id))
 			continue;
 		for (unsigned int k = 0; k < ARRAY_SIZE(sleeps); k++) {
 			struct sleeper s = { .sleep_ns = sleeps[k] };
@@ -252,5 +252,4 @@ static void validate_experiments(struct ktest *t)
 }
 
 KTEST_SUITE_BY_NAME(validate, KTEST_CASE(validate_capacity), KTEST_CASE(validate_cpu_work),
-		    KTEST_CASE(validate_idle),
-		    KTEST_CASE(validate_experiments));
+		    KTEST_CASE(validate_idle), KTEST_CASE(validate_experiments));
