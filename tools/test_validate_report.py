@@ -13,22 +13,28 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import validate_report  # noqa: E402
 
-BOARD = """speed: model native (no emulation), clock elapsed
-hi3660-stub-clk: mailbox 0xe896b000 channel 13 (dst 3, ack 0), rates at 0xe896b570; 8 CPUs
-cpufreq: policy0 cpus=0-1 opps=2 533000-1844000 kHz latency=300000 ns rate_limit_us=10000 governor=performance driver=hi3660-stub-clk
-cpuidle: cpu0: cpu-sleep-0 and deeper kept off: local-timer-stop, and no broadcast timer
-RESULT validate cpu=0 opp_khz=533000 hw_khz=533000 measured=150 tree=133 ratio=1.127 rel=0.146 speed=native
-RESULT validate cpu=1 opp_khz=533000 hw_khz=533000 measured=152 tree=133 ratio=1.142 rel=0.148 speed=native
-RESULT validate cpu=0 opp_khz=1844000 hw_khz=1840000 measured=500 tree=462 ratio=1.082 rel=0.488 speed=native
-RESULT validate cpu=1 opp_khz=1844000 hw_khz=1840000 measured=500 tree=462 ratio=1.082 rel=0.488 speed=native
-RESULT validate cpu=2 opp_khz=903000 hw_khz=903000 measured=390 tree=391 ratio=0.997 rel=0.380 speed=native
-RESULT validate cpu=2 opp_khz=2362000 hw_khz=2362000 measured=1024 tree=1024 ratio=1.000 rel=1.000 speed=native
-RESULT validate_idle cpu=0 sleep_us=500 state=0 name=WFI entry_us_tree=0 exit_us_tree=0 late_us=3 idles=1
-"""
+def validate(cpu, opp, hw, measured, tree, speed="native"):
+    """A RESULT validate line as selftest_validate.c prints it (ratio and rel unused)."""
+    return ("RESULT validate cpu=%d opp_khz=%d hw_khz=%d measured=%d tree=%d ratio=0 rel=0 "
+            "speed=%s\n" % (cpu, opp, hw, measured, tree, speed))
 
-QEMU = """RESULT validate cpu=0 opp_khz=533000 hw_khz=533000 measured=132 tree=133 ratio=0.992 rel=0.128 speed=all
-RESULT validate cpu=1 opp_khz=533000 hw_khz=533000 measured=132 tree=133 ratio=0.992 rel=0.128 speed=all
-"""
+
+BOARD = "".join([
+    "speed: model native (no emulation), clock elapsed\n",
+    "hi3660-stub-clk: mailbox 0xe896b000 channel 13 (dst 3, ack 0), rates at 0xe896b570\n",
+    "cpufreq: policy0 cpus=0-1 opps=2 governor=performance driver=hi3660-stub-clk\n",
+    "cpuidle: cpu0: cpu-sleep-0 and deeper kept off: local-timer-stop, and no broadcast\n",
+    validate(0, 533000, 533000, 150, 133),
+    validate(1, 533000, 533000, 152, 133),
+    validate(0, 1844000, 1840000, 500, 462),
+    validate(1, 1844000, 1840000, 500, 462),
+    validate(2, 903000, 903000, 390, 391),
+    validate(2, 2362000, 2362000, 1024, 1024),
+    "RESULT validate_idle cpu=0 sleep_us=500 state=0 name=WFI entry_us_tree=0 "
+    "exit_us_tree=0 late_us=3 idles=1\n",
+])
+
+QEMU = validate(0, 533000, 533000, 132, 133, "all") + validate(1, 533000, 533000, 132, 133, "all")
 
 
 def run_report(board, qemu=None):
@@ -75,9 +81,10 @@ class ValidateReport(unittest.TestCase):
 
     def test_qemu_column_and_idle(self):
         _, text = run_report(BOARD, QEMU)
-        row = next(ln.split() for ln in text.splitlines() if ln.startswith("0-1 ") and " 533 " in ln)
+        rows = [ln.split() for ln in text.splitlines()]
+        row = next(r for r in rows if r[:2] == ["0-1", "533"])
         self.assertEqual(row[-1], "0.992")
-        row = next(ln.split() for ln in text.splitlines() if ln.startswith("2 ") and " 903 " in ln)
+        row = next(r for r in rows if r[:2] == ["2", "903"])
         self.assertEqual(row[-1], "-")
         self.assertRegex(text, r"cpu0 +sleep +500 us -> WFI +exit_tree +0 us, late +3 us")
 
