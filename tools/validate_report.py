@@ -130,7 +130,7 @@ def report(board, qemu=None, out=sys.stdout):
         for r in board["idle"]:
             w("  cpu%-3s sleep %6s us -> %-16s exit_tree %5s us, late %5s us%s\n" % (
                 r["cpu"], r["sleep_us"], r["name"], r["exit_us_tree"], r["late_us"],
-                "" if r.get("idles", "1") == "1" else " (%s idle periods)" % r["idles"]))
+                "" if r.get("idles", "1") in ("0", "1") else " (%s idle periods)" % r["idles"]))
     return 0
 
 

@@ -224,14 +224,14 @@ static void validate_idle(struct ktest *t)
 			set_cpus_allowed(th, cpumask_of(c));
 			wake_up_new_task(th);
 			kthread_join(th);
-			if (s.state < 0)
-				continue;
-			st = cpuidle_state(c, s.state);
-			exit_us = s.state ? st->exit_latency_us : 0;
+			/* state -1: plain wfi outside the cpuidle core (one state left, as
+			 * on a board whose states are all kept off): the tree claims 0. */
+			st = s.state >= 0 ? cpuidle_state(c, s.state) : NULL;
+			exit_us = s.state > 0 ? st->exit_latency_us : 0;
 			printk("RESULT validate_idle cpu=%u sleep_us=%llu state=%d name=%s "
 			       "entry_us_tree=%u exit_us_tree=%llu late_us=%llu idles=%llu\n",
-			       c, sleeps[k] / US, s.state, st->name, st->entry_latency_us, exit_us,
-			       s.late_ns / US, s.entries);
+			       c, sleeps[k] / US, s.state, st ? st->name : "wfi",
+			       st ? st->entry_latency_us : 0, exit_us, s.late_ns / US, s.entries);
 			/* The emulated exit is the tree's, paid after the interrupt that ends
 			 * the idle period. Only a sleep longer than a tick is sure to end by
 			 * its own timer (menu keeps the tick for shorter predictions, and a
