@@ -53,6 +53,9 @@ struct cpufreq_driver {
 /* Before cpufreq_init() (arch_platform_init): the one driver; -1 if one is already set. */
 int cpufreq_register_driver(const struct cpufreq_driver *drv);
 const char *cpufreq_driver_name(void);
+/* Self-tests: another driver at run time, with no transition in flight (every policy
+ * userspace, settled); returns the one it replaced. */
+const struct cpufreq_driver *cpufreq_swap_driver(const struct cpufreq_driver *drv);
 u32 cpufreq_hw_freq(int policy); /* kHz as the driver last reported it (else the OPP) */
 
 /* ---- the kernel API (kernel/sched/cpufreq.c) ------------------------------------ */

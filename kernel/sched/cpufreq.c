@@ -65,6 +65,14 @@ const char *cpufreq_driver_name(void)
 	return driver->name;
 }
 
+const struct cpufreq_driver *cpufreq_swap_driver(const struct cpufreq_driver *drv)
+{
+	const struct cpufreq_driver *old = driver;
+
+	WRITE_ONCE(driver, drv);
+	return old;
+}
+
 /* The frequency in effect once the driver was asked for khz: what it reports, or
  * the OPP asked when it reports nothing (an error keeps the reported one). */
 static u32 driver_set(struct cpufreq_policy *policy, u32 khz)
