@@ -200,17 +200,19 @@ HOST_TESTS := $(wildcard tests/host/*.c)
 # (test_sched.c); only unittests links them: they need an arch. Built with the debug
 # checks (include/lockdep.h): a report fails the case (fake_arch.c).
 HOST_SCHED := $(addprefix kernel/sched/,core.c fair.c fair_energy.c fair_pelt.c balance.c nohz.c \
-	rt.c idle.c features.c stats.c cpuidle.c energy.c speed.c uclamp.c group.c why.c) \
+	rt.c idle.c features.c stats.c cpuidle.c energy.c speed.c uclamp.c group.c why.c native.c) \
 	kernel/arch_topology.c kernel/smp.c kernel/timer.c kernel/wait.c kernel/mutex.c \
 	kernel/bootargs.c kernel/lockdep.c
+# Drivers whose protocol half is pure (its MMIO through accessors): host-tested on a model.
+HOST_DRIVERS := drivers/hi3660_stub_clk.c
 
 host: $(BUILD)/host/unittests $(BUILD)/host/topology
 
-$(BUILD)/host/unittests: $(HOST_PORTABLE) $(HOST_SCHED) $(HOST_TESTS) $(GENHDR) \
-		$(wildcard include/*.h kernel/sched/*.h tests/host/*.h) | $(DEPS)
+$(BUILD)/host/unittests: $(HOST_PORTABLE) $(HOST_SCHED) $(HOST_DRIVERS) $(HOST_TESTS) $(GENHDR) \
+		$(wildcard include/*.h kernel/sched/*.h tests/host/*.h drivers/*.h) | $(DEPS)
 	@mkdir -p $(@D)
 	$(call msg,HOSTCC,$@)$(HOSTCC) $(HOSTCFLAGS) -DCONFIG_DEBUG_SCHED $(SANITIZE) \
-		$(HOST_PORTABLE) $(HOST_SCHED) \
+		$(HOST_PORTABLE) $(HOST_SCHED) $(HOST_DRIVERS) \
 		$(HOST_TESTS) -lfdt -o $@
 
 $(BUILD)/host/topology: tools/host_topology.c $(HOST_PORTABLE) $(GENHDR) $(wildcard include/*.h) \

@@ -1,4 +1,4 @@
-/* psci.c - PSCI 0.2+ firmware calls (CPU_ON, CPU_OFF, SYSTEM_OFF,
+/* psci.c - PSCI 0.2+ firmware calls (CPU_ON, CPU_OFF, CPU_SUSPEND, SYSTEM_OFF,
  * SYSTEM_RESET, PSCI_VERSION, AFFINITY_INFO) over hvc or smc, as /psci's "method" says.
  * Function IDs: Arm DEN0022 (PSCI) 5.1; the 64-bit CPU_ON since it takes an
  * address. A pre-0.2 "arm,psci" node gives its own IDs. */
@@ -6,6 +6,7 @@
 #include "kernel.h"
 
 #define PSCI_VERSION	      0x84000000u
+#define PSCI_CPU_SUSPEND_64   0xc4000001u
 #define PSCI_CPU_OFF	      0x84000002u
 #define PSCI_CPU_ON_64	      0xc4000003u
 #define PSCI_AFFINITY_INFO_64 0xc4000004u
@@ -13,7 +14,8 @@
 #define PSCI_SYSTEM_RESET     0x84000009u
 
 static bool use_smc, present, v0_1;
-static u32 fn_cpu_on = PSCI_CPU_ON_64, fn_cpu_off = PSCI_CPU_OFF;
+static u32 fn_cpu_on = PSCI_CPU_ON_64, fn_cpu_off = PSCI_CPU_OFF,
+	   fn_cpu_suspend = PSCI_CPU_SUSPEND_64;
 
 static u64 psci_call(u64 fn, u64 a1, u64 a2, u64 a3)
 {
@@ -56,6 +58,7 @@ int psci_init(const struct dtb *dt)
 	    !dtb_is_compatible(dt, node, "arm,psci-1.0")) {
 		dtb_prop_u32(dt, node, "cpu_on", &fn_cpu_on); /* PSCI 0.1 */
 		dtb_prop_u32(dt, node, "cpu_off", &fn_cpu_off);
+		dtb_prop_u32(dt, node, "cpu_suspend", &fn_cpu_suspend);
 		v0_1 = true; /* no AFFINITY_INFO */
 	}
 	present = true;
@@ -86,6 +89,18 @@ int psci_cpu_off(void)
 	if (!present)
 		return -1;
 	return (int)(s32)psci_call(fn_cpu_off, 0, 0, 0);
+}
+
+/* Arm DEN0022 5.1.2 (and 5.4, the power_state formats): on the CPU to suspend, IRQs
+ * masked; returns after the wakeup (a standby state, or any state QEMU accepts), or
+ * at once with an error (-2 INVALID_PARAMETERS: QEMU for power levels above the
+ * CPU). A state that loses context would resume at entry_pa instead: callers pass
+ * only states that keep it (kernel/sched/cpuidle.c). */
+int psci_cpu_suspend(u32 power_state, u64 entry_pa, u64 context)
+{
+	if (!present)
+		return -1;
+	return (int)(s32)psci_call(fn_cpu_suspend, power_state, entry_pa, context);
 }
 
 /* Arm DEN0022 5.1.5 at affinity level 0: 0 ON, 1 OFF, 2 ON_PENDING; a

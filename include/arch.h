@@ -42,6 +42,12 @@ void arch_idle(void);
 /* wfi alone: IRQs disabled, returns once an interrupt is pending (or at
  * once if one is), without taking it: the caller unmasks when it is ready. */
 void arch_wfi(void);
+/* An idle state through the firmware: PSCI CPU_SUSPEND with the tree's
+ * arm,psci-suspend-param. IRQs disabled; returns as arch_wfi() does, once an
+ * interrupt is pending. Only for states that keep the CPU's context (standby
+ * states; under QEMU any state it accepts: its PSCI always waits in WFI). 0, or a
+ * negative PSCI error when the firmware refused (the caller then uses arch_wfi()). */
+int arch_cpu_suspend(u32 psci_param);
 /* This CPU does nothing until emulated time deadline_ns: wfi with its timer set
  * for the deadline, every other interrupt held off below the core (GIC priority
  * mask: ICC_PMR_EL1 / GICC_PMR, the stall's own timer interrupt given a higher

@@ -31,6 +31,33 @@ struct cpufreq_stats {
 	u32 trans_table[TOPOLOGY_MAX_OPPS][TOPOLOGY_MAX_OPPS]; /* [from][to] */
 };
 
+/* ---- drivers (Linux: struct cpufreq_driver) ----------------------------------------- */
+/* What sets a frequency domain's clock. The core (cpufreq.c) owns the policies,
+ * governors and statistics; a driver only changes and reports the hardware. Without a
+ * registered driver the core uses its emulated one (no hardware: an OPP takes effect
+ * clock-latency-ns after the request). Calls come from the core's transition timer
+ * (IRQ context, no lock held) with `cpu` the first CPU of the domain. */
+struct cpufreq_driver {
+	const char *name;
+	/* Linux: ->target_index(): ask for khz (an OPP of the domain's table); 0, or a
+	 * negative error (the core then keeps what ->get() reports). May poll the
+	 * hardware for a bounded time. */
+	int (*target)(unsigned int cpu, u32 khz);
+	/* Linux: ->get(): the domain's frequency as the hardware reports it, kHz (0:
+	 * unknown); it may differ from the OPP asked (firmware rounding, refusal). */
+	u32 (*get)(unsigned int cpu);
+	/* true: the core waits the tree's clock-latency-ns before ->target() (the
+	 * emulated driver: that wait is the transition); false: it calls it at once. */
+	bool emulate_latency;
+};
+/* Before cpufreq_init() (arch_platform_init): the one driver; -1 if one is already set. */
+int cpufreq_register_driver(const struct cpufreq_driver *drv);
+const char *cpufreq_driver_name(void);
+/* Self-tests: another driver at run time, with no transition in flight (every policy
+ * userspace, settled); returns the one it replaced. */
+const struct cpufreq_driver *cpufreq_swap_driver(const struct cpufreq_driver *drv);
+u32 cpufreq_hw_freq(int policy); /* kHz as the driver last reported it (else the OPP) */
+
 /* ---- the kernel API (kernel/sched/cpufreq.c) ------------------------------------ */
 /* Policies from cpu_topology's frequency domains with an OPP table; governor
  * from bootargs "cpufreq=GOV" (all policies) or "cpufreq=GOV0,GOV1,..." (one

@@ -51,11 +51,12 @@ int strncmp(const char *a, const char *b, size_t n);
 char *strlcpy_k(char *dst, const char *src, size_t size);
 
 /* Error numbers (Linux's values), returned negated: -ENOMEM. */
-#define EIO    5
-#define ENOMEM 12
-#define EBUSY  16
-#define ENODEV 19
-#define EINVAL 22
+#define EIO	  5
+#define ENOMEM	  12
+#define EBUSY	  16
+#define ENODEV	  19
+#define EINVAL	  22
+#define ETIMEDOUT 110
 
 #define NSEC_PER_USEC 1000ull
 #define NSEC_PER_MSEC 1000000ull

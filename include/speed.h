@@ -55,4 +55,12 @@ static inline void speed_irq_exit(void)
 }
 void speed_set_model(enum speed_model m); /* at run time (self-tests) */
 
+/* speed=native (kernel/sched/native.c): cpu_work() runs native_loop() for real, its
+ * iterations per work unit (ns on the biggest CPU at its top OPP) calibrated once. */
+u64 native_loop(u64 iters, u64 seed);
+void native_calibrate(void);	     /* task context; on the biggest CPU */
+u64 native_iters_per_unit_q16(void); /* x 2^16; calibrates on first use */
+void native_cpu_work(u64 units);
+bool speed_emulated_machine(void); /* the tree is QEMU's or one of ours, not a board */
+
 #endif

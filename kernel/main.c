@@ -38,6 +38,8 @@ static void init_thread(void *unused)
 {
 	char filter[BOOTARGS_MAX];
 
+	if (speed_model == SPEED_NATIVE)
+		native_calibrate(); /* cpu_work()'s loop, once, on the biggest CPU */
 	if (bootarg_get("crashtest", filter, sizeof(filter)))
 		crashtest_run(filter); /* tests/kernel/crashtest.c: fail on purpose */
 	if (bootarg_get("selftest", filter, sizeof(filter))) {

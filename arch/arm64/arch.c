@@ -72,6 +72,12 @@ void arch_wfi(void)
 	__asm__ volatile("dsb sy; wfi" ::: "memory");
 }
 
+int arch_cpu_suspend(u32 psci_param)
+{
+	__asm__ volatile("dsb sy" ::: "memory");
+	return psci_available() ? psci_cpu_suspend(psci_param, 0, 0) : -1;
+}
+
 void arch_send_ipi(unsigned int cpu, enum ipi_type type)
 {
 	gic_send_sgi(cpu, type);

@@ -146,6 +146,7 @@ int arch_platform_init(const struct dtb *dt)
 		printk("psci: unavailable: secondary CPUs need spin-table, no poweroff\n");
 	if (arm_timer_init(dt))
 		return -1;
+	hi3660_stub_clk_init(dt); /* a cpufreq driver, before cpufreq_init() */
 	return 0;
 }
 

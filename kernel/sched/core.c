@@ -888,6 +888,10 @@ void cpu_work(u64 units)
 	struct timer deadline;
 	u64 target;
 
+	if (speed_model == SPEED_NATIVE) { /* real instructions (native.c) */
+		native_cpu_work(units);
+		return;
+	}
 	timer_init(&deadline, cpu_work_wakeup);
 	update_curr_now();
 	target = p->work_done + units;

@@ -1,9 +1,11 @@
 /* cpufreq.c - CPU frequency policies, one per frequency domain with an OPP
- * table; the emulated driver (an OPP request takes effect clock-latency-ns
- * later, then sets arch_set_freq_scale() for the policy's CPUs, which is
- * what makes cpu_work() run faster or slower); governor selection; the
- * statistics. Not the schedutil governor (cpufreq_schedutil.c) nor the maths
- * (cpufreq_math.c). Policy state under policy->lock (cpufreq_policy.h). */
+ * table; the driver interface (struct cpufreq_driver: a board's driver, e.g.
+ * drivers/hi3660_stub_clk.c, or the emulated one here, where an OPP request takes
+ * effect clock-latency-ns later); applying a frequency (arch_set_freq_scale() for
+ * the policy's CPUs, which is what makes them faster or slower under speed=all);
+ * governor selection; the statistics. Not the schedutil governor
+ * (cpufreq_schedutil.c) nor the maths (cpufreq_math.c). Policy state under
+ * policy->lock (cpufreq_policy.h). */
 #include "bootargs.h"
 #include "cpufreq_policy.h"
 #include "cpuidle.h"
@@ -34,10 +36,63 @@ static int freq_index(const struct cpufreq_policy *policy, u32 khz)
 	return cpufreq_resolve_index(policy->freq, policy->nr_opps, khz);
 }
 
-/* ---- the emulated driver ---------------------------------------------------------- */
+/* ---- drivers ------------------------------------------------------------------------ */
+
+/* The emulated driver: no hardware. The core's wait of clock-latency-ns is the
+ * transition; the CPUs then run at exactly the OPP asked. */
+static int emulated_target(unsigned int cpu, u32 khz)
+{
+	return 0;
+}
+
+static const struct cpufreq_driver emulated_driver = {
+	.name = "emulated",
+	.target = emulated_target,
+	.emulate_latency = true,
+};
+static const struct cpufreq_driver *driver = &emulated_driver;
+
+int cpufreq_register_driver(const struct cpufreq_driver *drv)
+{
+	if (driver != &emulated_driver || nr_policies)
+		return -1;
+	driver = drv;
+	return 0;
+}
+
+const char *cpufreq_driver_name(void)
+{
+	return driver->name;
+}
+
+const struct cpufreq_driver *cpufreq_swap_driver(const struct cpufreq_driver *drv)
+{
+	const struct cpufreq_driver *old = driver;
+
+	WRITE_ONCE(driver, drv);
+	return old;
+}
+
+/* The frequency in effect once the driver was asked for khz: what it reports, or
+ * the OPP asked when it reports nothing (an error keeps the reported one). */
+static u32 driver_set(struct cpufreq_policy *policy, u32 khz)
+{
+	unsigned int cpu = cpumask_first(&policy->related_cpus);
+	int err = driver->target(cpu, khz);
+	u32 hw = driver->get ? driver->get(cpu) : 0;
+
+	if (err || (hw && freq_index(policy, hw) != freq_index(policy, khz)))
+		printk("cpufreq: policy%d: %s driver asked for %u kHz: error %d, "
+		       "hardware at %u kHz\n",
+		       policy->id, driver->name, khz, err, hw);
+	if (!hw)
+		hw = err ? READ_ONCE(policy->cur_hw) : khz;
+	return hw;
+}
 
 /* On each CPU of the policy (IPI, or directly on the caller's CPU): credit
- * the running task's work so far at the old speed, then switch the speed.
+ * the running task's work so far at the old speed, then switch the speed to
+ * the frequency the hardware runs at (cur_hw; the OPP for the energy meter).
  * A cpu_work() waiting on this CPU recomputes its deadline after this IRQ. */
 static void freq_apply_local(void *arg)
 {
@@ -45,36 +100,51 @@ static void freq_apply_local(void *arg)
 	struct rq *rq = this_rq();
 	unsigned long flags = arch_irq_save();
 	u32 fmax = policy->freq[policy->nr_opps - 1];
+	u32 hw = MIN(READ_ONCE(policy->cur_hw), fmax);
 
 	spin_lock(&rq->lock);
 	update_rq_clock(rq);
 	if (rq->curr->sched_class->update_curr)
 		rq->curr->sched_class->update_curr(rq);
 	energy_cpu_freq(rq->cpu, READ_ONCE(policy->cur));
-	arch_set_freq_scale(cpumask_of(rq->cpu),
-			    (unsigned long)READ_ONCE(policy->cur) * SCHED_CAPACITY_SCALE / fmax);
+	arch_set_freq_scale(cpumask_of(rq->cpu), (unsigned long)hw * SCHED_CAPACITY_SCALE / fmax);
 	spin_unlock(&rq->lock);
-	trace_cpu_frequency(READ_ONCE(policy->cur), rq->cpu);
+	trace_cpu_frequency(hw, rq->cpu);
 	arch_irq_restore(flags);
 }
 
-/* Timer callback (IRQ context): the requested OPP takes effect now. Takes
+/* Timer callback (IRQ context): the requested OPP goes to the driver now. Takes
  * no rq lock here: hooks holding an rq lock may wait for this callback in
- * timer_add(); the CPUs switch themselves in freq_apply_local(). */
+ * timer_add(); the CPUs switch themselves in freq_apply_local(). The driver is
+ * called without policy->lock (it may poll); transition_pending stays set
+ * meanwhile, so a request in that window only moves target, and is applied by
+ * the next round of the loop (a timer cannot re-arm itself from its callback). */
 static void transition_fn(struct timer *t)
 {
 	struct cpufreq_policy *policy = container_of(t, struct cpufreq_policy, transition);
 	unsigned long flags = spin_lock_irqsave(&policy->lock);
-	u32 f = policy->target;
-	bool changed = f != policy->cur;
+	u32 f = policy->target, hw, opp;
+	bool changed = false;
 	unsigned int cpu;
 	cpumask_t cpus;
 
-	policy->transition_pending = false;
-	if (changed) {
-		cpufreq_stats_transition(&policy->stats, freq_index(policy, f), arch_clock_ns());
-		WRITE_ONCE(policy->cur, f);
+	for (int round = 0; round < 4 && (f != policy->cur || round == 0); round++) {
+		spin_unlock_irqrestore(&policy->lock, flags);
+		hw = f != READ_ONCE(policy->cur) ? driver_set(policy, f)
+						 : READ_ONCE(policy->cur_hw);
+		flags = spin_lock_irqsave(&policy->lock);
+		opp = policy->freq[freq_index(policy, hw)];
+		if (opp != policy->cur)
+			cpufreq_stats_transition(&policy->stats, freq_index(policy, opp),
+						 arch_clock_ns());
+		changed |= opp != policy->cur || hw != policy->cur_hw;
+		WRITE_ONCE(policy->cur, opp);
+		WRITE_ONCE(policy->cur_hw, hw);
+		if (policy->target == f)
+			break;
+		f = policy->target; /* asked for meanwhile */
 	}
+	policy->transition_pending = false;
 	spin_unlock_irqrestore(&policy->lock, flags);
 	if (!changed)
 		return;
@@ -99,7 +169,8 @@ bool cpufreq_request_locked(struct cpufreq_policy *policy, u32 khz)
 /* Without policy->lock (timer_add may wait for a running callback). */
 void cpufreq_arm_transition(struct cpufreq_policy *policy)
 {
-	timer_add(&policy->transition, arch_clock_ns() + policy->latency_ns);
+	timer_add(&policy->transition,
+		  arch_clock_ns() + (driver->emulate_latency ? policy->latency_ns : 0));
 }
 
 static void request(struct cpufreq_policy *policy, u32 khz)
@@ -241,7 +312,11 @@ void cpufreq_init(void)
 			policy->freq[i] = tab->opp[i].freq_khz;
 		policy->latency_ns = tab->clock_latency_ns;
 		policy->rate_limit_us = cpufreq_transition_delay_us(tab->clock_latency_ns);
-		policy->cur = policy->target = policy->freq[policy->nr_opps - 1];
+		/* A real driver says where the firmware left the clock. */
+		policy->cur_hw = driver->get ? driver->get(cpumask_first(&fd->cpus)) : 0;
+		if (!policy->cur_hw)
+			policy->cur_hw = policy->freq[policy->nr_opps - 1];
+		policy->cur = policy->target = policy->freq[freq_index(policy, policy->cur_hw)];
 		policy->governor = CPUFREQ_GOV_PERFORMANCE;
 		timer_init(&policy->transition, transition_fn);
 		cpufreq_stats_init(&policy->stats, policy->freq, policy->nr_opps,
@@ -260,10 +335,11 @@ void cpufreq_init(void)
 
 		topology_format_mask(span, sizeof(span), &policies[i]->related_cpus);
 		printk("cpufreq: policy%d cpus=%s opps=%d %u-%u kHz latency=%u ns "
-		       "rate_limit_us=%u governor=%s\n",
+		       "rate_limit_us=%u governor=%s driver=%s\n",
 		       i, span, policies[i]->nr_opps, policies[i]->freq[0],
 		       policies[i]->freq[policies[i]->nr_opps - 1], policies[i]->latency_ns,
-		       policies[i]->rate_limit_us, governor_names[policies[i]->governor]);
+		       policies[i]->rate_limit_us, governor_names[policies[i]->governor],
+		       driver->name);
 	}
 }
 
@@ -308,7 +384,8 @@ void cpufreq_cpu_online(unsigned int cpu)
 
 	if (!policy || cpumask_test_cpu(cpu, &policy->cpus))
 		return;
-	arch_set_freq_scale(cpumask_of(cpu), (unsigned long)READ_ONCE(policy->cur) *
+	arch_set_freq_scale(cpumask_of(cpu), (unsigned long)MIN(READ_ONCE(policy->cur_hw),
+								policy->freq[policy->nr_opps - 1]) *
 						     SCHED_CAPACITY_SCALE /
 						     policy->freq[policy->nr_opps - 1]);
 	flags = spin_lock_irqsave(&policy->lock);
@@ -360,6 +437,10 @@ const char *cpufreq_governor_name(int id)
 u32 cpufreq_cur_freq(int id)
 {
 	return POLICY_FIELD(id, cur);
+}
+u32 cpufreq_hw_freq(int id)
+{
+	return POLICY_FIELD(id, cur_hw);
 }
 u32 cpufreq_target_freq(int id)
 {

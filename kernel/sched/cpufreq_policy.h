@@ -35,6 +35,7 @@ struct cpufreq_policy {
 	u32 rate_limit_us;	     /* schedutil */
 	enum cpufreq_governor governor;
 	u32 cur;		 /* kHz, applied: sets the CPUs' speed */
+	u32 cur_hw;		 /* kHz, as the driver reports it (may be off the table) */
 	u32 target;		 /* kHz, requested (cur once applied) */
 	bool transition_pending; /* the timer will apply target */
 	struct timer transition;

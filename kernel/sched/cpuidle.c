@@ -1,14 +1,16 @@
 /* cpuidle.c - the cpuidle core and the menu and teo governors (Linux 6.1:
  * drivers/cpuidle/cpuidle.c, governors/{menu,teo}.c; cpuidle_governor=teo
  * picks teo, menu is the default), states from the device tree
- * (topology.c), cluster states by the last-man rule, the exit latency paid
- * as a stall before the woken CPU runs anything, and the statistics. Per-CPU
+ * (topology.c) entered through PSCI CPU_SUSPEND, cluster states by the last-man
+ * rule, on an emulated machine the exit latency paid as a stall before the woken
+ * CPU runs anything, and the statistics. Per-CPU
  * state is touched only by its CPU with IRQs off; a cluster's under its lock. */
 #include "bootargs.h"
 #include "cpuidle.h"
 #include "kernel.h"
 #include "sched_internal.h"
 #include "smp.h"
+#include "speed.h"
 #include "timer.h"
 #include "trace.h"
 
@@ -53,7 +55,8 @@ struct cpuidle_device {
 	struct cpuidle_state_usage usage[TOPOLOGY_MAX_IDLE_STATES];
 	int last_state_idx;
 	u64 last_residency_ns;
-	int idle_idx;	 /* Linux: rq->idle_state; -1 */
+	int idle_idx;			    /* Linux: rq->idle_state; -1 */
+	u8 enter[TOPOLOGY_MAX_IDLE_STATES]; /* ENTER_PSCI or ENTER_WFI, per state */
 	u64 cluster_gen; /* the cluster's power-down count when it asked for one */
 	struct menu_device menu;
 	struct teo_cpu teo;
@@ -70,7 +73,14 @@ struct cluster_pm {
 	struct cpuidle_cluster_stats st;
 } __attribute__((aligned(64)));
 
+/* How a state is entered: the firmware's CPU_SUSPEND with its arm,psci-suspend-param,
+ * or plain wfi (state 0; "cpuidle_psci=off"; a state the firmware refused). */
+enum { ENTER_WFI, ENTER_PSCI };
+/* Arm DEN0022 5.4.2.1 (original power_state format): StateType, 1 = power-down. */
+#define PSCI_POWER_STATE_TYPE_POWERDOWN (1u << 16)
+
 static struct cpuidle_device devices[NR_CPUS];
+static bool refused_said[TOPOLOGY_MAX_CLUSTERS][TOPOLOGY_MAX_IDLE_STATES];
 static struct cluster_pm clusters[TOPOLOGY_MAX_CLUSTERS];
 static bool enabled, gov_teo;
 
@@ -484,6 +494,30 @@ static void account(struct cpuidle_device *dev, int entered, u64 diff)
 		u->below++;
 }
 
+/* Linux: psci_enter_idle_state() -> psci_cpu_suspend_enter(). A refusal (QEMU's
+ * PSCI takes no power level above the CPU: -2 for a cluster state) is said once per
+ * cluster and state; this CPU then waits in wfi in it, the emulated state otherwise unchanged. */
+static void idle_wait(struct cpuidle_device *dev, unsigned int cpu, int idx)
+{
+	bool *said = &refused_said[cpu_topology.cpu[cpu].cluster_id][idx];
+	int err;
+
+	if (!idx || dev->enter[idx] != ENTER_PSCI) {
+		arch_wfi();
+		return;
+	}
+	err = arch_cpu_suspend(dev->states[idx].psci_param);
+	if (!err)
+		return;
+	dev->enter[idx] = ENTER_WFI;
+	if (!READ_ONCE(*said)) {
+		WRITE_ONCE(*said, true);
+		printk("cpuidle: %s: CPU_SUSPEND(%#x) refused (%d): wfi in it from now on\n",
+		       dev->states[idx].name, dev->states[idx].psci_param, err);
+	}
+	arch_wfi();
+}
+
 /* Wait in state idx; returns the state entered (a cluster state is entered
  * only if the cluster went off). Leaving costs the exit latency of what is
  * powered up: the cluster's (exit-latency-us of the cluster state) for the
@@ -502,7 +536,7 @@ static int enter_state(struct cpuidle_device *dev, unsigned int cpu, int idx)
 	idle_set_state_idx(cpu, idx);
 	energy_cpu_state(cpu, idx);
 	trace_cpu_idle((u32)idx, cpu);
-	arch_wfi();
+	idle_wait(dev, cpu, idx);
 	t1 = arch_clock_ns();
 	if (s->level) {
 		powers_up = cluster_exit(cl, cpu, dev->cluster_gen, t1, &was_down);
@@ -514,7 +548,7 @@ static int enter_state(struct cpuidle_device *dev, unsigned int cpu, int idx)
 	exit_ns = entered ? dev->states[powers_up ? idx : demote(dev, entered)].exit_latency_us *
 				    NSEC_PER_USEC
 			  : 0;
-	if (exit_ns)
+	if (exit_ns && speed_emulated_machine()) /* a board pays its own */
 		arch_stall_until(t1 + exit_ns);
 	idle_set_state_idx(cpu, -1);
 	trace_cpu_idle(PWR_EVENT_EXIT, cpu);
@@ -569,10 +603,41 @@ void cpuidle_idle_call(void)
 	dev->menu.tick_wakeup = sched_tick_count() != ticks;
 }
 
+/* Which states can be used, and how. On a board (not speed_emulated_machine()) a
+ * local-timer-stop state needs a broadcast timer, which we do not have, and a
+ * power-down state a resume path (context restore, MMU on), which we do not have:
+ * such a state and the deeper ones are kept off, with a message (Linux: cpuidle
+ * skips CPUIDLE_FLAG_TIMER_STOP states when tick_broadcast_enter() fails). On QEMU
+ * every state stays: its timer never stops and its CPU_SUSPEND never loses context. */
+static void setup_states(struct cpuidle_device *dev, unsigned int cpu, bool psci)
+{
+	const cpumask_t *cl = &cpu_topology.cluster_cpus[cpu_topology.cpu[cpu].cluster_id];
+
+	for (int i = 1; i < dev->nr_states; i++) {
+		const struct topology_idle_state *s = &dev->states[i];
+		const char *why = NULL;
+
+		dev->enter[i] = psci ? ENTER_PSCI : ENTER_WFI;
+		if (speed_emulated_machine())
+			continue;
+		if (s->local_timer_stop)
+			why = "local-timer-stop, and no broadcast timer";
+		else if (s->psci_param & PSCI_POWER_STATE_TYPE_POWERDOWN)
+			why = "a power-down state, and no resume path";
+		if (!why)
+			continue;
+		if (cpumask_first(cl) == cpu)
+			printk("cpuidle: cpu%u: %s and deeper kept off: %s\n", cpu, s->name, why);
+		dev->nr_states = i;
+		break;
+	}
+}
+
 void cpuidle_init(void)
 {
-	char buf[8];
+	char buf[8], pbuf[8];
 	const char *v = bootarg_get("cpuidle", buf, sizeof(buf));
+	bool psci = !(bootarg_get("cpuidle_psci", pbuf, sizeof(pbuf)) && !strcmp(pbuf, "off"));
 
 	enabled = !(v && !strcmp(v, "off"));
 	v = bootarg_get("cpuidle_governor", buf, sizeof(buf));
@@ -589,14 +654,16 @@ void cpuidle_init(void)
 		dev->states = cpu_topology.cpu[cpu].idle;
 		dev->nr_states = cpu_topology.cpu[cpu].nr_idle_states;
 		dev->idle_idx = -1;
+		setup_states(dev, (unsigned int)cpu, psci);
 		for (int b = 0; b < BUCKETS; b++) /* Linux: menu_enable_device() */
 			dev->menu.correction_factor[b] = RESOLUTION * DECAY;
 		dev->last_state_idx = -1;
 		for (int i = 0; i < TEO_NR_RECENT; i++) /* Linux: teo_enable_device() */
 			dev->teo.recent_idx[i] = -1;
 	}
-	printk("cpuidle: %s, governor %s, cpu0 has %d states\n", enabled ? "on" : "off",
-	       cpuidle_governor_name(), devices[0].nr_states);
+	printk("cpuidle: %s, governor %s, cpu0 has %d states, entered by %s\n",
+	       enabled ? "on" : "off", cpuidle_governor_name(), devices[0].nr_states,
+	       psci ? "PSCI CPU_SUSPEND" : "wfi (cpuidle_psci=off)");
 }
 
 const char *cpuidle_governor_name(void)

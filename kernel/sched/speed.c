@@ -27,6 +27,12 @@ static struct speed_cpu {
 } __attribute__((aligned(64))) speed_cpu[NR_CPUS];
 
 static u64 speed_epoch; /* speed_set_model(): busy time before it is free */
+static bool on_board;	/* speed_init(): the tree names a board */
+
+bool speed_emulated_machine(void)
+{
+	return !on_board;
+}
 
 /* The processor-sharing clock (speed_clock=ps): V advances at 1/n per ns while
  * n CPUs execute (at 1/1 while none does), so a CPU's V progress while it
@@ -83,6 +89,7 @@ void speed_init(const struct dtb *dt)
 	if (root >= 0 && dtb_prop_str(dt, root, "compatible") &&
 	    !dtb_is_compatible(dt, root, "linux,dummy-virt"))
 		speed_model = SPEED_NATIVE;
+	on_board = speed_model == SPEED_NATIVE;
 	if (bootarg_get("speed", v, sizeof(v))) {
 		if (!strcmp(v, "work"))
 			speed_model = SPEED_WORK;

@@ -239,6 +239,13 @@ void arch_wfi(void)
 		violation("arch_wfi() with IRQs on");
 }
 
+/* The firmware's idle state: as wfi here. */
+int arch_cpu_suspend(u32 psci_param)
+{
+	arch_wfi();
+	return 0;
+}
+
 /* The fake CPUs share one clock: a stall moves it on (the stalling CPU is the
  * only one executing in a host test). */
 void arch_stall_until(u64 deadline_ns)

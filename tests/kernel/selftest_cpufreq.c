@@ -8,6 +8,7 @@
 #include "kernel.h"
 #include "ktest.h"
 #include "selftest.h"
+#include "speed.h"
 #include "sched.h"
 #include "timer.h"
 #include "topology.h"
@@ -96,6 +97,8 @@ static void cpufreq_speed_model(struct ktest *t)
 	int lc = pick_cpu(true), bc = pick_cpu(false), lp, bp;
 	u64 big, little, big_slow, little_slow, cl, cb;
 
+	if (speed_model == SPEED_NATIVE)
+		KTEST_SKIP(t, "speed=native: cpu_work() is real work (selftest=validate)");
 	if (lc < 0 || capacity_orig_of((unsigned int)lc) == capacity_orig_of((unsigned int)bc))
 		KTEST_SKIP(t, "needs policies on two CPU capacities");
 	lp = cpufreq_policy_of((unsigned int)lc);
@@ -149,6 +152,8 @@ static void cpufreq_speed_migration(struct ktest *t)
 	struct task_struct *th;
 	u64 m, expect;
 
+	if (speed_model == SPEED_NATIVE)
+		KTEST_SKIP(t, "speed=native: cpu_work() is real work (selftest=validate)");
 	if (lc < 0 || capacity_orig_of((unsigned int)lc) == capacity_orig_of((unsigned int)bc))
 		KTEST_SKIP(t, "needs policies on two CPU capacities");
 	lp = cpufreq_policy_of((unsigned int)lc);

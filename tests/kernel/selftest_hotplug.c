@@ -332,6 +332,7 @@ static void hotplug_cpu_work_moves(struct ktest *t)
 	unsigned int victim = last_online();
 	struct task_struct *tk;
 
+	SELFTEST_SKIP_NATIVE_QEMU(t); /* the work credited follows the tree */
 	all_online();
 	if (num_online_cpus() < 2)
 		KTEST_SKIP(t, "one CPU");

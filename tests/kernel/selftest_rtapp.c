@@ -9,6 +9,8 @@
 #include "initrd.h"
 #include "kernel.h"
 #include "ktest.h"
+#include "selftest.h"
+#include "speed.h"
 #include "mm.h"
 #include "rtapp.h"
 #include "sched.h"
@@ -152,6 +154,7 @@ static void rtapp_lock_unlock(struct ktest *t)
 	unsigned int a = cpu_by_capacity(0, true), b = cpu_by_capacity(1, true);
 	u64 free_ns;
 
+	SELFTEST_SKIP_NATIVE_QEMU(t);
 	rtapp_setup(t);
 	ASSERT_TRUE(t, wl);
 	ASSERT_EQ(t,
@@ -183,6 +186,7 @@ static void rtapp_runtime_vs_run(struct ktest *t)
 	unsigned int small = cpu_by_capacity(0, false);
 	unsigned long cap = capacity_orig_of(small);
 
+	SELFTEST_SKIP_NATIVE_QEMU(t);
 	rtapp_setup(t);
 	ASSERT_TRUE(t, wl);
 	ASSERT_EQ(t,

@@ -64,11 +64,16 @@ void arm_timer_stall_until(u64 ns); /* arch_stall_until() */
 /* psci.c */
 int psci_init(const struct dtb *dt);
 int psci_cpu_on(u64 mpidr, u64 entry_pa, u64 context);
-int psci_cpu_off(void);		   /* returns only on refusal */
+int psci_cpu_off(void); /* returns only on refusal */
+/* power_state as the tree's arm,psci-suspend-param; 0 after the wakeup, < 0 refused */
+int psci_cpu_suspend(u32 power_state, u64 entry_pa, u64 context);
 int psci_affinity_info(u64 mpidr); /* 0 on, 1 off, 2 on pending, < 0 error */
 void psci_system_off(void);
 void psci_system_reset(void);
 bool psci_available(void);
 u32 psci_version(void);
+
+/* hi3660_stub_clk.c: the Hi3660's cpufreq driver, if the tree has a stub clock */
+int hi3660_stub_clk_init(const struct dtb *dt);
 
 #endif
