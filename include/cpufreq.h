@@ -74,16 +74,18 @@ bool sugov_should_update(u64 now, u64 last_update, u64 rate_limit_ns, bool limit
 
 /* What one CPU contributes (Linux: effective_cpu_util(FREQUENCY_UTIL) inputs). */
 struct sugov_cpu_util {
-	unsigned long cfs; /* cpu_util_cfs: CFS util_avg with util_est, <= cap */
-	unsigned long rt;  /* avg_rt.util_avg */
-	unsigned long irq; /* avg_irq.util_avg */
-	unsigned long cap; /* capacity_orig */
-	bool rt_runnable;  /* an RT task is queued or running */
+	unsigned long cfs;   /* cpu_util_cfs: CFS util_avg with util_est, <= cap */
+	unsigned long rt;    /* avg_rt.util_avg */
+	unsigned long irq;   /* avg_irq.util_avg */
+	unsigned long dl;    /* avg_dl.util_avg */
+	unsigned long bw_dl; /* cpu_bw_dl(): running_bw as a capacity */
+	unsigned long cap;   /* capacity_orig */
+	bool rt_runnable;    /* an RT task is queued or running */
 };
-/* RT_UTIL_TRACKING on (Linux >= 4.19, v6.1 effective_cpu_util without
- * uclamp or deadline): cap if an RT task is runnable, else
- * (cfs + rt) x (cap - irq) / cap + irq, at most cap.
- * Off (before 4.19): cap if an RT task is runnable, else cfs alone. */
+/* RT_UTIL_TRACKING on (Linux >= 4.19, v6.1 effective_cpu_util(FREQUENCY_UTIL)
+ * without uclamp): cap if an RT task is runnable, or if irq or
+ * cfs + rt + dl reach cap; else (cfs + rt) x (cap - irq) / cap + irq + bw_dl,
+ * at most cap. Off (before 4.19): cap if an RT task is runnable, else cfs alone. */
 unsigned long sugov_effective_util(const struct sugov_cpu_util *u, bool rt_tracking);
 /* Linux: sugov_next_freq_shared(): the CPU with the highest util / cap ratio
  * sets the policy's frequency. Returns the OPP in kHz. */

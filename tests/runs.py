@@ -117,6 +117,11 @@ RUNS = [
                 # QEMU's own tree carries /chosen rng-seed (32 bytes) and kaslr-seed (8).
                 ("canary-seeded", r"canary from the boot counter and firmware entropy "
                                   r"\(40 seed bytes")]},
+    # SCHED_DEADLINE (tests/kernel/selftest_deadline.c): EDF and admission on one big
+    # CPU (the others hotplugged out), throttling, hotplug refusal, placement on big,
+    # schedutil's DL floor. By name only: it takes CPUs offline.
+    {"name": "deadline-bl44", "kind": "qemu", "append": "selftest=boot,deadline",
+     "qemu": QEMU_BL44},
     # NO_HZ idle off (Linux's boot option): the idle CPUs tick HZ a second again.
     {"name": "nohz-off-bl44", "kind": "qemu", "append": "selftest=boot,timer,sched nohz=off",
      "qemu": QEMU_BL44},

@@ -44,10 +44,12 @@ bool sugov_should_update(u64 now, u64 last_update, u64 rate_limit_ns, bool limit
 }
 
 /* Linux v6.1 effective_cpu_util(cpu, util_cfs, FREQUENCY_UTIL, NULL), with
- * uclamp unused (so a runnable RT task asks for the maximum, as in Linux)
- * and no deadline class. IRQ time steals from the task time it scales:
+ * uclamp unused (so a runnable RT task asks for the maximum, as in Linux).
+ * util_dl only decides saturation; DL asks for its admitted running
+ * bandwidth instead (cpu_bw_dl(), the floor that meets its deadlines). IRQ
+ * time steals from the task time it scales:
  *
- *	util = (cfs + rt) x (cap - irq) / cap + irq
+ *	util = (cfs + rt) x (cap - irq) / cap + irq + bw_dl
  */
 unsigned long sugov_effective_util(const struct sugov_cpu_util *u, bool rt_tracking)
 {
@@ -60,9 +62,10 @@ unsigned long sugov_effective_util(const struct sugov_cpu_util *u, bool rt_track
 	if (u->irq >= cap)
 		return cap;
 	util = u->cfs + u->rt;
-	if (util >= cap)
+	if (util + u->dl >= cap)
 		return cap;
 	util = util * (cap - u->irq) / cap + u->irq;
+	util += u->bw_dl;
 	return util < cap ? util : cap;
 }
 
