@@ -40,6 +40,9 @@ struct rtapp_sched {
 	cpumask_t cpus;		 /* affinity mask; empty = unset */
 	u32 cpus_line, cpus_col; /* where "cpus" is, to name it if the machine lacks one */
 	int util_min, util_max;	 /* 0..1024 or RTAPP_UNSET */
+	/* SCHED_DEADLINE (rt-app's dl-runtime, dl-period, dl-deadline), us; 0 unset:
+	 * the period defaults to the runtime, the deadline to the period (rt-app's) */
+	u64 dl_runtime, dl_period, dl_deadline;
 };
 
 struct rtapp_event {

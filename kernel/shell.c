@@ -119,6 +119,11 @@ static void print_tasks(void)
 		       i->policy == SCHED_FIFO || i->policy == SCHED_RR ? 0 : i->nice, i->util_avg,
 		       i->util_est, i->vruntime, i->nr_migrations,
 		       i->sum_exec_runtime / NSEC_PER_MSEC);
+		if (i->policy == SCHED_DEADLINE)
+			printk("      deadline: runtime %llu us, deadline %llu us, period %llu "
+			       "us\n",
+			       i->dl_runtime / NSEC_PER_USEC, i->dl_deadline / NSEC_PER_USEC,
+			       i->dl_period / NSEC_PER_USEC);
 	}
 	if (n > max)
 		printk("(%d more tasks appeared while listing)\n", n - max);
@@ -377,6 +382,30 @@ static void spawn_fn(void *arg)
 	}
 }
 
+/* policy=deadline: sched_setattr(); the kernel's refusal is printed. */
+static int spawn_dl(struct task_struct *t, const struct spawn_args *a)
+{
+	struct sched_attr attr = {
+		.sched_policy = SCHED_DEADLINE,
+		.sched_runtime = (u64)a->runtime * NSEC_PER_USEC,
+		.sched_deadline = (u64)(a->deadline ? a->deadline : a->period) * NSEC_PER_USEC,
+		.sched_period = (u64)(a->period ? a->period : a->deadline) * NSEC_PER_USEC,
+	};
+	int err;
+
+	if (!cpumask_equal(&a->mask, cpu_active_mask)) {
+		printk("a deadline task runs on every active CPU: no cpus=\n");
+		return -1;
+	}
+	err = sched_setattr(t, &attr);
+	if (err)
+		printk("sched_setattr: %s\n", err == -EBUSY
+						      ? "bandwidth refused by admission control"
+					      : err == -EPERM ? "not allowed on every active CPU"
+							      : "invalid parameters");
+	return err;
+}
+
 static int cmd_spawn(int argc, char **argv)
 {
 	struct spawn_args a;
@@ -400,7 +429,12 @@ static int cmd_spawn(int argc, char **argv)
 		printk("out of memory\n");
 		return 0;
 	}
-	if (a.policy == SCHED_FIFO || a.policy == SCHED_RR)
+	if (a.policy == SCHED_DEADLINE) {
+		if (spawn_dl(t, &a)) {
+			kthread_discard(t);
+			return 0;
+		}
+	} else if (a.policy == SCHED_FIFO || a.policy == SCHED_RR)
 		sched_setscheduler(t, a.policy, (unsigned int)a.prio);
 	else {
 		sched_setscheduler(t, a.policy, 0);
@@ -651,8 +685,8 @@ static const struct command commands[] = {
 	{ "energy", "energy [reset]", "joules per CPU and cluster since reset, average power",
 	  cmd_energy },
 	{ "spawn",
-	  "spawn NAME [work=US] [period=US] [nice=N] [policy=normal|batch|idle|fifo|rr] "
-	  "[prio=1..99] [cpus=LIST]",
+	  "spawn NAME [work=US] [period=US] [nice=N] [policy=normal|batch|idle|fifo|rr|deadline] "
+	  "[prio=1..99] [cpus=LIST] [runtime=US deadline=US]",
 	  "start a task: CPU-bound (no period) or WORK us of work every PERIOD us", cmd_spawn },
 	{ "kill", "kill PID", "stop a task started by spawn", cmd_kill },
 	{ "taskset", "taskset PID [CPULIST]", "show or set a task's affinity (like 0-3,6)",

@@ -157,6 +157,26 @@ static void do_event(struct rt_thread *t, const struct rtapp_event *e, u64 loop_
  * priority 50 arriving at a SCHED_OTHER thread, a util_min above the task's
  * util_max), and then the value is clamped to the range, as Linux clamps
  * uclamp requests: external input never trips a warning. */
+/* rt-app's SCHED_DEADLINE: sched_setattr() with the dl-* keys (us); a
+ * refusal is told and the thread keeps its policy (rt-app exits). */
+static void apply_dl(struct task_struct *p, const struct rtapp_sched *s)
+{
+	u64 period = s->dl_period ? s->dl_period : s->dl_runtime;
+	struct sched_attr a = { .sched_policy = SCHED_DEADLINE,
+				.sched_runtime = s->dl_runtime * NSEC_PER_USEC,
+				.sched_period = period * NSEC_PER_USEC,
+				.sched_deadline = (s->dl_deadline ? s->dl_deadline : period) *
+						  NSEC_PER_USEC };
+	int err;
+
+	if (!s->dl_runtime) /* a phase of a DL task that sets no dl-* key: unchanged */
+		return;
+	err = sched_setattr(p, &a);
+	if (err)
+		printk("rtapp: %s: sched_setattr(SCHED_DEADLINE %llu/%llu us) refused: %d\n",
+		       p->comm, s->dl_runtime, period, err);
+}
+
 static void apply_sched(struct task_struct *p, const struct rtapp_sched *s, int def_policy)
 {
 	int pol = s->policy != RTAPP_UNSET ? s->policy
@@ -166,7 +186,9 @@ static void apply_sched(struct task_struct *p, const struct rtapp_sched *s, int 
 	int prio = s->priority != RTAPP_UNSET ? s->priority : (rt ? 10 : 0);
 	unsigned int umin = p->uclamp_req[UCLAMP_MIN], umax = p->uclamp_req[UCLAMP_MAX];
 
-	if (s->policy != RTAPP_UNSET || s->priority != RTAPP_UNSET || def_policy >= 0) {
+	if (pol == SCHED_DEADLINE) {
+		apply_dl(p, s);
+	} else if (s->policy != RTAPP_UNSET || s->priority != RTAPP_UNSET || def_policy >= 0) {
 		prio = rt ? MIN(MAX(prio, 1), 99) : MIN(MAX(prio, -20), 19);
 		WARN_ON_ONCE(sched_setscheduler(p, (unsigned int)pol, rt ? (unsigned int)prio : 0));
 		if (!rt)

@@ -573,16 +573,18 @@ static int select_task_rq_dl(struct task_struct *p, int cpu, int wake_flags)
 
 	if (!(wake_flags & (WF_TTWU | WF_FORK)))
 		return cpu;
-	select = curr && dl_task(curr) &&
-		 (curr->nr_cpus_allowed < 2 || !dl_time_before(p->dl.deadline, curr->dl.deadline)) &&
-		 p->nr_cpus_allowed > 1;
+	select =
+		curr && dl_task(curr) &&
+		(curr->nr_cpus_allowed < 2 || !dl_time_before(p->dl.deadline, curr->dl.deadline)) &&
+		p->nr_cpus_allowed > 1;
 	if (sched_asym_cpucap_active(cpu))
 		select |= !dl_task_fits_capacity(p, cpu);
 	if (!select)
 		return cpu;
 	target = find_later_rq(p);
-	if (target >= 0 && (!READ_ONCE(cpu_rq(target)->dl.dl_nr_running) ||
-			    dl_time_before(p->dl.deadline, READ_ONCE(cpu_rq(target)->dl.earliest_dl))))
+	if (target >= 0 &&
+	    (!READ_ONCE(cpu_rq(target)->dl.dl_nr_running) ||
+	     dl_time_before(p->dl.deadline, READ_ONCE(cpu_rq(target)->dl.earliest_dl))))
 		cpu = target;
 	return cpu;
 }
@@ -740,7 +742,7 @@ struct task_struct *pick_migratable_dl(struct rq *rq)
 	if (left)
 		return dl_task_of(rb_entry(left, struct sched_dl_entity, rb_node));
 	if (!list_empty(&rq->dl.throttled))
-		return dl_task_of(
-			list_first_entry(&rq->dl.throttled, struct sched_dl_entity, throttled_node));
+		return dl_task_of(list_first_entry(&rq->dl.throttled, struct sched_dl_entity,
+						   throttled_node));
 	return NULL;
 }

@@ -12,15 +12,15 @@
 #include "selftest.h"
 #include "timer.h"
 
-#define US 1000ull
-#define MS 1000000ull
+#define US	 1000ull
+#define MS	 1000000ull
 #define HOG_WORK (~0ull) /* a job that never ends: the task overruns */
 
 struct dl_job {
 	u64 runtime, deadline, period; /* the reservation, ns */
-	u64 work;			/* units per job (ns on the biggest CPU at f_max) */
+	u64 work;		       /* units per job (ns on the biggest CPU at f_max) */
 	unsigned int jobs;
-	u64 start; /* first activation, emulated ns */
+	u64 start;  /* first activation, emulated ns */
 	int policy; /* >= 0: read this policy's frequency at each job's end */
 	/* results */
 	unsigned int done, missed, on_small;
@@ -166,8 +166,12 @@ static void dl_three_meet_fourth_refused(struct ktest *t)
 	ASSERT_EQ(t, keep_only((unsigned int)big), 0);
 	hog_start(&h, -10);
 	for (int i = 0; i < 4; i++)
-		j[i] = (struct dl_job){ .runtime = 6 * MS, .deadline = 20 * MS, .period = 20 * MS,
-					.work = 5 * MS, .jobs = 50, .policy = -1,
+		j[i] = (struct dl_job){ .runtime = 6 * MS,
+					.deadline = 20 * MS,
+					.period = 20 * MS,
+					.work = 5 * MS,
+					.jobs = 50,
+					.policy = -1,
 					.start = arch_clock_ns() + 10 * MS };
 	for (int i = 0; i < 3; i++) {
 		EXPECT_TRUE(t, admissible(j, i + 1, capacity_orig_of((unsigned int)big)));
@@ -199,9 +203,13 @@ static void dl_overrun_throttled(struct ktest *t)
 	ASSERT_TRUE(t, big >= 0);
 	ASSERT_EQ(t, keep_only((unsigned int)big), 0);
 	for (int i = 0; i < 3; i++)
-		j[i] = (struct dl_job){ .runtime = 5 * MS, .deadline = 20 * MS, .period = 20 * MS,
-					.work = i == 2 ? HOG_WORK : 4 * MS, .jobs = 50,
-					.policy = -1, .start = arch_clock_ns() + 10 * MS };
+		j[i] = (struct dl_job){ .runtime = 5 * MS,
+					.deadline = 20 * MS,
+					.period = 20 * MS,
+					.work = i == 2 ? HOG_WORK : 4 * MS,
+					.jobs = 50,
+					.policy = -1,
+					.start = arch_clock_ns() + 10 * MS };
 	t0 = j[0].start;
 	EXPECT_EQ(t, dl_start(&j[0], "dl-good"), 0);
 	EXPECT_EQ(t, dl_start(&j[1], "dl-good"), 0);
@@ -210,9 +218,10 @@ static void dl_overrun_throttled(struct ktest *t)
 	dl_join(&j[1]);
 	elapsed = arch_clock_ns() - t0;
 	ran = j[2].task ? j[2].task->se.sum_exec_runtime : 0;
-	ktest_diag(t, "overrunner ran %llu us of %llu us, throttled %llu times; others missed %u, %u",
-		   ran / US, elapsed / US, j[2].task ? j[2].task->dl.nr_throttled : 0,
-		   j[0].missed, j[1].missed);
+	ktest_diag(t,
+		   "overrunner ran %llu us of %llu us, throttled %llu times; others missed %u, %u",
+		   ran / US, elapsed / US, j[2].task ? j[2].task->dl.nr_throttled : 0, j[0].missed,
+		   j[1].missed);
 	EXPECT_TRUE(t, j[2].task && j[2].task->dl.nr_throttled > 0);
 	EXPECT_TRUE(t, ran * 100 <= elapsed * 35); /* 25 % + a tick's worth of overrun */
 	EXPECT_EQ(t, j[0].missed, 0);
@@ -238,8 +247,12 @@ static void dl_hotplug_refused(struct ktest *t)
 	cpumask_clear_cpu((unsigned int)little, &downed);
 	cap2 = capacity_orig_of((unsigned int)big) + capacity_orig_of((unsigned int)little);
 	for (int i = 0; i < 4; i++)
-		j[i] = (struct dl_job){ .runtime = 3 * MS, .deadline = 10 * MS, .period = 10 * MS,
-					.work = 1 * MS, .jobs = 10, .policy = -1,
+		j[i] = (struct dl_job){ .runtime = 3 * MS,
+					.deadline = 10 * MS,
+					.period = 10 * MS,
+					.work = 1 * MS,
+					.jobs = 10,
+					.policy = -1,
 					.start = arch_clock_ns() + 5 * MS };
 	ASSERT_TRUE(t, admissible(j, 4, cap2));
 	ASSERT_FALSE(t, admissible(j, 4, capacity_orig_of((unsigned int)big)));
@@ -274,8 +287,12 @@ static void place_from_little(void *arg)
 static void dl_placed_on_big(struct ktest *t)
 {
 	int little = selftest_pick_cpu(true, false);
-	struct dl_job j = { .runtime = 6 * MS, .deadline = 10 * MS, .period = 10 * MS,
-			    .work = 2 * MS, .jobs = 30, .policy = -1 };
+	struct dl_job j = { .runtime = 6 * MS,
+			    .deadline = 10 * MS,
+			    .period = 10 * MS,
+			    .work = 2 * MS,
+			    .jobs = 30,
+			    .policy = -1 };
 	struct placer pl = { &j, -1 };
 	struct hog hogs[NR_CPUS / 8];
 	struct task_struct *th;
@@ -317,8 +334,11 @@ static void dl_placed_on_big(struct ktest *t)
 static void dl_schedutil_floor(struct ktest *t)
 {
 	int big = selftest_pick_cpu(false, true), pol;
-	struct dl_job j = { .runtime = 5 * MS, .deadline = 10 * MS, .period = 10 * MS,
-			    .work = 2 * MS, .jobs = 40 };
+	struct dl_job j = { .runtime = 5 * MS,
+			    .deadline = 10 * MS,
+			    .period = 10 * MS,
+			    .work = 2 * MS,
+			    .jobs = 40 };
 	u32 want;
 
 	ASSERT_TRUE(t, big >= 0);
@@ -338,6 +358,6 @@ static void dl_schedutil_floor(struct ktest *t)
 	selftest_restore_governors();
 }
 
-KTEST_SUITE_BY_NAME(deadline, KTEST_CASE(dl_three_meet_fourth_refused), KTEST_CASE(dl_overrun_throttled),
-	    KTEST_CASE(dl_hotplug_refused), KTEST_CASE(dl_placed_on_big),
-	    KTEST_CASE(dl_schedutil_floor));
+KTEST_SUITE_BY_NAME(deadline, KTEST_CASE(dl_three_meet_fourth_refused),
+		    KTEST_CASE(dl_overrun_throttled), KTEST_CASE(dl_hotplug_refused),
+		    KTEST_CASE(dl_placed_on_big), KTEST_CASE(dl_schedutil_floor));
