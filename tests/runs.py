@@ -514,13 +514,16 @@ RUNS += [
 
 # E5 shortened (2 s per run) on the symmetric 8-CPU machine: with RT_UTIL_TRACKING the
 # frequency transitions are under a tenth of those without, and sysbench-cpu beside the
-# FIFO thread completes more events (KTAP from kernel/bench/exp_e5.c).
+# FIFO thread completes more events, and beside the SCHED_DEADLINE thread too (KTAP
+# from kernel/bench/exp_e5.c); the DL and IRQ variants print their tables.
 RUNS += [
     {"name": "e5-short-qemu-sym8", "kind": "qemu", "append": "experiment=5,short", "release": True,
      "qemu": a53_virt("qemu-sym8"),
      "expect": [("e5-table", r"^total_trans \(rt-app\) +\d+ +\d+ +1230 -> 14$"),
                 ("rtapp-result", r"^RESULT rtapp_task file=e5 \(NO_RT_UTIL_TRACKING\) task=fifo "
-                                 r"policy=SCHED_FIFO .*features=")]},
+                                 r"policy=SCHED_FIFO .*features="),
+                ("e5-dl-result", r"^RESULT e5_dl rt_util_tracking=1 "),
+                ("e5-irq-result", r"^RESULT e5_irq rt_util_tracking=1 ")]},
 ]
 
 # rt-app files by the initrd (QEMU -initrd): a broken one is refused with its line:column,

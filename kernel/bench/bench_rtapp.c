@@ -158,7 +158,10 @@ static void do_event(struct rt_thread *t, const struct rtapp_event *e, u64 loop_
  * util_max), and then the value is clamped to the range, as Linux clamps
  * uclamp requests: external input never trips a warning. */
 /* rt-app's SCHED_DEADLINE: sched_setattr() with the dl-* keys (us); a
- * refusal is told and the thread keeps its policy (rt-app exits). */
+ * refusal is told and the thread keeps its policy (rt-app exits). Linux
+ * refuses a DL task an affinity narrower than its root domain (-EPERM), so
+ * "cpus" only says where it starts: a new thread is pinned there and made
+ * DL, on every CPU again, once it runs (rt_thread_fn()). */
 static void apply_dl(struct task_struct *p, const struct rtapp_sched *s)
 {
 	u64 period = s->dl_period ? s->dl_period : s->dl_runtime;
@@ -171,6 +174,13 @@ static void apply_dl(struct task_struct *p, const struct rtapp_sched *s)
 
 	if (!s->dl_runtime) /* a phase of a DL task that sets no dl-* key: unchanged */
 		return;
+	if (!cpumask_empty(&s->cpus)) {
+		if (p->state == TASK_NEW) {
+			set_cpus_allowed(p, cpumask_of(cpumask_first(&s->cpus)));
+			return;
+		}
+		set_cpus_allowed(p, cpu_active_mask);
+	}
 	err = sched_setattr(p, &a);
 	if (err)
 		printk("rtapp: %s: sched_setattr(SCHED_DEADLINE %llu/%llu us) refused: %d\n",
@@ -188,7 +198,9 @@ static void apply_sched(struct task_struct *p, const struct rtapp_sched *s, int 
 
 	if (pol == SCHED_DEADLINE) {
 		apply_dl(p, s);
-	} else if (s->policy != RTAPP_UNSET || s->priority != RTAPP_UNSET || def_policy >= 0) {
+		return;
+	}
+	if (s->policy != RTAPP_UNSET || s->priority != RTAPP_UNSET || def_policy >= 0) {
 		prio = rt ? MIN(MAX(prio, 1), 99) : MIN(MAX(prio, -20), 19);
 		WARN_ON_ONCE(sched_setscheduler(p, (unsigned int)pol, rt ? (unsigned int)prio : 0));
 		if (!rt)
@@ -216,6 +228,8 @@ static void rt_thread_fn(void *arg)
 	barrier_wait(&c->start);
 	if (c->abort)
 		return;
+	if (task->sched.policy == SCHED_DEADLINE && !cpumask_empty(&task->sched.cpus))
+		apply_dl(current, &task->sched); /* started on its first CPU */
 	mig0 = current->se.nr_migrations;
 	sleep_until_ns(MIN(c->start_ns + task->delay_us * NSEC_PER_USEC, c->end_ns));
 	for (s64 l = 0; (task->loop < 0 || l < task->loop) && !over(c); l++) {
