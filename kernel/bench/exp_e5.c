@@ -132,19 +132,22 @@ static int e5_mode(int pol, bool on, const struct e5_variant *v, struct rtapp_wo
 		   struct rtapp_workload *alone, struct e5_mode *m, struct e5_bg *bg)
 {
 	const char *feat = on ? "RT_UTIL_TRACKING" : "NO_RT_UTIL_TRACKING";
+	bool rt = v == &e5_variants[E5_RT];
 	struct cpufreq_stats s;
 	struct task_struct *th = NULL;
 	int err;
 
 	sched_feat_set(feat);
 	cpufreq_reset_stats(pol);
-	experiment_half_begin(feat); /* experiment=5,...,trace: the rt-app half traced */
+	if (rt) /* experiment=5,...,trace: the RT variant's rt-app halves traced */
+		experiment_half_begin(feat);
 	err = !alone && e5_irq_start();
 	if (!err)
 		err = rtapp_run(hog, &bg->r);
 	if (!alone)
 		e5_irq_stop();
-	experiment_half_end();
+	if (rt)
+		experiment_half_end();
 	if (err)
 		return -1;
 	cpufreq_get_stats(pol, &s);
