@@ -104,16 +104,18 @@ struct sugov_cpu_util {
 	unsigned long cfs;		      /* cpu_util_cfs: CFS util_avg with util_est, <= cap */
 	unsigned long rt;		      /* avg_rt.util_avg */
 	unsigned long irq;		      /* avg_irq.util_avg */
+	unsigned long dl;		      /* avg_dl.util_avg */
+	unsigned long bw_dl;		      /* cpu_bw_dl(): running_bw as a capacity */
 	unsigned long cap;		      /* capacity_orig */
 	bool rt_runnable;		      /* an RT task is queued or running */
 	bool uclamp_used;		      /* Linux: uclamp_is_used() */
 	unsigned long uclamp_min, uclamp_max; /* the rq's aggregated clamps */
 };
-/* RT_UTIL_TRACKING on (Linux >= 4.19, v6.1 effective_cpu_util without
- * deadline): cap if an RT task is runnable and uclamp unused, else
- * (clamp(cfs + rt) x (cap - irq) / cap + irq, at most cap, where clamp() is
- * uclamp_rq_util_with() of the rq's clamps (min wins an inversion).
- * Off (before 4.19): cap if an RT task is runnable, else cfs alone. */
+/* RT_UTIL_TRACKING on (Linux >= 4.19, v6.1 effective_cpu_util(FREQUENCY_UTIL)):
+ * cap if an RT task is runnable and uclamp unused, or if irq or cfs + rt + dl
+ * reach cap; else clamp(cfs + rt) x (cap - irq) / cap + irq + bw_dl, at most
+ * cap, where clamp() is uclamp_rq_util_with() of the rq's clamps (min wins an
+ * inversion). Off (before 4.19): cap if an RT task is runnable, else cfs alone. */
 unsigned long sugov_effective_util(const struct sugov_cpu_util *u, bool rt_tracking);
 /* Linux: sugov_next_freq_shared(): the CPU with the highest util / cap ratio
  * sets the policy's frequency. Returns the OPP in kHz. */

@@ -51,6 +51,7 @@ int strncmp(const char *a, const char *b, size_t n);
 char *strlcpy_k(char *dst, const char *src, size_t size);
 
 /* Error numbers (Linux's values), returned negated: -ENOMEM. */
+#define EPERM	  1
 #define EIO	  5
 #define ENOMEM	  12
 #define EBUSY	  16

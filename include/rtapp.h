@@ -41,6 +41,9 @@ struct rtapp_sched {
 	u32 cpus_line, cpus_col;	/* where "cpus" is, to name it if the machine lacks one */
 	int util_min, util_max;		/* 0..1024 or RTAPP_UNSET */
 	char taskgroup[RTAPP_NAME_LEN]; /* rt-app's cpu-cgroup path ("/A/B"); "" = unset */
+	/* SCHED_DEADLINE (rt-app's dl-runtime, dl-period, dl-deadline), us; 0 unset:
+	 * the period defaults to the runtime, the deadline to the period (rt-app's) */
+	u64 dl_runtime, dl_period, dl_deadline;
 };
 
 struct rtapp_event {

@@ -10,6 +10,7 @@
 #include "rbtree.h"
 #include "smp.h"
 #include "spinlock.h"
+#include "timer.h"
 #include "wait.h"
 
 #define TASK_COMM_LEN 16
@@ -22,11 +23,12 @@ enum task_state {
 };
 
 /* Scheduling policies (Linux's values). */
-#define SCHED_NORMAL 0
-#define SCHED_FIFO   1
-#define SCHED_RR     2
-#define SCHED_BATCH  3
-#define SCHED_IDLE   5
+#define SCHED_NORMAL   0
+#define SCHED_FIFO     1
+#define SCHED_RR       2
+#define SCHED_BATCH    3
+#define SCHED_IDLE     5
+#define SCHED_DEADLINE 6
 
 #define MAX_RT_PRIO	100
 #define MAX_PRIO	(MAX_RT_PRIO + 40)
@@ -57,6 +59,32 @@ struct sched_rt_entity {
 	struct list_head run_list;
 	unsigned int time_slice; /* ns left of an RR slice */
 	int on_rq;
+};
+
+/* A SCHED_DEADLINE task (kernel/sched/deadline.c; Linux: struct
+ * sched_dl_entity). Parameters in ns; bandwidths << BW_SHIFT (20). */
+struct sched_dl_entity {
+	struct rb_node rb_node;		 /* in the rq's EDF tree (dl_rq->root) */
+	struct list_head throttled_node; /* on dl_rq->throttled while throttled and queued */
+	u64 dl_runtime, dl_deadline, dl_period;
+	u64 dl_bw;	/* dl_runtime / dl_period */
+	u64 dl_density; /* dl_runtime / dl_deadline */
+	s64 runtime;	/* left in this instance (scale-invariant ns) */
+	u64 deadline;	/* absolute, on the rq clock */
+	bool on_dl_rq;	/* in the EDF tree */
+	bool dl_throttled, dl_yielded, dl_non_contending;
+	struct timer dl_timer;	     /* replenishment at the next period */
+	struct timer inactive_timer; /* the 0-lag time: running_bw drops then */
+	u64 nr_throttled;	     /* statistics: times its runtime ran out */
+};
+
+/* Linux: struct sched_attr (include/uapi/linux/sched/types.h), times in ns. */
+struct sched_attr {
+	u32 sched_policy;
+	u64 sched_flags;
+	s32 sched_nice;
+	u32 sched_priority;
+	u64 sched_runtime, sched_deadline, sched_period;
 };
 
 enum uclamp_id { UCLAMP_MIN, UCLAMP_MAX, UCLAMP_CNT };
@@ -128,6 +156,7 @@ struct task_struct {
 	const struct sched_class *sched_class;
 	struct sched_entity se;
 	struct sched_rt_entity rt;
+	struct sched_dl_entity dl;
 	unsigned int uclamp_req[UCLAMP_CNT];  /* requested (Linux: uclamp_req[].value) */
 	bool uclamp_user_defined[UCLAMP_CNT]; /* set by the user, kept across policies */
 	struct uclamp_se uclamp[UCLAMP_CNT];  /* effective, as counted in the rq */
@@ -185,6 +214,7 @@ struct task_info {
 	int prio, nice;
 	unsigned long util_avg, util_est;
 	u64 vruntime, nr_migrations, sum_exec_runtime;
+	u64 dl_runtime, dl_deadline, dl_period; /* ns; SCHED_DEADLINE only */
 	cpumask_t cpus_allowed;
 };
 /* Fills up to max entries in pid order; returns how many tasks there are. */
@@ -220,6 +250,17 @@ unsigned int cpu_nr_running(unsigned int cpu);
 /* Policy and priority: SCHED_NORMAL/BATCH/IDLE take nice (-20..19), FIFO/RR
  * take rt_priority 1..99. Return 0 or -1 for invalid values. */
 int sched_setscheduler(struct task_struct *p, unsigned int policy, unsigned int rt_priority);
+/* Linux: sched_setattr(): any policy; SCHED_DEADLINE takes sched_runtime <=
+ * sched_deadline <= sched_period (period 0: = deadline). 0, -EINVAL for
+ * invalid values, -EBUSY when admission control refuses the bandwidth, -EPERM
+ * when p may not run on every active CPU (Linux: the root domain's span). */
+int sched_setattr(struct task_struct *p, const struct sched_attr *attr);
+/* What SCHED_DEADLINE tasks hold: the admitted bandwidth and what admission
+ * allows (both << 20, over the active CPUs' capacity x 1024 / 1024). */
+void sched_dl_bw_info(u64 *total_bw, u64 *max_bw);
+/* Hotplug: may `cpu` go offline without breaking admitted DL bandwidth?
+ * Linux: dl_cpu_busy(). 0 or -EBUSY. */
+int sched_dl_cpu_busy(unsigned int cpu);
 int set_user_nice(struct task_struct *p, int nice);
 int task_nice(const struct task_struct *p);
 int sched_set_uclamp(struct task_struct *p, unsigned int min, unsigned int max);
@@ -256,7 +297,7 @@ void sched_pelt_stats(bool timing, u64 *updates, u64 *ns);
  * domain (balance.c), on the calling CPU, averaged over `loops`. */
 u64 sched_wakeup_scan_cost_ns(unsigned int loops);
 u64 sched_lb_pass_cost_ns(unsigned int loops);
-const char *task_class_name(const struct task_struct *p); /* stop, rt, fair, idle */
+const char *task_class_name(const struct task_struct *p); /* stop, dl, rt, fair, idle */
 /* Hotplug (kernel/cpu.c): on the dying CPU inside stop_machine, move every
  * queued task away; before a CPU starts again, reset its run queue. */
 unsigned int sched_migrate_tasks(unsigned int dead_cpu);

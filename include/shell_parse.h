@@ -44,16 +44,19 @@ int shell_split(char *line, char **argv);
 /* Each returns false after printing what was wrong; *out is set only on success. */
 bool parse_long(const char *what, const char *s, long min, long max, long *v);
 bool parse_cpulist_of(const char *s, const cpumask_t *online, cpumask_t *mask); /* "0-3,6" */
-bool parse_policy(const char *s, unsigned int *policy); /* normal batch idle fifo rr */
+bool parse_policy(const char *s, unsigned int *policy); /* normal batch idle fifo rr deadline */
 const char *policy_name(unsigned int policy);
 /* "all" or a policy number below nr: [*lo, *hi). */
 bool parse_policies(const char *s, int nr, int *lo, int *hi);
 /* arg is "key=VALUE": *val points at VALUE. */
 bool shell_opt(const char *arg, const char *key, const char **val);
 
-/* spawn NAME [work=US] [period=US] [nice=N] [policy=P] [prio=N] [cpus=LIST] */
+/* spawn NAME [work=US] [period=US] [nice=N] [policy=P] [prio=N] [cpus=LIST]
+ * [runtime=US deadline=US] (policy=deadline: its reservation; the DL period
+ * is period=, or deadline= when the task is CPU-bound) */
 struct spawn_args {
 	long work, period, nice, prio; /* us, us (0: CPU-bound), -20..19, 1..99 */
+	long runtime, deadline;	       /* us, SCHED_DEADLINE only (0: unset) */
 	unsigned int policy;
 	cpumask_t mask;
 };

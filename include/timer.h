@@ -23,6 +23,11 @@ void timer_add(struct timer *t, u64 expires);
 /* Returns true if it was pending. Safe against the callback running elsewhere
  * only in that it never returns while t is queued. */
 bool timer_cancel(struct timer *t);
+/* Linux: hrtimer_start(): arm on the calling CPU without waiting for a
+ * callback in flight (it may be spinning on a lock the caller holds). */
+void timer_start(struct timer *t, u64 expires);
+/* Linux: hrtimer_try_to_cancel(): 1 dequeued, 0 not queued, -1 callback running. */
+int timer_try_cancel(struct timer *t);
 
 /* Sleep the current task for ns of (emulated) time. */
 void sleep_ns(u64 ns);

@@ -121,6 +121,11 @@ static int check_cpu(unsigned int cpu, bool up)
 		printk("cpu: CPU%u is the last online CPU: refusing to take it offline\n", cpu);
 		return -EBUSY;
 	}
+	if (!up &&
+	    sched_dl_cpu_busy(cpu)) { /* Linux: sched_cpu_deactivate() -> dl_bw_check_overflow() */
+		printk("cpu: CPU%u: the admitted SCHED_DEADLINE bandwidth needs it\n", cpu);
+		return -EBUSY;
+	}
 	return 0;
 }
 

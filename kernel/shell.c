@@ -136,7 +136,7 @@ static void format_vruntime(char *buf, size_t size, const struct task_info *i)
 
 static void print_task(const struct task_info *i)
 {
-	bool rt = i->policy == SCHED_FIFO || i->policy == SCHED_RR;
+	bool rt = i->policy == SCHED_FIFO || i->policy == SCHED_RR || i->policy == SCHED_DEADLINE;
 	bool own = i->is_idle || !strcmp(i->class_name, "stop"); /* the scheduler's own */
 	char nice[8], prio[8], vr[24];
 
@@ -148,6 +148,10 @@ static void print_task(const struct task_info *i)
 	       strcmp(i->class_name, "stop") ? policy_name(i->policy) : "stop", own ? "-" : prio,
 	       rt || own ? "-" : nice, i->util_avg, i->util_est, vr, i->nr_migrations,
 	       i->sum_exec_runtime / NSEC_PER_MSEC);
+	if (i->policy == SCHED_DEADLINE)
+		printk("      deadline: runtime %llu us, deadline %llu us, period %llu us\n",
+		       i->dl_runtime / NSEC_PER_USEC, i->dl_deadline / NSEC_PER_USEC,
+		       i->dl_period / NSEC_PER_USEC);
 }
 
 /* A snapshot of the task list (kfree it), or NULL and a message. */
@@ -522,6 +526,30 @@ static void spawn_fn(void *arg)
 	}
 }
 
+/* policy=deadline: sched_setattr(); the kernel's refusal is printed. */
+static int spawn_dl(struct task_struct *t, const struct spawn_args *a)
+{
+	struct sched_attr attr = {
+		.sched_policy = SCHED_DEADLINE,
+		.sched_runtime = (u64)a->runtime * NSEC_PER_USEC,
+		.sched_deadline = (u64)(a->deadline ? a->deadline : a->period) * NSEC_PER_USEC,
+		.sched_period = (u64)(a->period ? a->period : a->deadline) * NSEC_PER_USEC,
+	};
+	int err;
+
+	if (!cpumask_equal(&a->mask, cpu_active_mask)) {
+		printk("a deadline task runs on every active CPU: no cpus=\n");
+		return -1;
+	}
+	err = sched_setattr(t, &attr);
+	if (err)
+		printk("sched_setattr: %s\n", err == -EBUSY
+						      ? "bandwidth refused by admission control"
+					      : err == -EPERM ? "not allowed on every active CPU"
+							      : "invalid parameters");
+	return err;
+}
+
 static int cmd_spawn(int argc, char **argv)
 {
 	struct spawn_args a;
@@ -545,7 +573,12 @@ static int cmd_spawn(int argc, char **argv)
 		printk("out of memory\n");
 		return 0;
 	}
-	if (a.policy == SCHED_FIFO || a.policy == SCHED_RR)
+	if (a.policy == SCHED_DEADLINE) {
+		if (spawn_dl(t, &a)) {
+			kthread_discard(t);
+			return 0;
+		}
+	} else if (a.policy == SCHED_FIFO || a.policy == SCHED_RR)
 		sched_setscheduler(t, a.policy, (unsigned int)a.prio);
 	else {
 		sched_setscheduler(t, a.policy, 0);
@@ -834,8 +867,8 @@ static const struct command commands[] = {
 	{ "energy", "energy [reset]", "joules per CPU and cluster since reset, average power",
 	  cmd_energy },
 	{ "spawn",
-	  "spawn NAME [work=US] [period=US] [nice=N] [policy=normal|batch|idle|fifo|rr] "
-	  "[prio=1..99] [cpus=LIST]",
+	  "spawn NAME [work=US] [period=US] [nice=N] [policy=normal|batch|idle|fifo|rr|deadline] "
+	  "[prio=1..99] [cpus=LIST] [runtime=US deadline=US]",
 	  "start a task: CPU-bound (no period) or WORK us of work every PERIOD us", cmd_spawn },
 	{ "kill", "kill PID", "stop a task started by spawn", cmd_kill },
 	{ "cgcreate", "cgcreate A[/B] [weight=W] [uclamp.min=V] [uclamp.max=V]",

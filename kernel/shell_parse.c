@@ -247,14 +247,16 @@ const char *policy_name(unsigned int policy)
 		return "batch";
 	case SCHED_IDLE:
 		return "idle";
+	case SCHED_DEADLINE:
+		return "deadline";
 	}
 	return "?";
 }
 
 bool parse_policy(const char *s, unsigned int *policy)
 {
-	static const unsigned int all[] = { SCHED_NORMAL, SCHED_FIFO, SCHED_RR, SCHED_BATCH,
-					    SCHED_IDLE };
+	static const unsigned int all[] = { SCHED_NORMAL, SCHED_FIFO, SCHED_RR,
+					    SCHED_BATCH,  SCHED_IDLE, SCHED_DEADLINE };
 
 	for (size_t i = 0; i < ARRAY_SIZE(all); i++) {
 		if (!strcmp(s, policy_name(all[i]))) {
@@ -262,7 +264,7 @@ bool parse_policy(const char *s, unsigned int *policy)
 			return true;
 		}
 	}
-	printk("unknown policy '%s' (normal, batch, idle, fifo, rr)\n", s);
+	printk("unknown policy '%s' (normal, batch, idle, fifo, rr, deadline)\n", s);
 	return false;
 }
 
@@ -308,6 +310,10 @@ static bool spawn_arg(const char *arg, const cpumask_t *online, struct spawn_arg
 		return parse_long("prio", v, 1, 99, &a->prio);
 	if (shell_opt(arg, "policy", &v))
 		return parse_policy(v, &a->policy);
+	if (shell_opt(arg, "runtime", &v))
+		return parse_long("runtime (us)", v, 1, 4000000, &a->runtime);
+	if (shell_opt(arg, "deadline", &v))
+		return parse_long("deadline (us)", v, 1, 4000000, &a->deadline);
 	if (shell_opt(arg, "cpus", &v))
 		return parse_cpulist_of(v, online, &a->mask);
 	printk("unknown option '%s'\n", arg);
@@ -328,6 +334,14 @@ bool parse_spawn_args(int argc, char **argv, const cpumask_t *online, struct spa
 			return false;
 	if (a->period && a->period < a->work) {
 		printk("period %ld us is shorter than work %ld us\n", a->period, a->work);
+		return false;
+	}
+	if (a->policy != SCHED_DEADLINE && (a->runtime || a->deadline)) {
+		printk("runtime= and deadline= are for policy=deadline\n");
+		return false;
+	}
+	if (a->policy == SCHED_DEADLINE && (!a->runtime || (!a->deadline && !a->period))) {
+		printk("policy=deadline needs runtime=US and deadline=US or period=US\n");
 		return false;
 	}
 	return true;

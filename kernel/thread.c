@@ -228,6 +228,9 @@ int task_snapshot(struct task_info *out, int max)
 		i->vruntime = t->se.vruntime;
 		i->nr_migrations = t->se.nr_migrations;
 		i->sum_exec_runtime = t->se.sum_exec_runtime;
+		i->dl_runtime = t->dl.dl_runtime;
+		i->dl_deadline = t->dl.dl_deadline;
+		i->dl_period = t->dl.dl_period;
 		i->cpus_allowed = t->cpus_allowed;
 	}
 	spin_unlock_irqrestore(&tasks_lock, flags);

@@ -47,10 +47,8 @@ void timer_init(struct timer *t, void (*fn)(struct timer *t))
 	INIT_LIST_HEAD(&t->node);
 }
 
-/* Dequeue t, and wait for its callback if it is running right now, so the
- * caller may free t on return (Linux: del_timer_sync()). Never call it from
- * t's own callback. */
-bool timer_cancel(struct timer *t)
+/* Dequeue t if queued; true if it was. Does not wait for a running callback. */
+static bool timer_dequeue(struct timer *t)
 {
 	for (;;) {
 		/* Acquire: pairs with timer_interrupt()'s release of cpu = -1, so
@@ -71,19 +69,42 @@ bool timer_cancel(struct timer *t)
 		}
 		spin_unlock_irqrestore(&b->lock, flags);
 	}
-	for (int c = 0; c < NR_CPUS; c++)
-		while (READ_ONCE(bases[c].running_timer) == t)
-			arch_cpu_relax();
 	return false;
 }
 
-void timer_add(struct timer *t, u64 expires)
+static bool timer_running(const struct timer *t)
+{
+	for (int c = 0; c < NR_CPUS; c++)
+		if (READ_ONCE(bases[c].running_timer) == t)
+			return true;
+	return false;
+}
+
+/* Dequeue t, and wait for its callback if it is running right now, so the
+ * caller may free t on return (Linux: del_timer_sync()). Never call it from
+ * t's own callback. */
+bool timer_cancel(struct timer *t)
+{
+	if (timer_dequeue(t))
+		return true;
+	while (timer_running(t))
+		arch_cpu_relax();
+	return false;
+}
+
+int timer_try_cancel(struct timer *t)
+{
+	if (timer_dequeue(t))
+		return 1;
+	return timer_running(t) ? -1 : 0;
+}
+
+static void timer_enqueue(struct timer *t, u64 expires)
 {
 	unsigned long flags;
 	struct timer_base *b;
 	struct list_head *pos;
 
-	timer_cancel(t);
 	flags = arch_irq_save();
 	b = &bases[arch_cpu_id()];
 	spin_lock(&b->lock);
@@ -97,6 +118,18 @@ void timer_add(struct timer *t, u64 expires)
 		reprogram(b);
 	spin_unlock(&b->lock);
 	arch_irq_restore(flags);
+}
+
+void timer_add(struct timer *t, u64 expires)
+{
+	timer_cancel(t);
+	timer_enqueue(t, expires);
+}
+
+void timer_start(struct timer *t, u64 expires)
+{
+	timer_dequeue(t);
+	timer_enqueue(t, expires);
 }
 
 void timer_cpu_init(unsigned int cpu, unsigned int nr_cpus)

@@ -121,6 +121,11 @@ RUNS = [
     # and a pipe ping-pong stays in WFI (cpuidle_teo_pingpong_stays_wfi).
     {"name": "cpuidle-teo-bl44", "kind": "qemu", "append": "selftest=cpuidle cpuidle_governor=teo",
      "qemu": QEMU_BL44},
+    # SCHED_DEADLINE (tests/kernel/selftest_deadline.c): EDF and admission on one big
+    # CPU (the others hotplugged out), throttling, hotplug refusal, placement on big,
+    # schedutil's DL floor. By name only: it takes CPUs offline.
+    {"name": "deadline-bl44", "kind": "qemu", "append": "selftest=boot,deadline",
+     "qemu": QEMU_BL44},
     # NO_HZ idle off (Linux's boot option): the idle CPUs tick HZ a second again.
     {"name": "nohz-off-bl44", "kind": "qemu", "append": "selftest=boot,timer,sched nohz=off",
      "qemu": QEMU_BL44},
@@ -387,7 +392,7 @@ SHELL_SCRIPT = [
     ("spawn-bad-cpus", "spawn x cpus=9-12\r", [r"names CPUs that are not online",
                                                 r"usage: spawn"]),
     ("spawn-bad-period", "spawn x work=5000 period=100\r", [r"shorter than work"]),
-    ("spawn-bad-policy", "spawn x policy=deadline\r", [r"unknown policy 'deadline'"]),
+    ("spawn-bad-policy", "spawn x policy=turbo\r", [r"unknown policy 'turbo'"]),
     # fifo prio 10: kernel prio 99 - 10 (Linux: MAX_RT_PRIO - 1 - rt_priority).
     ("ps-spawned", "ps\r", [r"^ +\d+ hog +[4-7] [RrS] normal +125 +5 ",
                             r"^ +\d+ tick +0 [RrS] fifo +89 +- .* - +\d+ +\d+$"]),
@@ -412,6 +417,14 @@ SHELL_SCRIPT = [
     ("why-pid-0", "why 0\r", [r"pid 0 is every CPU's idle task \(swapper/N\)", r"usage: why PID"]),
     ("why-bad", "why 99999\r", [r"no task with pid 99999", r"usage: why PID"]),
     ("kill-big", "kill {pid:big}\r", [r"killed \d+"]),
+    # SCHED_DEADLINE from the shell: admitted and shown, bad parameters refused, killed.
+    ("spawn-deadline", "spawn dl work=2000 period=10000 policy=deadline runtime=3000\r",
+     [r"spawned dl pid \d+: deadline, work 2000 us every 10000 us"]),
+    ("spawn-deadline-bad", "spawn dlx policy=deadline runtime=20000 deadline=10000\r",
+     [r"sched_setattr: invalid parameters"]),
+    ("ps-deadline", "ps\r", [r"^ +\d+ dl +\d+ [RrS] deadline ",
+                             r"deadline: runtime 3000 us, deadline 10000 us, period 10000 us"]),
+    ("kill-dl", "kill {pid:dl}\r", [r"killed \d+"]),
     ("top-count", "top -n 2 -d 100\r", [r"top - \d+\.\d+ s, \d+ tasks", r"^ +\d+ hog "]),
     ("top-bad", "top -x 1\r", [r"unknown option '-x'", r"usage: top"]),
     ("top-ctrl-c", "top -d 50\r{wait:^ +\\d+ hog }\x03", [r"\^C"]),
@@ -599,13 +612,16 @@ RUNS += [
 
 # E5 shortened (2 s per run) on the symmetric 8-CPU machine: with RT_UTIL_TRACKING the
 # frequency transitions are under a tenth of those without, and sysbench-cpu beside the
-# FIFO thread completes more events (KTAP from kernel/bench/exp_e5.c).
+# FIFO thread completes more events, and beside the SCHED_DEADLINE thread too (KTAP
+# from kernel/bench/exp_e5.c); the DL and IRQ variants print their tables.
 RUNS += [
     {"name": "e5-short-qemu-sym8", "kind": "qemu", "append": "experiment=5,short", "release": True,
      "qemu": a53_virt("qemu-sym8"),
      "expect": [("e5-table", r"^total_trans \(rt-app\) +\d+ +\d+ +1230 -> 14$"),
                 ("rtapp-result", r"^RESULT rtapp_task file=e5 \(NO_RT_UTIL_TRACKING\) task=fifo "
-                                 r"policy=SCHED_FIFO .*features=")]},
+                                 r"policy=SCHED_FIFO .*features="),
+                ("e5-dl-result", r"^RESULT e5_dl rt_util_tracking=1 "),
+                ("e5-irq-result", r"^RESULT e5_irq rt_util_tracking=1 ")]},
 ]
 
 # E6 short on qemu-bl44 (kernel/bench/exp_eas.c): OneSmallTask and TwoBigTasks with EAS off

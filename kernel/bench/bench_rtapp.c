@@ -151,12 +151,6 @@ static void do_event(struct rt_thread *t, const struct rtapp_event *e, u64 loop_
 	}
 }
 
-/* Policy, priority (nice for CFS policies), uclamp and affinity: what the
- * file set, over what the thread has. The parser checked each level against
- * its own policy; a phase can still meet a policy an earlier phase set (a
- * priority 50 arriving at a SCHED_OTHER thread, a util_min above the task's
- * util_max), and then the value is clamped to the range, as Linux clamps
- * uclamp requests: external input never trips a warning. */
 /* rt-app's "taskgroup": the group at that path, made like mkdir -p. */
 static struct task_group *rtapp_taskgroup(const char *path)
 {
@@ -184,6 +178,42 @@ static struct task_group *rtapp_taskgroup(const char *path)
 	return tg;
 }
 
+/* rt-app's SCHED_DEADLINE: sched_setattr() with the dl-* keys (us); a
+ * refusal is told and the thread keeps its policy (rt-app exits). Linux
+ * refuses a DL task an affinity narrower than its root domain (-EPERM), so
+ * "cpus" only says where it starts: a new thread is pinned there and made
+ * DL, on every CPU again, once it runs (rt_thread_fn()). */
+static void apply_dl(struct task_struct *p, const struct rtapp_sched *s)
+{
+	u64 period = s->dl_period ? s->dl_period : s->dl_runtime;
+	struct sched_attr a = { .sched_policy = SCHED_DEADLINE,
+				.sched_runtime = s->dl_runtime * NSEC_PER_USEC,
+				.sched_period = period * NSEC_PER_USEC,
+				.sched_deadline = (s->dl_deadline ? s->dl_deadline : period) *
+						  NSEC_PER_USEC };
+	int err;
+
+	if (!s->dl_runtime) /* a phase of a DL task that sets no dl-* key: unchanged */
+		return;
+	if (!cpumask_empty(&s->cpus)) {
+		if (p->state == TASK_NEW) {
+			set_cpus_allowed(p, cpumask_of(cpumask_first(&s->cpus)));
+			return;
+		}
+		set_cpus_allowed(p, cpu_active_mask);
+	}
+	err = sched_setattr(p, &a);
+	if (err)
+		printk("rtapp: %s: sched_setattr(SCHED_DEADLINE %llu/%llu us) refused: %d\n",
+		       p->comm, s->dl_runtime, period, err);
+}
+
+/* Policy, priority (nice for CFS policies), uclamp and affinity: what the
+ * file set, over what the thread has. The parser checked each level against
+ * its own policy; a phase can still meet a policy an earlier phase set (a
+ * priority 50 arriving at a SCHED_OTHER thread, a util_min above the task's
+ * util_max), and then the value is clamped to the range, as Linux clamps
+ * uclamp requests: external input never trips a warning. */
 static void apply_sched(struct task_struct *p, const struct rtapp_sched *s, int def_policy)
 {
 	int pol = s->policy != RTAPP_UNSET ? s->policy
@@ -193,6 +223,10 @@ static void apply_sched(struct task_struct *p, const struct rtapp_sched *s, int 
 	int prio = s->priority != RTAPP_UNSET ? s->priority : (rt ? 10 : 0);
 	unsigned int umin = p->uclamp_req[UCLAMP_MIN], umax = p->uclamp_req[UCLAMP_MAX];
 
+	if (pol == SCHED_DEADLINE) {
+		apply_dl(p, s);
+		return;
+	}
 	if (s->policy != RTAPP_UNSET || s->priority != RTAPP_UNSET || def_policy >= 0) {
 		prio = rt ? MIN(MAX(prio, 1), 99) : MIN(MAX(prio, -20), 19);
 		WARN_ON_ONCE(sched_setscheduler(p, (unsigned int)pol, rt ? (unsigned int)prio : 0));
@@ -228,6 +262,8 @@ static void rt_thread_fn(void *arg)
 	barrier_wait(&c->start);
 	if (c->abort)
 		return;
+	if (task->sched.policy == SCHED_DEADLINE && !cpumask_empty(&task->sched.cpus))
+		apply_dl(current, &task->sched); /* started on its first CPU */
 	mig0 = current->se.nr_migrations;
 	sleep_until_ns(MIN(c->start_ns + task->delay_us * NSEC_PER_USEC, c->end_ns));
 	for (s64 l = 0; (task->loop < 0 || l < task->loop) && !over(c); l++) {

@@ -14,7 +14,7 @@ _Static_assert(sizeof(jsmntok_t) == sizeof(((struct rtapp_workload *)0)->tok[0])
 	       "rtapp_workload.tok must hold jsmn tokens");
 
 /* Linux's policy numbers (include/sched.h), repeated so the parser stays pure. */
-enum { P_OTHER = 0, P_FIFO = 1, P_RR = 2, P_BATCH = 3, P_IDLE = 5 };
+enum { P_OTHER = 0, P_FIFO = 1, P_RR = 2, P_BATCH = 3, P_IDLE = 5, P_DEADLINE = 6 };
 
 struct ps {
 	struct rtapp_workload *w;
@@ -298,8 +298,10 @@ static int parse_policy(struct ps *p, int i, int *out)
 		const char *name;
 		int policy;
 	} names[] = {
-		{ "SCHED_OTHER", P_OTHER }, { "SCHED_NORMAL", P_OTHER }, { "SCHED_FIFO", P_FIFO },
-		{ "SCHED_RR", P_RR },	    { "SCHED_BATCH", P_BATCH },	 { "SCHED_IDLE", P_IDLE },
+		{ "SCHED_OTHER", P_OTHER },	  { "SCHED_NORMAL", P_OTHER },
+		{ "SCHED_FIFO", P_FIFO },	  { "SCHED_RR", P_RR },
+		{ "SCHED_BATCH", P_BATCH },	  { "SCHED_IDLE", P_IDLE },
+		{ "SCHED_DEADLINE", P_DEADLINE },
 	};
 
 	if (p->t[i].type != JSMN_STRING)
@@ -310,11 +312,9 @@ static int parse_policy(struct ps *p, int i, int *out)
 			return 0;
 		}
 	}
-	if (tok_is(p, i, "SCHED_DEADLINE"))
-		return fail_at(p, p->t[i].start, "policy SCHED_DEADLINE is not supported");
 	return fail_at(p, p->t[i].start,
 		       "unknown policy \"%.*s\" (SCHED_OTHER, SCHED_FIFO, "
-		       "SCHED_RR, SCHED_BATCH, SCHED_IDLE)",
+		       "SCHED_RR, SCHED_BATCH, SCHED_IDLE, SCHED_DEADLINE)",
 		       tlen(&p->t[i]), p->js + p->t[i].start);
 }
 
@@ -359,6 +359,15 @@ static int parse_sched_key(struct ps *p, int key, struct rtapp_sched *s)
 	}
 	if (tok_is(p, key, "cpus"))
 		return parse_cpus(p, v, s) ? -1 : 1;
+	if (tok_is(p, key, "dl-runtime") || tok_is(p, key, "dl-period") ||
+	    tok_is(p, key, "dl-deadline")) {
+		if (tok_int(p, v, 1, 4000000, &x, "dl-runtime/dl-period/dl-deadline (us)"))
+			return -1;
+		*(tok_is(p, key, "dl-runtime")	? &s->dl_runtime
+		  : tok_is(p, key, "dl-period") ? &s->dl_period
+						: &s->dl_deadline) = (u64)x;
+		return 1;
+	}
 	if (tok_is(p, key, "util_min") || tok_is(p, key, "util_max")) {
 		if (tok_int(p, v, 0, 1024, &x, "util_min/util_max"))
 			return -1;
@@ -722,6 +731,8 @@ static int check_priority(struct ps *p, const struct rtapp_sched *s, int policy,
 	if (s->util_min != RTAPP_UNSET && s->util_max != RTAPP_UNSET && s->util_min > s->util_max)
 		return fail_at(p, -1, "%s: util_min %d above util_max %d", where, s->util_min,
 			       s->util_max);
+	if (s->policy == P_DEADLINE && !s->dl_runtime)
+		return fail_at(p, -1, "%s: SCHED_DEADLINE needs dl-runtime", where);
 	if (s->priority == RTAPP_UNSET)
 		return 0;
 	if (is_rt(pol) && (s->priority < 1 || s->priority > 99))
@@ -747,6 +758,8 @@ static int check_workload(struct ps *p)
 		threads += t->instance;
 		if (check_priority(p, &t->sched, w->default_policy, t->name))
 			return -1;
+		if (pol == P_DEADLINE && !t->sched.dl_runtime)
+			return fail_at(p, -1, "%s: SCHED_DEADLINE needs dl-runtime", t->name);
 		for (u32 ph = t->first_phase; ph < t->first_phase + t->nr_phases; ph++)
 			if (check_priority(p, &w->phases[ph].sched, pol, t->name))
 				return -1;
@@ -810,6 +823,8 @@ const char *rtapp_policy_name(int policy)
 		return "SCHED_BATCH";
 	case P_IDLE:
 		return "SCHED_IDLE";
+	case P_DEADLINE:
+		return "SCHED_DEADLINE";
 	}
 	return "?";
 }

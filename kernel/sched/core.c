@@ -2,7 +2,7 @@
  * schedule(), wakeups (try_to_wake_up), new tasks, affinity, policy/nice/
  * uclamp, the tick, the rq clocks (task and PELT time), and the emulated
  * work primitive cpu_work(). Policy lives in the classes: fair.c (CFS),
- * rt.c, idle.c (idle and stop). Linux: kernel/sched/core.c.
+ * rt.c, deadline.c, idle.c (idle and stop). Linux: kernel/sched/core.c.
  *
  * Lock order (the one statement of it; the debug build checks it, see
  * include/lockdep.h):
@@ -24,7 +24,8 @@
 struct rq runqueues[NR_CPUS];
 struct update_util_data *cpufreq_update_util_data[NR_CPUS]; /* set by cpufreq_schedutil.c */
 const struct sched_class *const sched_classes[] = {
-	&stop_sched_class, &rt_sched_class, &fair_sched_class, &idle_sched_class, NULL,
+	&stop_sched_class, &dl_sched_class,   &rt_sched_class,
+	&fair_sched_class, &idle_sched_class, NULL,
 };
 
 /* Linux: sched_prio_to_weight[] - each nice level is ~10% of CPU time: w(n) ~ 1024 / 1.25^n. */
@@ -106,13 +107,14 @@ void update_rq_clock(struct rq *rq)
 		note_idle_clocks(rq);
 }
 
-/* The rq goes idle: if it was saturated (cfs + rt util_sum at the maximum),
+/* The rq goes idle: if it was saturated (cfs + rt + dl util_sum at the maximum),
  * the time its PELT clock lags the task clock would not have been idle at
  * full capacity either, and is kept as lost idle time before the clocks
- * resync. Linux: update_idle_rq_clock_pelt() (no DL class here). */
+ * resync. Linux: update_idle_rq_clock_pelt(). */
 static void update_idle_rq_clock_pelt(struct rq *rq)
 {
-	rq->pelt = pelt_clock_enter_idle(rq->pelt, rq->cfs.avg.util_sum + rq->avg_rt.util_sum);
+	rq->pelt = pelt_clock_enter_idle(rq->pelt, rq->cfs.avg.util_sum + rq->avg_rt.util_sum +
+							   rq->avg_dl.util_sum);
 	note_idle_clocks(rq);
 }
 
@@ -369,7 +371,7 @@ static void sched_fork(struct task_struct *p)
 	p->policy = SCHED_NORMAL;
 	p->static_prio = DEFAULT_PRIO;
 	if (parent && !parent->is_idle && parent->policy != SCHED_FIFO &&
-	    parent->policy != SCHED_RR) { /* inherit nice and policy, like fork */
+	    parent->policy != SCHED_RR && parent->policy != SCHED_DEADLINE) { /* like fork */
 		p->policy = parent->policy;
 		p->static_prio = parent->static_prio;
 	}
@@ -386,6 +388,7 @@ static void sched_fork(struct task_struct *p)
 	uclamp_policy_defaults(p);
 	p->recent_used_cpu = -1;
 	INIT_LIST_HEAD(&p->rt.run_list);
+	sched_dl_task_init(p);
 	memset(&p->se.avg, 0, sizeof(p->se.avg));
 }
 
@@ -689,6 +692,8 @@ int set_cpus_allowed(struct task_struct *p, const cpumask_t *mask)
 
 	if (!cpumask_intersects(mask, p->per_cpu_kthread ? cpu_online_mask : cpu_active_mask))
 		return -1;
+	if (dl_task(p) && !cpumask_subset(cpu_active_mask, mask))
+		return -1; /* Linux: sched_setaffinity()'s -EBUSY: DL tasks span the root domain */
 	flags = spin_lock_irqsave(&p->pi_lock);
 	p->cpus_allowed = *mask;
 	p->nr_cpus_allowed = (int)cpumask_weight(mask);
@@ -739,7 +744,7 @@ static void change_task(struct task_struct *p, void (*fn)(struct task_struct *, 
 	running = task_running(rq, p);
 	if (queued) {
 		sched_oracle_event(SCHED_EV_DEQUEUE, rq, p, 0);
-		dequeue_task(rq, p, 0);
+		dequeue_task(rq, p, DEQUEUE_SAVE);
 	}
 	if (running) {
 		sched_oracle_event(SCHED_EV_PUT_PREV, rq, p, 0);
@@ -750,7 +755,7 @@ static void change_task(struct task_struct *p, void (*fn)(struct task_struct *, 
 	sched_oracle_event(SCHED_EV_CHANGED, rq, p, 0);
 	if (queued) {
 		sched_oracle_event(SCHED_EV_ENQUEUE, rq, p, 0);
-		enqueue_task(rq, p, 0);
+		enqueue_task(rq, p, ENQUEUE_RESTORE);
 	}
 	if (running) {
 		sched_oracle_event(SCHED_EV_SET_NEXT, rq, p, 0);
@@ -827,7 +832,48 @@ int sched_setscheduler(struct task_struct *p, unsigned int policy, unsigned int 
 		return -1;
 	if (p->is_idle)
 		return -1;
+	if (dl_task(p)) { /* releases its DL bandwidth */
+		struct sched_attr a = { .sched_policy = policy };
+
+		sched_dl_overflow(p, &a);
+	}
 	change_task(p, apply_policy, (long)policy << 8 | rt_priority);
+	return 0;
+}
+
+/* SCHED_DEADLINE's part of Linux's __setscheduler_params(): prio -1 (Linux:
+ * MAX_DL_PRIO - 1), above every RT priority. */
+static void apply_dl_attr(struct task_struct *p, long arg)
+{
+	const struct sched_attr *attr = (const struct sched_attr *)arg;
+
+	p->policy = SCHED_DEADLINE;
+	p->rt_priority = 0;
+	set_load_weight(p, p->state != TASK_NEW && p->cpu >= 0);
+	sched_dl_setparams(p, attr);
+	p->prio = p->normal_prio = -1;
+	p->sched_class = &dl_sched_class;
+}
+
+/* Linux: sched_setattr() -> __sched_setscheduler(): check, admit, change. */
+int sched_setattr(struct task_struct *p, const struct sched_attr *attr)
+{
+	int err;
+
+	if (attr->sched_policy != SCHED_DEADLINE) {
+		err = sched_setscheduler(p, attr->sched_policy, attr->sched_priority) ? -EINVAL : 0;
+		if (!err && !task_has_rt_policy(p) && attr->sched_nice)
+			err = set_user_nice(p, attr->sched_nice) ? -EINVAL : 0;
+		return err;
+	}
+	if (p->is_idle || p->per_cpu_kthread || !sched_dl_param_ok(attr))
+		return -EINVAL;
+	if (!cpumask_subset(cpu_active_mask, &p->cpus_allowed))
+		return -EPERM;
+	err = sched_dl_overflow(p, attr);
+	if (err)
+		return err;
+	change_task(p, apply_dl_attr, (long)attr);
 	return 0;
 }
 
@@ -924,13 +970,16 @@ void cpu_work(u64 units)
 
 /* ---- CPU hotplug (kernel/cpu.c drives it) ----------------------------------------- */
 
-/* A task queued on rq that may leave it: RT queues first, then the CFS tree
+/* A task queued on rq that may leave it: DL (throttled too), RT queues, then the CFS tree
  * (the stop task is in neither; the running task was put back when the stop
  * task took the CPU). */
 static struct task_struct *pick_migratable(struct rq *rq)
 {
+	struct task_struct *dl = pick_migratable_dl(rq);
 	struct rb_node *node;
 
+	if (dl)
+		return dl;
 	for (int prio = 0; prio < MAX_RT_PRIO; prio++)
 		if (!list_empty(&rq->rt.queue[prio]))
 			return list_first_entry(&rq->rt.queue[prio], struct task_struct,
@@ -1034,6 +1083,7 @@ void sched_init_cpu(unsigned int cpu, struct task_struct *idle)
 	init_cfs_rq(&rq->cfs);
 	init_rt_rq(&rq->rt);
 	init_uclamp_rq(rq);
+	init_dl_rq(&rq->dl);
 	INIT_LIST_HEAD(&rq->cfs_tasks);
 	sched_balance_rq_init(rq);
 	rq->cpu_capacity_orig = rq->cpu_capacity = arch_scale_cpu_capacity((int)cpu);

@@ -54,12 +54,14 @@ static unsigned long sugov_uclamp_util(const struct sugov_cpu_util *u, unsigned 
 	return util < u->uclamp_min ? u->uclamp_min : util > u->uclamp_max ? u->uclamp_max : util;
 }
 
-/* Linux v6.1 effective_cpu_util(cpu, util_cfs, FREQUENCY_UTIL, NULL), no
- * deadline class. Unless uclamp is used, a runnable RT task asks for the
- * maximum; with it, the RT tasks' default uclamp.min (1024) does the same
- * through the rq clamp. IRQ time steals from the task time it scales:
+/* Linux v6.1 effective_cpu_util(cpu, util_cfs, FREQUENCY_UTIL, NULL). Unless
+ * uclamp is used, a runnable RT task asks for the maximum; with it, the RT
+ * tasks' default uclamp.min (1024) does the same through the rq clamp.
+ * util_dl only decides saturation; DL asks for its admitted running
+ * bandwidth instead (cpu_bw_dl(), the floor that meets its deadlines). IRQ
+ * time steals from the task time it scales:
  *
- *	util = uclamp(cfs + rt) x (cap - irq) / cap + irq
+ *	util = uclamp(cfs + rt) x (cap - irq) / cap + irq + bw_dl
  */
 unsigned long sugov_effective_util(const struct sugov_cpu_util *u, bool rt_tracking)
 {
@@ -72,9 +74,10 @@ unsigned long sugov_effective_util(const struct sugov_cpu_util *u, bool rt_track
 	if (u->irq >= cap)
 		return cap;
 	util = sugov_uclamp_util(u, u->cfs + u->rt);
-	if (util >= cap)
+	if (util + u->dl >= cap)
 		return cap;
 	util = util * (cap - u->irq) / cap + u->irq;
+	util += u->bw_dl;
 	return util < cap ? util : cap;
 }
 

@@ -12,6 +12,7 @@ struct cpufreq_policy;
 struct sugov_cpu {
 	struct update_util_data update_util; /* what cpufreq_update_util() calls */
 	struct cpufreq_policy *policy;
+	unsigned long bw_dl; /* cpu_bw_dl() at its last reading (ignore_dl_rate_limit) */
 };
 
 /* The struct sugov_cpu of each CPU is per CPU (cpufreq_schedutil.c), as in Linux. */

@@ -15,6 +15,8 @@ static void sugov_get_util(unsigned int cpu, struct sugov_cpu_util *u)
 {
 	struct rq *rq = cpu_rq(cpu);
 
+	sugov_cpus[cpu].bw_dl = u->bw_dl = cpu_bw_dl(rq);
+	u->dl = READ_ONCE(rq->avg_dl.util_avg);
 	u->cap = arch_scale_cpu_capacity((int)cpu);
 	u->cfs = cpu_util((int)cpu);
 	u->rt = READ_ONCE(rq->avg_rt.util_avg);
@@ -29,7 +31,8 @@ static void sugov_get_util(unsigned int cpu, struct sugov_cpu_util *u)
  * emulated driver, which applies it clock-latency-ns later. */
 static void sugov_update_shared(struct update_util_data *d, u64 time, unsigned int flags)
 {
-	struct cpufreq_policy *policy = container_of(d, struct sugov_cpu, update_util)->policy;
+	struct sugov_cpu *sg_cpu = container_of(d, struct sugov_cpu, update_util);
+	struct cpufreq_policy *policy = sg_cpu->policy;
 	struct sugov_policy *sg = &policy->sg;
 	struct sugov_cpu_util *u = sg->util;
 	unsigned int cpu;
@@ -41,6 +44,9 @@ static void sugov_update_shared(struct update_util_data *d, u64 time, unsigned i
 	spin_lock(&policy->lock);
 	if (policy->governor != CPUFREQ_GOV_SCHEDUTIL || !u) /* stopping: a late call */
 		goto out;
+	/* Linux: ignore_dl_rate_limit(): more DL bandwidth is served at once. */
+	if (cpu_bw_dl(cpu_rq((unsigned int)(sg_cpu - sugov_cpus))) > sg_cpu->bw_dl)
+		sg->limits_changed = true;
 	if (!sugov_should_update(time, sg->last_freq_update_time,
 				 (u64)policy->rate_limit_us * NSEC_PER_USEC, sg->limits_changed))
 		goto out;

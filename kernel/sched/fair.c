@@ -45,7 +45,7 @@ unsigned long capacity_of(unsigned int cpu)
 	return READ_ONCE(cpu_rq(cpu)->cpu_capacity);
 }
 
-/* Linux: scale_rt_capacity(): what RT and IRQ leave to CFS. */
+/* Linux: scale_rt_capacity(): what RT, DL and IRQ leave to CFS. */
 void update_cpu_capacity(struct rq *rq)
 {
 	unsigned long max = rq->cpu_capacity_orig, irq = rq->avg_irq.util_avg, used;
@@ -54,7 +54,7 @@ void update_cpu_capacity(struct rq *rq)
 		rq->cpu_capacity = 1;
 		return;
 	}
-	used = READ_ONCE(rq->avg_rt.util_avg);
+	used = READ_ONCE(rq->avg_rt.util_avg) + READ_ONCE(rq->avg_dl.util_avg);
 	used = used < max ? max - used : 0;
 	used = used * (max - irq) / max; /* scale_irq_capacity() */
 	rq->cpu_capacity = used ? used : 1;

@@ -81,13 +81,21 @@ const char *sched_energy_reason(void)
 
 /* ---- overutilized ------------------------------------------------------------------------ */
 
-/* Linux: cpu_overutilized(): the CFS util does not fit the CPU (80 %). As Linux >= 6.9,
- * false while EAS is off, so that EAS-off runs do exactly what they did before EAS. */
+/* Linux: cpu_overutilized(): the CFS util does not fit the CPU (80 %), within the
+ * rq's clamps (uclamp_rq_get()). As Linux >= 6.9, false while EAS is off, so that
+ * EAS-off runs do exactly what they did before EAS. */
 bool cpu_overutilized(int cpu)
 {
+	struct rq *rq = cpu_rq(cpu);
+	unsigned long umin = 0, umax = SCHED_CAPACITY_SCALE;
+
 	if (!sched_energy_enabled())
 		return false;
-	return !util_fits_cpu(cpu_util_cfs((unsigned int)cpu), 0, SCHED_CAPACITY_SCALE, cpu);
+	if (uclamp_is_used()) {
+		umin = READ_ONCE(rq->uclamp[UCLAMP_MIN].value);
+		umax = READ_ONCE(rq->uclamp[UCLAMP_MAX].value);
+	}
+	return !util_fits_cpu(cpu_util_cfs((unsigned int)cpu), umin, umax, cpu);
 }
 
 static void set_rd_overutilized(int status)
@@ -186,25 +194,32 @@ static unsigned long cpu_util_next(int cpu, const struct task_struct *p, int dst
 
 enum cpu_util_type { FREQUENCY_UTIL, ENERGY_UTIL };
 
-/* Linux 6.1: effective_cpu_util() with no deadline class; uclamp: the task's own request
- * for FREQUENCY_UTIL (no per-rq clamp aggregation here). */
+/* Linux 6.1: effective_cpu_util(). Unless uclamp is used, a runnable RT task
+ * asks for the maximum frequency; the rq's clamps (with p's, p about to be
+ * there) bound CFS + RT for FREQUENCY_UTIL; DL's util decides saturation and
+ * counts for ENERGY_UTIL, its running bandwidth (cpu_bw_dl()) for FREQUENCY_UTIL. */
 static unsigned long effective_cpu_util(int cpu, unsigned long util_cfs, enum cpu_util_type type,
 					const struct task_struct *p)
 {
 	struct rq *rq = cpu_rq(cpu);
-	unsigned long max = capacity_orig_of((unsigned int)cpu), irq, util;
+	unsigned long max = capacity_orig_of((unsigned int)cpu), irq, util, dl_util;
 
-	if (type == FREQUENCY_UTIL && rq->rt.rt_nr_running)
-		return max; /* Linux: rt_rq_is_runnable(), uclamp unused */
+	if (!uclamp_is_used() && type == FREQUENCY_UTIL && rq->rt.rt_nr_running)
+		return max; /* Linux: rt_rq_is_runnable() */
 	irq = READ_ONCE(rq->avg_irq.util_avg);
 	if (irq >= max)
 		return max;
 	util = util_cfs + READ_ONCE(rq->avg_rt.util_avg);
-	if (type == FREQUENCY_UTIL && p)
-		util = MAX(util, (unsigned long)p->uclamp_req[UCLAMP_MIN]);
-	if (util >= max)
+	if (type == FREQUENCY_UTIL)
+		util = uclamp_rq_util_with(rq, util, p);
+	dl_util = READ_ONCE(rq->avg_dl.util_avg);
+	if (util + dl_util >= max)
 		return max;
+	if (type == ENERGY_UTIL)
+		util += dl_util;
 	util = util * (max - irq) / max + irq; /* scale_irq_capacity() + irq */
+	if (type == FREQUENCY_UTIL)
+		util += cpu_bw_dl(rq);
 	return MIN(util, max);
 }
 
@@ -328,7 +343,8 @@ static int pd_max_spare_cpu(const struct task_struct *p, const cpumask_t *cpus,
 			    const struct sched_domain *sd, int prev_cpu, unsigned long *prev_spare,
 			    unsigned long *max_spare)
 {
-	unsigned long umin = p->uclamp_req[UCLAMP_MIN], umax = p->uclamp_req[UCLAMP_MAX];
+	unsigned long umin = uclamp_eff_value(p, UCLAMP_MIN),
+		      umax = uclamp_eff_value(p, UCLAMP_MAX);
 	int cpu, best = -1;
 
 	*prev_spare = *max_spare = 0;

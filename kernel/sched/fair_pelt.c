@@ -215,17 +215,19 @@ void migrate_se_pelt_lag(struct rq *rq, struct sched_entity *se)
 	pelt_update_blocked_se(&se->avg, now, se->load.weight);
 }
 
-/* Linux: __update_blocked_others(): the rt and irq signals of a CPU with
+/* Linux: __update_blocked_others(): the rt, dl and irq signals of a CPU with
  * nothing of theirs running decay here. */
 static bool update_blocked_others(struct rq *rq, bool *done)
 {
 	bool decayed;
 
 	decayed = update_rt_rq_load_avg(rq, rq->curr->sched_class == &rt_sched_class);
+	decayed |= update_dl_rq_load_avg(rq, rq->curr->sched_class == &dl_sched_class);
 	decayed |=
 		pelt_update_irq(&rq->avg_irq, rq->clock, 0, arch_scale_cpu_capacity((int)rq->cpu),
 				arch_scale_freq_capacity((int)rq->cpu));
-	if (READ_ONCE(rq->avg_rt.util_avg) || READ_ONCE(rq->avg_irq.util_avg))
+	if (READ_ONCE(rq->avg_rt.util_avg) || READ_ONCE(rq->avg_dl.util_avg) ||
+	    READ_ONCE(rq->avg_irq.util_avg))
 		*done = false; /* Linux: others_have_blocked() */
 	return decayed;
 }

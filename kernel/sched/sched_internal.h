@@ -21,10 +21,13 @@
 #define NICE_0_LOAD (1ul << 10) /* 64-bit Linux scales it up by 2^10; we keep 1024 */
 
 /* enqueue/dequeue flags */
-#define ENQUEUE_WAKEUP	 0x01
-#define ENQUEUE_MIGRATED 0x02
-#define ENQUEUE_INITIAL	 0x04
-#define DEQUEUE_SLEEP	 0x01
+#define ENQUEUE_WAKEUP	  0x01
+#define ENQUEUE_MIGRATED  0x02
+#define ENQUEUE_INITIAL	  0x04
+#define ENQUEUE_RESTORE	  0x08 /* change_task() puts it back (Linux: with DEQUEUE_SAVE) */
+#define ENQUEUE_REPLENISH 0x10 /* deadline.c: a throttled task got its runtime back */
+#define DEQUEUE_SLEEP	  0x01
+#define DEQUEUE_SAVE	  0x02 /* change_task() takes it off to change it */
 
 /* wake flags (select_task_rq) */
 #define WF_TTWU	    0x08
@@ -97,6 +100,15 @@ struct rt_rq {
 	u64 rt_time;
 };
 
+/* The EDF queue (kernel/sched/deadline.c). Linux: struct dl_rq; bandwidths << BW_SHIFT. */
+struct dl_rq {
+	struct rb_root_cached root; /* by absolute deadline */
+	unsigned int dl_nr_running; /* in the tree (throttled tasks are not) */
+	struct list_head throttled; /* queued but throttled (Linux keeps no list) */
+	u64 earliest_dl;	    /* the leftmost's deadline (Linux: earliest_dl.curr) */
+	u64 running_bw;		    /* the active ("contending") tasks' dl_bw (GRUB) */
+};
+
 /* A sched domain of one CPU at one level (MC, DIE): span from the topology,
  * groups = the child level's spans (single CPUs under MC). */
 struct sched_domain {
@@ -137,6 +149,7 @@ struct rq {
 	unsigned int nr_running;
 	struct cfs_rq cfs;
 	struct rt_rq rt;
+	struct dl_rq dl;
 	struct task_struct *curr, *idle, *stop;
 	bool need_resched;
 	u64 clock, clock_task;		 /* ns; clock_task excludes IRQ time */
@@ -144,7 +157,7 @@ struct rq {
 	u64 clock_idle, clock_pelt_idle; /* clock and PELT clock when last seen idle */
 	u64 prev_irq_time;
 	u64 irq_time; /* ns spent in IRQ handlers, accumulated */
-	struct sched_avg avg_rt, avg_irq;
+	struct sched_avg avg_rt, avg_dl, avg_irq;
 	struct uclamp_rq uclamp[UCLAMP_CNT];
 	unsigned int uclamp_flags;  /* UCLAMP_FLAG_IDLE */
 	unsigned long cpu_capacity; /* capacity_of(): orig minus RT/IRQ pressure */
@@ -207,7 +220,7 @@ struct sched_class {
 	bool uclamp_enabled; /* its tasks count in the rq's clamps (fair, rt) */
 };
 
-extern const struct sched_class stop_sched_class, rt_sched_class, fair_sched_class,
+extern const struct sched_class stop_sched_class, dl_sched_class, rt_sched_class, fair_sched_class,
 	idle_sched_class;
 /* Highest first: a class only runs when every class above has nothing. */
 #define for_each_class(c)                                                                          \
@@ -427,6 +440,27 @@ void uclamp_set_request(struct task_struct *p, unsigned int min, unsigned int ma
 #ifdef HOST_BUILD
 void uclamp_host_reset(void);
 #endif
+
+/* deadline.c */
+#define BW_SHIFT 20
+#define BW_UNIT	 (1ull << BW_SHIFT)
+#define DL_SCALE 10
+void init_dl_rq(struct dl_rq *dl_rq);
+bool update_dl_rq_load_avg(struct rq *rq, bool running);
+struct task_struct *pick_migratable_dl(struct rq *rq); /* hotplug: a queued DL task, or NULL */
+int sched_dl_overflow(struct task_struct *p, const struct sched_attr *attr);
+void sched_dl_setparams(struct task_struct *p, const struct sched_attr *attr); /* rq locked */
+void sched_dl_task_init(struct task_struct *p);
+bool sched_dl_param_ok(const struct sched_attr *attr); /* Linux: __checkparam_dl() */
+static inline bool dl_task(const struct task_struct *p)
+{
+	return p->policy == SCHED_DEADLINE;
+}
+/* Linux: cpu_bw_dl(): the running DL bandwidth as a capacity, the frequency floor. */
+static inline unsigned long cpu_bw_dl(const struct rq *rq)
+{
+	return (unsigned long)((READ_ONCE(rq->dl.running_bw) * SCHED_CAPACITY_SCALE) >> BW_SHIFT);
+}
 
 /* rt.c */
 void init_rt_rq(struct rt_rq *rt_rq);

@@ -212,7 +212,7 @@ static int check_rq(struct rq *rq, bool verbose)
 	}
 	CHECK(n == rq->cfs.h_nr_running, "cpu%u: cfs h_nr_running %u, cfs_tasks holds %u", rq->cpu,
 	      rq->cfs.h_nr_running, n);
-	n = rq->cfs.h_nr_running + rq->rt.rt_nr_running +
+	n = rq->cfs.h_nr_running + rq->rt.rt_nr_running + rq->dl.dl_nr_running +
 	    (rq->stop && task_on_rq_queued(rq->stop) ? 1 : 0);
 	CHECK(n == rq->nr_running, "cpu%u: nr_running %u, the classes say %u", rq->cpu,
 	      rq->nr_running, n);
@@ -301,6 +301,14 @@ static int check_all_tasks(bool verbose)
 				mark_queued(container_of(pos, struct task_struct, rt.run_list), cpu,
 					    &bad, verbose);
 		}
+		for (struct rb_node *nd = rb_first_cached(&rq->dl.root); nd; nd = rb_next(nd))
+			mark_queued(container_of(rb_entry(nd, struct sched_dl_entity, rb_node),
+						 struct task_struct, dl),
+				    cpu, &bad, verbose);
+		for (struct list_head *pos = rq->dl.throttled.next; pos != &rq->dl.throttled;
+		     pos = pos->next)
+			mark_queued(container_of(pos, struct task_struct, dl.throttled_node), cpu,
+				    &bad, verbose);
 		if (rq->cfs.curr && rq->cfs.curr->on_rq && rq->curr != rq->idle)
 			mark_queued(rq->curr, cpu, &bad, verbose);
 	}
@@ -411,5 +419,7 @@ const char *task_class_name(const struct task_struct *p)
 		return "stop";
 	if (p->sched_class == &idle_sched_class || p->is_idle)
 		return "idle";
+	if (p->sched_class == &dl_sched_class)
+		return "dl";
 	return p->sched_class == &rt_sched_class ? "rt" : "fair";
 }

@@ -110,6 +110,27 @@ static void cpufreq_rt_util_tracking(struct ktest *t)
 	EXPECT_EQ(t, sugov_next_freq_shared(&u, 1, false, a73, 5), 1805000);
 }
 
+/* Linux 6.1 effective_cpu_util(FREQUENCY_UTIL): util_dl only decides
+ * saturation (cfs + rt + dl >= cap -> cap); the DL request is cpu_bw_dl(),
+ * added after the IRQ scaling. Off: CFS alone, DL unseen. */
+static void cpufreq_dl_util(struct ktest *t)
+{
+	struct sugov_cpu_util u = { .cfs = 200, .dl = 100, .bw_dl = 512, .cap = 1024 };
+
+	EXPECT_EQ(t, sugov_effective_util(&u, true), 712);  /* 200 + 512 */
+	EXPECT_EQ(t, sugov_effective_util(&u, false), 200); /* CFS only */
+	u.irq = 256;					    /* 200 x 768 / 1024 + 256 + 512 */
+	EXPECT_EQ(t, sugov_effective_util(&u, true), 918);
+	u.irq = 0;
+	u.cfs = 500;
+	u.dl = 600; /* cfs + dl >= cap: saturated */
+	EXPECT_EQ(t, sugov_effective_util(&u, true), 1024);
+	u = (struct sugov_cpu_util){ .cfs = 0, .dl = 50, .bw_dl = 600, .cap = 1024 };
+	EXPECT_EQ(t, sugov_effective_util(&u, true), 600);
+	/* 600 x 1.25 x 2362 / 1024 = 1730 MHz -> the A73's 1805 MHz OPP */
+	EXPECT_EQ(t, sugov_next_freq_shared(&u, 1, true, a73, 5), 1805000);
+}
+
 static void cpufreq_stats_bookkeeping(struct ktest *t)
 {
 	static struct cpufreq_stats s;
@@ -135,4 +156,4 @@ static void cpufreq_stats_bookkeeping(struct ktest *t)
 KTEST_SUITE(cpufreq_math, KTEST_CASE(cpufreq_hikey_a53_picks), KTEST_CASE(cpufreq_hikey_a73_picks),
 	    KTEST_CASE(cpufreq_resolve_and_formula), KTEST_CASE(cpufreq_shared_policy_max),
 	    KTEST_CASE(cpufreq_rate_limit), KTEST_CASE(cpufreq_rt_util_tracking),
-	    KTEST_CASE(cpufreq_stats_bookkeeping));
+	    KTEST_CASE(cpufreq_dl_util), KTEST_CASE(cpufreq_stats_bookkeeping));

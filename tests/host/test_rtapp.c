@@ -86,6 +86,34 @@ static void rtapp_parse_as_written(struct ktest *t)
 	free(w);
 }
 
+/* rt-app's SCHED_DEADLINE keys, in us; the period defaults to the runtime
+ * and the deadline to the period (rt-app's parse_task_data()). */
+static void rtapp_parse_deadline(struct ktest *t)
+{
+	static const char json[] =
+		"{ \"tasks\": { \"d\": { \"loop\": 10, \"policy\": \"SCHED_DEADLINE\",\n"
+		"  \"dl-runtime\": 9000, \"dl-period\": 17777, \"dl-deadline\": 17000,\n"
+		"  \"run\": 8000, \"timer\": { \"ref\": \"t\", \"period\": 17777 } },\n"
+		"  \"e\": { \"loop\": 1, \"policy\": \"SCHED_DEADLINE\", \"dl-runtime\": 500,\n"
+		"  \"run\": 100 } } }";
+	struct rtapp_workload *w;
+	int r;
+
+	w = parse(json, &r);
+	ASSERT_TRUE(t, w);
+	if (r)
+		ktest_diag(t, "error: %s", w->error);
+	EXPECT_EQ(t, r, 0);
+	EXPECT_EQ(t, w->tasks[0].sched.policy, 6);
+	EXPECT_EQ(t, w->tasks[0].sched.dl_runtime, 9000);
+	EXPECT_EQ(t, w->tasks[0].sched.dl_period, 17777);
+	EXPECT_EQ(t, w->tasks[0].sched.dl_deadline, 17000);
+	EXPECT_EQ(t, w->tasks[1].sched.dl_runtime, 500);
+	EXPECT_EQ(t, w->tasks[1].sched.dl_period, 0); /* unset: the runtime, when applied */
+	EXPECT_TRUE(t, !strcmp(rtapp_policy_name(6), "SCHED_DEADLINE"));
+	free(w);
+}
+
 static void rtapp_parse_warnings(struct ktest *t)
 {
 	struct rtapp_workload *w;
@@ -133,7 +161,7 @@ static const struct {
 	{ "{\"tasks\": {\"a\": {\"loop\": 1, \"run\": 1, \"policy\": \"SCHED_TURBO\"}}}",
 	  "unknown policy \"SCHED_TURBO\"", "1:49:" },
 	{ "{\"tasks\": {\"a\": {\"loop\": 1, \"run\": 1, \"policy\": \"SCHED_DEADLINE\"}}}",
-	  "SCHED_DEADLINE is not supported", "" },
+	  "SCHED_DEADLINE needs dl-runtime", "" },
 	{ "{\"global\": {\"default_policy\": 7}, \"tasks\": {\"a\": {\"loop\": 1, \"run\": 1}}}",
 	  "policy must be a string", "" },
 	{ "{\"tasks\": {\"a\": {\"loop\": 1,\n \"run\": 1, \"suspend\": \"a\"}}}",
@@ -216,5 +244,6 @@ static void rtapp_parse_limits(struct ktest *t)
 	free(w);
 }
 
-KTEST_SUITE(rtapp_parse, KTEST_CASE(rtapp_parse_as_written), KTEST_CASE(rtapp_parse_warnings),
-	    KTEST_CASE(rtapp_parse_refusals), KTEST_CASE(rtapp_parse_limits));
+KTEST_SUITE(rtapp_parse, KTEST_CASE(rtapp_parse_as_written), KTEST_CASE(rtapp_parse_deadline),
+	    KTEST_CASE(rtapp_parse_warnings), KTEST_CASE(rtapp_parse_refusals),
+	    KTEST_CASE(rtapp_parse_limits));
