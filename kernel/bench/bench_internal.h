@@ -13,6 +13,9 @@ u64 bench_arg(const char *spec, const char *key, u64 def);
 bool bench_flag(const char *spec, const char *key); /* "name,key" or key=1 */
 /* " features=A,NO_B,..." for the flags the experiments toggle. */
 const char *bench_features(void);
+/* Called around each benchmark of bench_run(): the markers `make profile` counts between. */
+void bench_profile_begin(void);
+void bench_profile_end(void);
 
 struct pipe_result {
 	u64 loops, ns, migrations[2];
