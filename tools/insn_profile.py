@@ -2,10 +2,10 @@
 """insn_profile.py - `make profile B=SPEC [MACHINE=...]`: where the emulated machine's
 instructions go, per kernel function, for one benchmark. Boots build/Image under -icount
 with the TCG plugin tools/profile/tbcount.c (instructions per translation block; emulated
-time is not changed), counts only between bench_profile_begin() and bench_profile_end() (kernel/bench/
-bench.c), and attributes each instruction to the kernel.elf function holding its address
-less the load address. Prints the benchmark's RESULT lines, then per function: instructions
-(all CPUs together), instructions per benchmark operation, share.
+time is not changed), counts only between bench_profile_begin() and bench_profile_end()
+(kernel/bench/bench.c), and attributes each instruction to the kernel.elf function holding
+its address less the load address. Prints the benchmark's RESULT lines, then per
+function: instructions (all CPUs together), instructions per benchmark operation, share.
 
   tools/insn_profile.py [--build build] [--machine qemu-bl44] [--top 30] [--ops N]
                         [--append BOOTARG] SPEC

@@ -148,8 +148,7 @@ static void dump(qemu_plugin_id_t id, void *udata)
 	fclose(f);
 }
 
-EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc,
-			       char **argv)
+EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, char **argv)
 {
 	(void)info;
 	for (int i = 0; i < argc; i++) {
