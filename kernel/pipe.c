@@ -1,5 +1,6 @@
 /* pipe.c - bounded byte pipes between kernel threads (include/pipe.h).
- * head and tail only grow; the ring index is the count modulo size. Waiters
+ * head and tail only grow; the ring index is the count modulo size, taken once per
+ * transfer, whose bytes move in at most two memcpy (before and after the ring's end). Waiters
  * test their condition locklessly inside wait_event (the counters are
  * written under p->lock before the wake-up), then take the lock to copy and
  * re-check, since another reader or writer may have been first.
@@ -34,6 +35,26 @@ size_t pipe_used(const struct pipe *p)
 	return (size_t)(p->head - p->tail);
 }
 
+/* The ring's n bytes from byte count pos into dst: up to its end, then from its start. */
+static void ring_copy_out(const struct pipe *p, u64 pos, u8 *dst, size_t n)
+{
+	size_t off = pos % p->size, first = n < p->size - off ? n : p->size - off;
+
+	memcpy(dst, p->buf + off, first);
+	if (n > first)
+		memcpy(dst + first, p->buf, n - first);
+}
+
+/* src's n bytes into the ring at byte count pos (the same two pieces). */
+static void ring_copy_in(struct pipe *p, u64 pos, const u8 *src, size_t n)
+{
+	size_t off = pos % p->size, first = n < p->size - off ? n : p->size - off;
+
+	memcpy(p->buf + off, src, first);
+	if (n > first)
+		memcpy(p->buf, src + first, n - first);
+}
+
 size_t pipe_read(struct pipe *p, void *buf, size_t n)
 {
 	unsigned long flags;
@@ -49,8 +70,7 @@ size_t pipe_read(struct pipe *p, void *buf, size_t n)
 			break;
 		spin_unlock_irqrestore(&p->lock, flags); /* another reader won */
 	}
-	for (size_t i = 0; i < got; i++)
-		((u8 *)buf)[i] = p->buf[(p->tail + i) % p->size];
+	ring_copy_out(p, p->tail, buf, got);
 	p->tail += got;
 	spin_unlock_irqrestore(&p->lock, flags);
 	if (got)
@@ -95,8 +115,7 @@ size_t pipe_write(struct pipe *p, const void *buf, size_t n)
 		}
 		room = p->size - pipe_used(p);
 		k = n - done < room ? n - done : room;
-		for (size_t i = 0; i < k; i++)
-			p->buf[(p->head + i) % p->size] = ((const u8 *)buf)[done + i];
+		ring_copy_in(p, p->head, (const u8 *)buf + done, k);
 		p->head += k;
 		done += k;
 		spin_unlock_irqrestore(&p->lock, flags);
