@@ -8,6 +8,7 @@
  *   bench=pipe,n=100;spin,up  (several, in turn, each after a "bench: run SPEC" line)
  *   experiment=placement (spin 1/4/8, spin up, pipe: make test compares them with Linux)
  *   experiment=1 .. 5         experiment=1,short (KTAP direction check)
+ *   experiment=overheads      ping-pong and hackbench under speed=work vs Linux (issue 21)
  * Each prints a table and `RESULT <kind> key=value ... features=...` lines
  * (docs/experiments.md, "Output convention"). */
 #ifndef BENCH_H

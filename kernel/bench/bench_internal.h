@@ -53,6 +53,7 @@ int experiment_placement(bool skip_up);
 int bench_stress(const char *spec);
 /* exp_e5.c: E5, RT utilization tracking off and on (short: 2 s runs and KTAP checks). */
 int experiment_e5(bool shortrun);
+int experiment_overheads(void); /* exp_overheads.c */
 
 /* Tracing an experiment's halves (trace_halves.c). experiment_run calls
  * experiment_trace_setup(spec) first; each experiment brackets each of its

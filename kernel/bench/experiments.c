@@ -143,6 +143,8 @@ int experiment_run(const char *spec)
 		return bench_smoke();
 	if (!strcmp(spec, "cost"))
 		return experiment_cost();
+	if (!strcmp(spec, "overheads"))
+		return experiment_overheads();
 	if (!strncmp(spec, "placement", 9) && (spec[9] == ',' || !spec[9]))
 		return experiment_placement(bench_flag(spec, "skip_up"));
 	if (spec[0] == '1' && (spec[1] == ',' || !spec[1]))
@@ -155,7 +157,8 @@ int experiment_run(const char *spec)
 		return experiment_e4(shortrun);
 	if (spec[0] == '5' && (spec[1] == ',' || !spec[1]))
 		return experiment_e5(shortrun);
-	printk("experiment: \"%s\" is not available (implemented: 1-5, smoke, placement, cost)\n",
+	printk("experiment: \"%s\" is not available (implemented: 1-5, smoke, placement, cost, "
+	       "overheads)\n",
 	       spec);
 	return -1;
 }
