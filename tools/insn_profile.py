@@ -60,6 +60,11 @@ class Symbols:
         self.funcs = funcs
         self.addrs = [a for a, _, _ in funcs]
 
+    def is_entry(self, addr):
+        """addr is where a function starts (a block there is one call, or a loop back)."""
+        i = bisect.bisect_left(self.addrs, addr)
+        return i < len(self.addrs) and self.addrs[i] == addr
+
     def name_of(self, addr):
         """The function holding addr: the last one starting at or below it, if addr is
         inside its size (a symbol without a size holds up to the next symbol)."""
@@ -86,11 +91,15 @@ def parse_counts(text):
     return blocks, header
 
 
-def attribute(blocks, syms, base):
+def attribute(blocks, syms, base, calls=None):
     """Instructions per function: each block's instructions one by one (a block may run
-    from one symbol into the next), minus the load address."""
+    from one symbol into the next), minus the load address. calls (a Counter), if given,
+    gets the executions of blocks that start at a function's first instruction: its calls,
+    unless a loop branches back to that instruction."""
     per = collections.Counter()
     for va, n, count in blocks:
+        if calls is not None and syms.is_entry(va - base):
+            calls[syms.name_of(va - base)] += count
         for i in range(n):
             per[syms.name_of(va - base + i * INSN_BYTES)] += count
     return per
@@ -108,14 +117,21 @@ def ops_of(results):
     return 1, "run"
 
 
-def table(per, ops, unit, top):
+def table(per, ops, unit, top, calls=None):
+    """The top functions by instructions (their own, not their callees'); with calls, also
+    calls per op and instructions per call."""
+    calls = calls if calls is not None else collections.Counter()
     total = sum(per.values())
     lines = ["%d instructions in the window, %.0f per %s (%d %ss)" %
              (total, total / ops, unit, ops, unit),
-             "%7s %14s %12s  %s" % ("share", "instructions", "per " + unit, "function")]
+             "%7s %14s %12s %10s %9s  %s" % ("share", "instructions", "per " + unit,
+                                           "calls/" + unit.split()[-1], "per call",
+                                           "function")]
     for name, n in per.most_common(top):
-        lines.append("%6.2f%% %14d %12.1f  %s" % (100.0 * n / total if total else 0, n,
-                                                  n / ops, name))
+        c = calls[name]
+        lines.append("%6.2f%% %14d %12.1f %10.2f %9s  %s" % (
+            100.0 * n / total if total else 0, n, n / ops, c / ops,
+            "%.1f" % (n / c) if c else "-", name))
     return "\n".join(lines)
 
 
@@ -148,11 +164,12 @@ def run(opt):
     print("\n".join(results))
     if header.get("windows", "0") == "0":
         sys.exit("profile: the benchmark never reached bench_profile_end()")
-    per = attribute(blocks, syms, base)
+    calls = collections.Counter()
+    per = attribute(blocks, syms, base, calls)
     ops, unit = ops_of(results)
     if opt.ops:
         ops, unit = opt.ops, "op"
-    print(table(per, ops, unit, opt.top))
+    print(table(per, ops, unit, opt.top, calls))
     if per[OUTSIDE] > sum(per.values()) // 100:
         print("profile: %d instructions outside kernel.elf: is the load address %#x right?"
               % (per[OUTSIDE], base))

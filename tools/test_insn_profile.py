@@ -62,7 +62,9 @@ class Attribution(unittest.TestCase):
         blocks, hdr = prof.parse_counts("# tbcount windows=1 windowed=1\n"
                                         "40201008 3 5\n40201030 1 7\n50000000 2 1\n")
         self.assertEqual(hdr["windows"], "1")
-        per = prof.attribute(blocks, self.syms, base)
+        calls = collections.Counter()
+        per = prof.attribute(blocks, self.syms, base, calls)
+        self.assertEqual(calls, {"delta": 7})  # the alpha+8 block is not a call
         self.assertEqual(per["alpha"], 10)
         self.assertEqual(per["beta"], 5)
         self.assertEqual(per["delta"], 7)
@@ -86,6 +88,12 @@ class Operations(unittest.TestCase):
         self.assertIn("100 instructions in the window, 20 per op", out[0])
         self.assertTrue(out[2].startswith(" 75.00%") and out[2].endswith("a"))
         self.assertIn("15.0", out[2])
+
+    def test_table_calls(self):
+        out = prof.table(collections.Counter(a=60), 2, "round trip", 10,
+                         collections.Counter(a=4)).splitlines()
+        self.assertIn("calls/trip", out[1])
+        self.assertEqual(out[2].split(), ["100.00%", "60", "30.0", "2.00", "15.0", "a"])
 
 
 if __name__ == "__main__":
