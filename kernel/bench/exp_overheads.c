@@ -15,8 +15,8 @@
  * (seconds), as issue 21 measured them. */
 struct overhead_row {
 	const char *name;
-	u64 groups;	/* 0: ping-pong */
-	u64 linux_ns;	/* per round trip, or the whole run */
+	u64 groups;   /* 0: ping-pong */
+	u64 linux_ns; /* per round trip, or the whole run */
 };
 
 static const struct overhead_row rows[] = {
