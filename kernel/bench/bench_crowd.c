@@ -3,6 +3,7 @@
  * wake-up into the crowded run queue each time): how the tick, the pick and the enqueue
  * grow with the number of runnable tasks (docs/performance.md). `make profile` counts only
  * the M ms: the threads' creation and their join are left out of its window. */
+#include "bench.h"
 #include "bench_internal.h"
 #include "kernel.h"
 #include "mm.h"
@@ -57,20 +58,22 @@ int bench_crowd(const char *spec)
 	u64 n = bench_arg(spec, "t", 10), ms = bench_arg(spec, "ms", 200), started;
 	struct task_struct **th = kzalloc(sizeof(*th) * (n + 1));
 	struct crowd *c = kzalloc(sizeof(*c));
-	unsigned int cpu = 0, last;
+	unsigned int cpu = arch_cpu_id(), c2;
 	int ret = -1;
 
-	for_each_cpu(last, cpu_online_mask)
-		cpu = last;
+	for_each_cpu(c2, cpu_online_mask) /* the last online CPU but this one */
+		if (c2 != arch_cpu_id())
+			cpu = c2;
 	if (!th || !c || !n || !ms || cpu == arch_cpu_id()) {
 		printk("bench crowd: %s\n", th && c ? "t and ms must be at least 1, and two CPUs "
-						      "online" : "out of memory");
+						      "online"
+						    : "out of memory");
 		goto out;
 	}
 	started = crowd_start(c, th, n, cpu);
 	if (started == n + 1) {
-		msleep(10);		/* every thread has run once */
-		bench_profile_begin();	/* make profile: restart the window here */
+		msleep(10);	       /* every thread has run once */
+		bench_profile_begin(); /* make profile: restart the window here */
 		msleep(ms);
 		bench_profile_end();
 	}
@@ -81,8 +84,8 @@ int bench_crowd(const char *spec)
 		printk("bench crowd: out of memory after %llu threads\n", started);
 		goto out;
 	}
-	printk("RESULT crowd threads=%llu cpu=%u ms=%llu wakeups=%llu%s\n", n, cpu, ms,
-	       c->wakeups, bench_features());
+	printk("RESULT crowd threads=%llu cpu=%u ms=%llu wakeups=%llu%s\n", n, cpu, ms, c->wakeups,
+	       bench_features());
 	ret = 0;
 out:
 	kfree(th);

@@ -44,6 +44,7 @@ int bench_sysbench_cpu_on(u64 threads, u64 work_units, bool real, u64 ms, const 
 
 /* bench_rtapp.c: "rtapp,file=NAME" or "rtapp,NAME" (no name: list the built-in files). */
 int bench_rtapp(const char *spec);
+int bench_crowd(const char *spec); /* bench_crowd.c */
 /* bench_spin.c: "spin,t=N,ms=M" (share of time on big CPUs) or "spin,up" (first seen on
  * a big CPU after leaving cpu0); experiment=placement[,skip_up] runs them and the
  * ping-pong and judges them against Linux's figures (KTAP). */

@@ -4,7 +4,8 @@
  * Host code, built as a shared object; QEMU loads it with
  *   -plugin build/host/tbcount.so,out=FILE[,begin=HEX,end=HEX]
  * begin/end: guest addresses of two marker functions; only what runs between each begin
- * and the next end is kept (all windows summed), so the boot is not in the figures. */
+ * and the next end is kept (all windows summed), so the boot is not in the figures. A begin
+ * inside an open window restarts it (a benchmark leaves its set-up out). */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -88,15 +89,16 @@ static struct block *block_get(uint64_t va, uint64_t n)
 	return b;
 }
 
-/* A marker block ran: open (snapshot every counter) or close (add what ran since) the
- * window. Under -icount QEMU runs all vCPUs in one thread, so the counters are still. */
+/* A marker block ran: open or restart (snapshot every counter) or close (add what ran
+ * since) the window. Under -icount QEMU runs all vCPUs in one thread: the counters are
+ * still meanwhile. */
 static void marker(unsigned int vcpu, void *udata)
 {
 	int open = udata == &begin_va;
 
 	(void)vcpu;
 	pthread_mutex_lock(&lock);
-	if (open && !in_window) {
+	if (open) {
 		for (struct block *b = blocks; b; b = b->all)
 			b->mark = b->count;
 		in_window = 1;
