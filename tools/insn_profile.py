@@ -22,8 +22,8 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RAM_BASE = 0x40000000  # QEMU virt's RAM
 INSN_BYTES = 4  # A64: every instruction is 4 bytes, so block + i * 4 is its i-th
-QEMU_ARGS = ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8", "-m", "512M", "-nographic",
-             "-no-reboot", "-icount", "shift=0,sleep=off"]
+QEMU_ARGS = ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8", "-nographic", "-no-reboot",
+             "-icount", "shift=0,sleep=off"]
 OUTSIDE = "<outside kernel.elf>"
 
 
@@ -150,7 +150,7 @@ def run(opt):
         plugin = "%s,out=%s,begin=%x,end=%x" % (os.path.abspath(opt.plugin), out,
                                                base + marks[0], base + marks[1])
         dtb = os.path.join(opt.build, "dts", opt.machine + ".dtb")
-        argv = [opt.qemu] + QEMU_ARGS + ["-monitor", "none", "-plugin", plugin,
+        argv = [opt.qemu] + QEMU_ARGS + ["-m", opt.mem, "-monitor", "none", "-plugin", plugin,
                                          "-kernel", image, "-dtb", dtb,
                                          "-append", " ".join(opt.append + ["bench=" + opt.spec])]
         con = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True,
@@ -187,6 +187,7 @@ def main():
                     "the Image header, as QEMU places it)")
     ap.add_argument("--ops", type=int, help="divide by this instead of the RESULT's count")
     ap.add_argument("--top", type=int, default=30)
+    ap.add_argument("--mem", default="512M", help="QEMU -m (bench=crowd,t=10000: 1G)")
     ap.add_argument("--append", action="append", default=[],
                     help="more boot arguments, e.g. speed=work")
     ap.add_argument("--timeout", type=int, default=3600)

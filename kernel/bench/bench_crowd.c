@@ -35,7 +35,8 @@ static void crowd_sleeper(void *arg)
 	}
 }
 
-/* Every thread (n spinners, then the sleeper) pinned to cpu and started; fewer if out of
+/* Every thread (the sleeper first: a new task queues behind the crowd, and it has to run
+ * once before it sleeps, then the n spinners) pinned to cpu and started; fewer if out of
  * memory. Returns how many were started. */
 static u64 crowd_start(struct crowd *c, struct task_struct **th, u64 n, unsigned int cpu)
 {
@@ -44,7 +45,7 @@ static u64 crowd_start(struct crowd *c, struct task_struct **th, u64 n, unsigned
 	cpumask_clear(&one);
 	__cpumask_set_cpu(cpu, &one);
 	for (u64 i = 0; i <= n; i++) {
-		th[i] = kthread_create(i < n ? crowd_spinner : crowd_sleeper, c, "crowd");
+		th[i] = kthread_create(i ? crowd_spinner : crowd_sleeper, c, "crowd");
 		if (!th[i])
 			return i;
 		set_cpus_allowed(th[i], &one);
@@ -72,7 +73,7 @@ int bench_crowd(const char *spec)
 	}
 	started = crowd_start(c, th, n, cpu);
 	if (started == n + 1) {
-		msleep(10);	       /* every thread has run once */
+		msleep(10);	       /* the last ones are queued */
 		bench_profile_begin(); /* make profile: restart the window here */
 		msleep(ms);
 		bench_profile_end();
