@@ -55,10 +55,19 @@ static void ring_copy_in(struct pipe *p, u64 pos, const u8 *src, size_t n)
 		memcpy(p->buf, src + first, n - first);
 }
 
+/* The most room a waiting writer can need (pipe_room_for): a whole small write. */
+static size_t pipe_max_need(const struct pipe *p)
+{
+	return p->size < PIPE_BUF ? p->size : PIPE_BUF;
+}
+
+/* Linux pipe_read: writers are woken only if the pipe was full, here: if it had less
+ * room than a writer may wait for (with more, no writer can be asleep on it). */
 size_t pipe_read(struct pipe *p, void *buf, size_t n)
 {
 	unsigned long flags;
 	size_t got = 0;
+	bool was_full;
 
 	if (!n)
 		return 0;
@@ -70,10 +79,11 @@ size_t pipe_read(struct pipe *p, void *buf, size_t n)
 			break;
 		spin_unlock_irqrestore(&p->lock, flags); /* another reader won */
 	}
+	was_full = p->size - pipe_used(p) < pipe_max_need(p);
 	ring_copy_out(p, p->tail, buf, got);
 	p->tail += got;
 	spin_unlock_irqrestore(&p->lock, flags);
-	if (got)
+	if (got && was_full)
 		wake_up_sync(&p->wr_wq); /* Linux pipe_read: sync wake of writers */
 	return got;
 }
@@ -95,6 +105,8 @@ static bool pipe_room_for(struct pipe *p, size_t left)
 	return p->closed || room >= (left <= PIPE_BUF && left <= p->size ? left : 1);
 }
 
+/* Linux pipe_write: readers are woken only if the pipe was empty (with bytes in it, no
+ * reader is asleep on it: every reader is woken, and one that finds it empty sleeps). */
 size_t pipe_write(struct pipe *p, const void *buf, size_t n)
 {
 	size_t done = 0;
@@ -102,6 +114,7 @@ size_t pipe_write(struct pipe *p, const void *buf, size_t n)
 	while (done < n) {
 		unsigned long flags;
 		size_t room, k;
+		bool was_empty;
 
 		wait_event(p->wr_wq, pipe_room_for(p, n - done));
 		flags = spin_lock_irqsave(&p->lock);
@@ -114,12 +127,14 @@ size_t pipe_write(struct pipe *p, const void *buf, size_t n)
 			continue;
 		}
 		room = p->size - pipe_used(p);
+		was_empty = !pipe_used(p);
 		k = n - done < room ? n - done : room;
 		ring_copy_in(p, p->head, (const u8 *)buf + done, k);
 		p->head += k;
 		done += k;
 		spin_unlock_irqrestore(&p->lock, flags);
-		wake_up_sync(&p->rd_wq); /* Linux pipe_write: sync wake of readers */
+		if (was_empty)
+			wake_up_sync(&p->rd_wq); /* Linux pipe_write: sync wake of readers */
 	}
 	return done;
 }
