@@ -1,6 +1,7 @@
 # littlebig - top-level Makefile. Everything it builds goes under build/.
 #   make          kernel Image, device trees, host tools
 #   make run      boot the big.LITTLE QEMU machine with the console on this terminal
+#                 (-icount: the numbers of make test; REALTIME=1: idle time at wall speed)
 #   make test     make lint + host unit tests + fuzz smoke + self-tests in every QEMU configuration
 #   make lint     clang-format, 100 columns, shellcheck, pyflakes, the arch fence (tools/lint.py)
 #   make format   reformat every C file and header that make lint checks, in place
@@ -191,7 +192,7 @@ HOST_PORTABLE := $(wildcard lib/cpumask.c lib/dtb.c lib/printf.c lib/rbtree.c li
 	kernel/ktest.c \
 	kernel/sched/pelt.c kernel/sched/cpufreq_math.c kernel/sched/topology.c \
 	kernel/shell_parse.c \
-	kernel/bench/rtapp_parse.c kernel/initrd.c)
+	kernel/bench/rtapp_parse.c kernel/bench/eas_model.c kernel/initrd.c)
 HOSTCFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-Iinclude -I$(BUILD)/gen -DHOST_BUILD -fno-omit-frame-pointer
 SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all
@@ -199,8 +200,8 @@ HOST_TESTS := $(wildcard tests/host/*.c)
 # The scheduler itself and the portable kernel files it calls, on tests/host/fake_arch.c
 # (test_sched.c); only unittests links them: they need an arch. Built with the debug
 # checks (include/lockdep.h): a report fails the case (fake_arch.c).
-HOST_SCHED := $(addprefix kernel/sched/,core.c fair.c fair_pelt.c balance.c nohz.c rt.c idle.c \
-	features.c stats.c cpuidle.c energy.c speed.c) \
+HOST_SCHED := $(addprefix kernel/sched/,core.c fair.c fair_energy.c fair_pelt.c balance.c nohz.c \
+	rt.c idle.c features.c stats.c cpuidle.c energy.c speed.c uclamp.c group.c why.c) \
 	kernel/arch_topology.c kernel/smp.c kernel/timer.c kernel/wait.c kernel/mutex.c \
 	kernel/bootargs.c kernel/lockdep.c
 
@@ -231,9 +232,18 @@ $(BUILD)/host/fuzz_%: tests/fuzz/fuzz_%.c $(HOST_PORTABLE) $(GENHDR) $(wildcard 
 # ---- running ----------------------------------------------------------------
 MACHINE ?= qemu-bl44
 QEMU_BASE := -M virt -cpu cortex-a53 -smp 8 -m 512M -nographic -no-reboot
+# make run: emulated time from the instruction count (-icount shift=0,sleep=off, as
+# make test), so a host busy with other work slows the machine down but changes no
+# number (without -icount a vCPU the host paused counted the pause as its time).
+# Idle stretches are skipped, so `sleep` and `top -d` run faster than the wall
+# clock. REALTIME=1: sleep=on, emulated time follows the host clock while every vCPU
+# idles - but work and stalls are wfi to a deadline here, so throughput then
+# depends on the host (E1 short ops/sec 150-175 / 1422-4108 on a loaded host, 262 /
+# 312 with sleep=off every time).
+QEMU_RUN := $(QEMU_BASE) -icount shift=0,sleep=$(if $(REALTIME),on,off)
 run: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb
 	@echo "Booting $(MACHINE) (Ctrl-A X quits QEMU)"
-	$(QEMU) $(QEMU_BASE) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$(MACHINE).dtb $(QEMU_EXTRA)
+	$(QEMU) $(QEMU_RUN) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$(MACHINE).dtb $(QEMU_EXTRA)
 
 debug: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb
 	@echo "In another terminal (QEMU -kernel puts the Image at RAM + 2 MiB = 0x40200000," \
@@ -278,7 +288,9 @@ EXPERIMENT_MACHINES_2 := qemu-sym8
 EXPERIMENT_MACHINES_3 := qemu-sym8
 EXPERIMENT_MACHINES_4 := qemu-bl44-1c qemu-bl44
 EXPERIMENT_MACHINES_5 := qemu-sym8
-EXPERIMENTS := 1 2 3 4 5
+# E6: EAS on the HiKey960's shape (two clusters, its EM).
+EXPERIMENT_MACHINES_6 := qemu-bl44
+EXPERIMENTS := 1 2 3 4 5 6
 QEMU_ICOUNT := $(QEMU_BASE) -icount shift=0,sleep=off
 bench: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb
 	$(QEMU) $(QEMU_ICOUNT) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$(MACHINE).dtb \
@@ -294,12 +306,17 @@ $(BUILD)/host/tbcount.so: tools/profile/tbcount.c
 profile: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb $(BUILD)/host/tbcount.so
 	$(PYTHON) tools/insn_profile.py --build $(BUILD) --machine $(MACHINE) \
 		$(if $(APPEND),--append "$(APPEND)") "$(B)"
+# E=1,idle passes flags to the experiment (E1 keeps its idle states on);
+# EXPERIMENT_ARGS=... adds boot options (speed=work, cpuidle=off). Each half's
+# energy total (RESULT energy ... total) comes before the table.
+comma := ,
+EN = $(firstword $(subst $(comma), ,$(or $(E),1)))
 experiment: $(BUILD)/Image dtbs
-	@for m in $(EXPERIMENT_MACHINES_$(or $(E),1)); do \
-		echo "== experiment $(or $(E),1) on $$m"; \
+	@for m in $(EXPERIMENT_MACHINES_$(EN)); do \
+		echo "== experiment $(or $(E),1) on $$m $(EXPERIMENT_ARGS)"; \
 		$(QEMU) $(QEMU_ICOUNT) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$$m.dtb \
-			-append "experiment=$(or $(E),1)" | \
-			sed -n '/^E$(or $(E),1):/,$$p' || exit 1; done
+			-append "experiment=$(or $(E),1) $(EXPERIMENT_ARGS)" | \
+			awk '/^E$(EN):/ { on = 1 } on || / total joules=/' || exit 1; done
 experiments: $(BUILD)/Image dtbs
 	@for e in $(EXPERIMENTS); do $(MAKE) --no-print-directory experiment E=$$e || exit 1; done
 

@@ -27,6 +27,11 @@ int experiment_run(const char *spec);
  * are joined and freed by the benchmark as on a normal end, which then
  * returns -1. bench_interrupt(false) before a run clears it. */
 void bench_interrupt(bool stop);
+/* The shell, before a run starts: 0 if spec names a benchmark (or, with
+ * experiment, an experiment) and every key=value or flag is one it takes;
+ * else a message and -1. bench_print_help(): each one's keys and defaults. */
+int bench_check_spec(const char *spec, bool experiment);
+void bench_print_help(void);
 bool bench_interrupted(void);
 
 #endif

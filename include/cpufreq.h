@@ -74,15 +74,18 @@ bool sugov_should_update(u64 now, u64 last_update, u64 rate_limit_ns, bool limit
 
 /* What one CPU contributes (Linux: effective_cpu_util(FREQUENCY_UTIL) inputs). */
 struct sugov_cpu_util {
-	unsigned long cfs; /* cpu_util_cfs: CFS util_avg with util_est, <= cap */
-	unsigned long rt;  /* avg_rt.util_avg */
-	unsigned long irq; /* avg_irq.util_avg */
-	unsigned long cap; /* capacity_orig */
-	bool rt_runnable;  /* an RT task is queued or running */
+	unsigned long cfs;		      /* cpu_util_cfs: CFS util_avg with util_est, <= cap */
+	unsigned long rt;		      /* avg_rt.util_avg */
+	unsigned long irq;		      /* avg_irq.util_avg */
+	unsigned long cap;		      /* capacity_orig */
+	bool rt_runnable;		      /* an RT task is queued or running */
+	bool uclamp_used;		      /* Linux: uclamp_is_used() */
+	unsigned long uclamp_min, uclamp_max; /* the rq's aggregated clamps */
 };
 /* RT_UTIL_TRACKING on (Linux >= 4.19, v6.1 effective_cpu_util without
- * uclamp or deadline): cap if an RT task is runnable, else
- * (cfs + rt) x (cap - irq) / cap + irq, at most cap.
+ * deadline): cap if an RT task is runnable and uclamp unused, else
+ * (clamp(cfs + rt) x (cap - irq) / cap + irq, at most cap, where clamp() is
+ * uclamp_rq_util_with() of the rq's clamps (min wins an inversion).
  * Off (before 4.19): cap if an RT task is runnable, else cfs alone. */
 unsigned long sugov_effective_util(const struct sugov_cpu_util *u, bool rt_tracking);
 /* Linux: sugov_next_freq_shared(): the CPU with the highest util / cap ratio

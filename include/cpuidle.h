@@ -1,5 +1,5 @@
 /* cpuidle.h - idle states at run time (kernel/sched/cpuidle.c): the cpuidle
- * core, Linux 6.1's menu governor, cluster states by the last-man rule, the
+ * core, Linux 6.1's menu and teo governors, cluster states by the last-man rule, the
  * exit latency paid as a stall, per-state statistics; and the energy meter
  * (kernel/sched/energy.c). The states themselves come from the device tree
  * (topology.h: struct topology_idle_state). */
@@ -27,6 +27,8 @@ struct cpuidle_cluster_stats {
 void cpuidle_init(void);
 bool cpuidle_enabled(void);
 void cpuidle_set_enabled(bool on); /* host tests */
+/* "menu" (default), or "teo" with cpuidle_governor=teo on the command line. */
+const char *cpuidle_governor_name(void);
 /* The idle task's wait (cpu_idle_once()): IRQs off on entry and on return;
  * choose a state, stop the tick unless the governor keeps it (Linux:
  * do_idle's stop_tick), wait in the state, pay its exit latency, then take

@@ -53,6 +53,8 @@ struct ktest_suite {
  * printing KTAP. Unknown suite names are reported as a failed test.
  * Returns the number of failed cases. */
 int ktest_run(const char *filter);
+/* One line per registered suite: name, case count, case names (the shell's help). */
+void ktest_list(void);
 /* A "# " diagnostic line inside the current case. */
 void ktest_diag(struct ktest *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt, ...)

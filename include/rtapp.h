@@ -35,11 +35,12 @@ enum rtapp_event_type {
 
 /* Settable at task and at phase level; a phase's set values apply at its start. */
 struct rtapp_sched {
-	int policy;		 /* SCHED_* or RTAPP_UNSET */
-	int priority;		 /* nice for SCHED_OTHER/BATCH/IDLE, 1..99 for RT */
-	cpumask_t cpus;		 /* affinity mask; empty = unset */
-	u32 cpus_line, cpus_col; /* where "cpus" is, to name it if the machine lacks one */
-	int util_min, util_max;	 /* 0..1024 or RTAPP_UNSET */
+	int policy;			/* SCHED_* or RTAPP_UNSET */
+	int priority;			/* nice for SCHED_OTHER/BATCH/IDLE, 1..99 for RT */
+	cpumask_t cpus;			/* affinity mask; empty = unset */
+	u32 cpus_line, cpus_col;	/* where "cpus" is, to name it if the machine lacks one */
+	int util_min, util_max;		/* 0..1024 or RTAPP_UNSET */
+	char taskgroup[RTAPP_NAME_LEN]; /* rt-app's cpu-cgroup path ("/A/B"); "" = unset */
 };
 
 struct rtapp_event {

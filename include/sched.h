@@ -61,6 +61,14 @@ struct sched_rt_entity {
 
 enum uclamp_id { UCLAMP_MIN, UCLAMP_MAX, UCLAMP_CNT };
 
+/* Linux: struct uclamp_se: a clamp value and its rq bucket; active while the
+ * task is counted in its rq's bucket (kernel/sched/uclamp.c). */
+struct uclamp_se {
+	unsigned int value : 11;
+	unsigned int bucket_id : 5;
+	unsigned int active : 1;
+};
+
 /* Per-task statistics, as /proc/<pid>/sched names them. */
 struct sched_statistics {
 	u64 nr_wakeups, nr_wakeups_local, nr_wakeups_remote, nr_wakeups_affine;
@@ -71,6 +79,31 @@ struct sched_statistics {
 };
 
 struct sched_class;
+struct task_group;
+
+/* A task's last wakeup placements and load-balance move, for the shell's
+ * `why` (kernel/sched/why.c). Written by the scheduler under the locks of
+ * those paths (p->pi_lock at wakeup, the source rq's lock for a move); read
+ * without them by the shell: a hint, as Linux's /proc/PID/sched is. */
+#define WHY_NR_WAKEUPS 4
+struct why_wakeup {
+	u64 ns;				 /* emulated time of the decision */
+	s16 prev, waker, target, chosen; /* target: after wake_affine() */
+	u16 util;			 /* task_util_est() then */
+	u8 rule;			 /* enum why_rule (kernel/sched/sched_internal.h) */
+	bool sync, fits;		 /* WF_SYNC; util fitted the chosen CPU */
+};
+struct why_move {
+	u64 ns; /* 0: never moved by the balancer */
+	s16 src, dst;
+	u8 level, idle, type; /* sched domain level, enum cpu_idle_type, migration_type */
+	bool active;	      /* pushed by active balance (the stopper) */
+};
+struct sched_why {
+	struct why_wakeup wakeup[WHY_NR_WAKEUPS];
+	unsigned int nr; /* wakeups recorded; the latest is wakeup[(nr - 1) % WHY_NR_WAKEUPS] */
+	struct why_move move;
+};
 
 struct task_struct {
 	struct arch_context ctx; /* must stay first: entry.S switches it */
@@ -95,13 +128,17 @@ struct task_struct {
 	const struct sched_class *sched_class;
 	struct sched_entity se;
 	struct sched_rt_entity rt;
-	unsigned int uclamp_req[UCLAMP_CNT];
+	unsigned int uclamp_req[UCLAMP_CNT];  /* requested (Linux: uclamp_req[].value) */
+	bool uclamp_user_defined[UCLAMP_CNT]; /* set by the user, kept across policies */
+	struct uclamp_se uclamp[UCLAMP_CNT];  /* effective, as counted in the rq */
+	struct task_group *sched_task_group;  /* NULL: the root group */
 	u64 placed_tick; /* SIS_DEBOUNCE: wakeup placement's tick + 1, 0: none */
 	struct task_struct *last_wakee;
 	unsigned int wakee_flips;
 	u64 wakee_flip_decay_ts;
 	u64 work_done; /* emulated work units completed (cpu_work) */
 	struct sched_statistics stats;
+	struct sched_why why; /* the shell's `why` */
 	/* lifetime */
 	void *stack; /* lowest usable address; guard page below */
 	size_t stack_size;
@@ -154,6 +191,7 @@ struct task_info {
 int task_snapshot(struct task_info *out, int max);
 /* The live task with this pid, with a reference (put_task_struct), or NULL. */
 struct task_struct *find_get_task(int pid);
+void task_register_boot_idle(struct task_struct *t); /* init_task, pid 0 */
 
 /* kernel/sched/core.c */
 void sched_init(void);			     /* boot CPU, before any task is created */
@@ -185,18 +223,31 @@ int sched_setscheduler(struct task_struct *p, unsigned int policy, unsigned int 
 int set_user_nice(struct task_struct *p, int nice);
 int task_nice(const struct task_struct *p);
 int sched_set_uclamp(struct task_struct *p, unsigned int min, unsigned int max);
+/* kernel/sched/uclamp.c. The effective clamp (request cut to the system
+ * limits; the counted one while queued); the rq's aggregated clamp; the
+ * system-wide limits and the RT tasks' default uclamp.min (Linux's sysctls
+ * sched_util_clamp_min, _max, _min_rt_default; -1 if out of range). */
+unsigned long uclamp_eff_value(const struct task_struct *p, enum uclamp_id clamp_id);
+unsigned int uclamp_rq_value(unsigned int cpu, enum uclamp_id clamp_id);
+int sched_uclamp_sysctl(unsigned int util_min, unsigned int util_max, unsigned int rt_default);
+void sched_uclamp_sysctl_get(unsigned int *util_min, unsigned int *util_max,
+			     unsigned int *rt_default);
 /* Consume `units` of emulated CPU work (ns on the biggest CPU at its top
  * OPP): the task stays running, the CPU waits for the completion deadline. */
 void cpu_work(u64 units);
 /* Utilization views for tests, the shell and cpufreq. */
 unsigned long task_util(const struct task_struct *p);
 unsigned long cpu_util_cfs(unsigned int cpu);
+unsigned long cpu_util_rt(unsigned int cpu);  /* Linux: cpu_util_rt(), avg_rt.util_avg */
+unsigned long cpu_util_irq(unsigned int cpu); /* Linux: cpu_util_irq(), avg_irq.util_avg */
 unsigned long capacity_of(unsigned int cpu);
 unsigned long capacity_orig_of(unsigned int cpu);
 void sched_print_task(const struct task_struct *p); /* /proc/<pid>/sched-like */
 void sched_print_rq_stats(unsigned int cpu);
-void sched_print_domains(void);		/* each CPU's sched domains (shell) */
-u64 cpu_idle_time_ns(unsigned int cpu); /* idle so far, the current stretch included */
+void sched_why_print(struct task_struct *p); /* the shell's `why` (why.c) */
+u64 cpu_min_vruntime(unsigned int cpu);	     /* cfs_rq->min_vruntime, for ps */
+void sched_print_domains(void);		     /* each CPU's sched domains (shell) */
+u64 cpu_idle_time_ns(unsigned int cpu);	     /* idle so far, the current stretch included */
 /* E3: totals of CFS PELT updates and of their timed ns over all CPUs; then
  * turns their timing on or off (one load and branch per update when off). */
 void sched_pelt_stats(bool timing, u64 *updates, u64 *ns);
@@ -228,10 +279,32 @@ void cpuhp_report_idle_dead(void) __attribute__((noreturn));
 /* Check every run queue's invariants; returns the number of violations. */
 int sched_check_invariants(bool verbose);
 
+/* kernel/sched/group.c: task groups (the cpu cgroup's tree; its CFS hierarchy
+ * is not implemented: the weight is stored, the clamps act through uclamp).
+ * path "A/B" ("" or "/": root); NULL parent: root; -1 / NULL on refusal. */
+struct task_group *sched_group_find(const char *path);
+struct task_group *sched_group_create(struct task_group *parent, const char *name);
+int sched_group_destroy(struct task_group *tg); /* refused with tasks or children */
+int sched_group_set_weight(struct task_group *tg, unsigned int weight); /* 1..10000 */
+int sched_group_set_uclamp(struct task_group *tg, unsigned int min, unsigned int max);
+int sched_move_task(struct task_struct *p, struct task_group *tg);
+struct task_group *task_group(const struct task_struct *p);
+int sched_group_path(const struct task_group *tg, char *buf, size_t size);
+void sched_group_print(void); /* the shell's `cgroups` */
+
 /* kernel/sched/features.c: runtime feature flags, as Linux's sched features. */
 int sched_feat_set(const char *name_or_NO_name); /* 0, or -1 if unknown */
 bool sched_feat_get(const char *name, bool *value);
 void sched_feat_print(void);
+/* EAS (kernel/sched/fair_energy.c): on? why not? the root domain overutilized? */
+void sched_energy_update(void); /* after a governor, EAS feature or CPU set change */
+bool sched_energy_enabled(void);
+const char *sched_energy_reason(void);
+bool sched_overutilized(void);
+/* The energy p would add to performance domain pd on dst_cpu; *base: pd's without it. */
+u64 sched_energy_delta(int pd, const struct task_struct *p, int dst_cpu, u64 *base);
+void sched_energy_print(long util); /* the shell's `eas [UTIL]` (util < 0: none) */
+void sched_feat_describe(void);	    /* each with its state and a line on it */
 
 static inline void preempt_disable(void)
 {

@@ -18,6 +18,8 @@
 struct line_editor {
 	char line[SHELL_LINE_MAX];
 	size_t n;	   /* characters in line */
+	size_t cur;	   /* the cursor: characters before it (Left/Right move it) */
+	bool overflow;	   /* a key did not fit: Enter refuses the line */
 	int esc;	   /* 0, or 1/2 inside "ESC [" */
 	unsigned int back; /* how far up the history Up has gone */
 	char history[SHELL_HISTORY][SHELL_LINE_MAX];
@@ -27,9 +29,11 @@ struct line_editor {
 enum line_status { LINE_MORE, LINE_DONE, LINE_DROPPED };
 
 void line_editor_start(struct line_editor *le); /* an empty line, history kept */
-/* Backspace/DEL, Ctrl-U (kill line), Ctrl-C (drop line: LINE_DROPPED),
- * Up/Down (ESC [ A/B) through the history, Enter (LINE_DONE: le->line holds
- * the line); other control keys and escape sequences are ignored. */
+/* Backspace/DEL (before the cursor), Ctrl-U (kill line), Ctrl-C (drop line:
+ * LINE_DROPPED), Up/Down (ESC [ A/B) through the history, Left/Right (ESC [ D/C)
+ * move the cursor (keys insert there), Enter (LINE_DONE: le->line holds the
+ * line; LINE_DROPPED with a message if keys were lost to a full line); other
+ * control keys and escape sequences are ignored. */
 enum line_status line_editor_feed(struct line_editor *le, int c);
 void line_history_add(struct line_editor *le, const char *line); /* not twice in a row */
 void line_history_print(const struct line_editor *le);

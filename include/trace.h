@@ -41,6 +41,14 @@ TRACEPOINT(cpu_idle, (u32 state, unsigned int cpu), (state, cpu))
  * pelt_cfs_tp and pelt_se_tp; the names and fields follow LISA's sched_tp). */
 TRACEPOINT(sched_pelt_cfs, (unsigned int cpu, const struct sched_avg *avg), (cpu, avg))
 TRACEPOINT(sched_pelt_se, (unsigned int cpu, const struct task_struct *p), (cpu, p))
+/* EAS (kernel/sched/fair_energy.c): LISA's sched_overutilized, and one event per
+ * find_energy_efficient_cpu() decision (the energy p adds on prev_cpu and on the best
+ * other candidate; Linux has no such event, LISA's module names it sched_compute_energy). */
+TRACEPOINT(sched_overutilized, (bool overutilized), (overutilized))
+TRACEPOINT(sched_compute_energy,
+	   (const struct task_struct *p, int prev_cpu, u64 prev_delta, int best_cpu,
+	    u64 best_delta),
+	   (p, prev_cpu, prev_delta, best_cpu, best_delta))
 
 /* kernel/trace.c: the shell's `trace`. */
 int trace_start(void);	    /* 0, or -1 when the buffers cannot be allocated */

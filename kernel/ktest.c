@@ -192,3 +192,17 @@ int ktest_run(const char *filter)
 	       total.pass + total.fail + total.skip);
 	return total.fail;
 }
+
+/* The shell's `help selftest`: each suite, its number of cases and first case names. */
+void ktest_list(void)
+{
+	for (const struct ktest_suite *s = __start_ktest_suites; s < __stop_ktest_suites; s++) {
+		char line[96];
+		int n = ksnprintf(line, sizeof(line), "  %-13s %2zu case(s)%s:", s->name,
+				  s->nr_cases, s->by_name_only ? ", only when named" : "");
+
+		for (size_t i = 0; i < s->nr_cases && n < (int)sizeof(line); i++)
+			n += ksnprintf(line + n, sizeof(line) - (size_t)n, " %s", s->cases[i].name);
+		printk("%s%s\n", line, n >= (int)sizeof(line) - 1 ? "..." : "");
+	}
+}

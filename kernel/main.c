@@ -83,7 +83,8 @@ void kernel_main(const struct dtb *dt)
 	sched_init();			 /* features, tunables */
 	sched_init_cpu(cpu, &init_task); /* we become CPU's idle task */
 	init_task.cpu = (int)cpu;
-	arch_cpu_init_local(cpu); /* this CPU's IRQs, timer, console input */
+	task_register_boot_idle(&init_task); /* ps lists it: swapper/0, pid 0 */
+	arch_cpu_init_local(cpu);	     /* this CPU's IRQs, timer, console input */
 	timer_cpu_init(cpu, (unsigned int)cpu_topology.nr_cpus);
 	arch_irq_enable();
 	smp_init();	  /* every other CPU in the DT */

@@ -16,6 +16,7 @@
 #include "mm.h"
 #include "sched.h"
 #include "speed.h"
+#include "shell_help.h"
 #include "shell_parse.h"
 #include "smp.h"
 #include "timer.h"
@@ -36,14 +37,29 @@ static int cmd_help(int argc, char **argv); /* after the table it lists */
 
 static struct line_editor editor;
 
+/* Keys typed while a run went on (run_in_thread): the next lines start with them. */
+static char typeahead[SHELL_LINE_MAX];
+static size_t typeahead_n;
+
+static void keep_key(int c)
+{
+	if (typeahead_n < sizeof(typeahead))
+		typeahead[typeahead_n++] = (char)c;
+}
+
 /* Keys until Enter (true) or Ctrl-C (false, the line dropped). */
 static bool read_line(void)
 {
-	enum line_status st;
+	enum line_status st = LINE_MORE;
+	size_t i = 0;
 
 	line_editor_start(&editor);
-	while ((st = line_editor_feed(&editor, console_getc())) == LINE_MORE)
-		;
+	while (st == LINE_MORE && i < typeahead_n)
+		st = line_editor_feed(&editor, (unsigned char)typeahead[i++]);
+	memmove(typeahead, typeahead + i, typeahead_n - i);
+	typeahead_n -= i;
+	while (st == LINE_MORE)
+		st = line_editor_feed(&editor, console_getc());
 	return st == LINE_DONE;
 }
 
@@ -58,8 +74,13 @@ static struct task_struct *get_task_arg(const char *s)
 	struct task_struct *t;
 	long pid;
 
-	if (!parse_long("pid", s, 1, 1000000000, &pid))
+	if (!parse_long("pid", s, 0, 1000000000, &pid))
 		return NULL;
+	if (!pid) { /* as in Linux, every idle task */
+		printk("pid 0 is every CPU's idle task (swapper/N): the scheduler's own, not a "
+		       "task to look at or change\n");
+		return NULL;
+	}
 	t = find_get_task((int)pid);
 	if (!t)
 		printk("no task with pid %ld\n", pid);
@@ -83,6 +104,8 @@ static bool changeable(const struct task_struct *t)
 
 static char task_state_char(const struct task_info *i)
 {
+	if (i->is_idle)
+		return 'I'; /* swapper/N: runs when its CPU has nothing else */
 	if (i->on_cpu)
 		return 'R';
 	switch (i->state) {
@@ -98,30 +121,110 @@ static char task_state_char(const struct task_info *i)
 	return '?';
 }
 
-static void print_tasks(void)
+/* VRUNTIME: a CFS task's vruntime minus its CPU's min_vruntime, in us ("-" if
+ * not CFS): the raw value starts near 2^64 (min_vruntime wraps early) and
+ * teaches nothing. */
+static void format_vruntime(char *buf, size_t size, const struct task_info *i)
 {
-	int max = (int)nr_tasks_alive() + 8, n;
-	struct task_info *info = kmalloc(sizeof(*info) * (size_t)max);
-
-	if (!info) {
-		printk("out of memory\n");
+	if (strcmp(i->class_name, "fair") || i->cpu < 0) {
+		strlcpy_k(buf, "-", size);
 		return;
 	}
-	n = task_snapshot(info, max);
-	printk("  PID NAME             CPU S POLICY NICE UTIL_AVG UTIL_EST        VRUNTIME "
-	       " MIGR  RUNTIME_MS\n");
-	for (int k = 0; k < n && k < max; k++) {
-		const struct task_info *i = &info[k];
+	ksnprintf(buf, size, "%lld",
+		  (long long)(i->vruntime - cpu_min_vruntime((unsigned int)i->cpu)) / 1000);
+}
 
-		printk("%5d %-16s %3d %c %-6s %4d %8lu %8lu %15llu %5llu %11llu\n", i->pid, i->comm,
-		       i->cpu, task_state_char(i),
-		       strcmp(i->class_name, "stop") ? policy_name(i->policy) : "stop",
-		       i->policy == SCHED_FIFO || i->policy == SCHED_RR ? 0 : i->nice, i->util_avg,
-		       i->util_est, i->vruntime, i->nr_migrations,
-		       i->sum_exec_runtime / NSEC_PER_MSEC);
+static void print_task(const struct task_info *i)
+{
+	bool rt = i->policy == SCHED_FIFO || i->policy == SCHED_RR;
+	bool own = i->is_idle || !strcmp(i->class_name, "stop"); /* the scheduler's own */
+	char nice[8], prio[8], vr[24];
+
+	ksnprintf(nice, sizeof(nice), "%d", i->nice);
+	ksnprintf(prio, sizeof(prio), "%d", i->prio);
+	format_vruntime(vr, sizeof(vr), i);
+	printk("%5d %-16s %3d %c %-6s %4s %4s %8lu %8lu %12s %5llu %11llu\n", i->pid, i->comm,
+	       i->cpu, task_state_char(i),
+	       strcmp(i->class_name, "stop") ? policy_name(i->policy) : "stop", own ? "-" : prio,
+	       rt || own ? "-" : nice, i->util_avg, i->util_est, vr, i->nr_migrations,
+	       i->sum_exec_runtime / NSEC_PER_MSEC);
+}
+
+/* A snapshot of the task list (kfree it), or NULL and a message. */
+static struct task_info *snapshot(int *n, int *max)
+{
+	struct task_info *info;
+
+	*max = (int)nr_tasks_alive() + 8;
+	info = kmalloc(sizeof(*info) * (size_t)*max);
+	if (!info) {
+		printk("out of memory\n");
+		return NULL;
 	}
+	*n = task_snapshot(info, *max);
+	return info;
+}
+
+static void print_tasks(void)
+{
+	int max, n;
+	struct task_info *info = snapshot(&n, &max);
+
+	if (!info)
+		return;
+	printk("  PID NAME             CPU S POLICY PRIO NICE UTIL_AVG UTIL_EST VRUNTIME_US  MIGR "
+	       " RUNTIME_MS\n");
+	for (int k = 0; k < n && k < max; k++)
+		print_task(&info[k]);
 	if (n > max)
 		printk("(%d more tasks appeared while listing)\n", n - max);
+	kfree(info);
+}
+
+/* top -c: tasks other than the scheduler's own and this shell, per cluster,
+ * with util against the cluster's capacity and the misfit threshold
+ * (fits_capacity(): util x 1.25 < capacity). */
+static void print_tasks_by_cluster(void)
+{
+	int max, n, done[NR_CPUS], nr_done = 0;
+	struct task_info *info = snapshot(&n, &max);
+	unsigned int cpu;
+
+	if (!info)
+		return;
+	for_each_cpu(cpu, cpu_online_mask) {
+		int cl = cpu_topology.cpu[cpu].cluster_id, seen = 0;
+		unsigned long cap = capacity_orig_of(cpu);
+
+		for (int d = 0; d < nr_done; d++)
+			seen |= done[d] == cl;
+		if (seen)
+			continue;
+		done[nr_done++] = cl;
+		if (cpu_topology.asym_cpucapacity)
+			printk("cluster %d: capacity %lu, misfit above util %lu\n", cl, cap,
+			       cap * 4 / 5);
+		else
+			printk("cluster %d: capacity %lu (symmetric: no misfit)\n", cl, cap);
+		for (int k = 0; k < n && k < max; k++) {
+			const struct task_info *i = &info[k];
+			unsigned long util;
+
+			if (i->is_idle || !strcmp(i->class_name, "stop") ||
+			    i->pid == current->pid || i->cpu < 0 ||
+			    cpu_topology.cpu[i->cpu].cluster_id != cl)
+				continue;
+			util = MAX(i->util_avg, i->util_est); /* Linux: task_util_est() */
+			printk("  %5d %-16s cpu%-3d %c util %4lu = %3lu %% of %lu%s\n", i->pid,
+			       i->comm, i->cpu, task_state_char(i), util, util * 100 / cap, cap,
+			       strcmp(i->class_name, "fair") ? "  (not CFS)"
+			       : cpu_topology.asym_cpucapacity &&
+					       util * 1280 >=
+						       capacity_of((unsigned int)i->cpu) * 1024
+				       ? "  MISFIT: does not fit its CPU"
+				       : "");
+		}
+	}
 	kfree(info);
 }
 
@@ -133,6 +236,21 @@ static int cmd_ps(int argc, char **argv)
 	return 0;
 }
 
+/* why PID: the last placement decisions for a task (kernel/sched/why.c). */
+static int cmd_why(int argc, char **argv)
+{
+	struct task_struct *t;
+
+	if (argc != 2)
+		return -1;
+	t = get_task_arg(argv[1]);
+	if (!t)
+		return -1;
+	sched_why_print(t);
+	put_task_struct(t);
+	return 0;
+}
+
 static u64 last_idle[NR_CPUS], last_sample[NR_CPUS];
 
 static void print_cpus(void)
@@ -140,7 +258,7 @@ static void print_cpus(void)
 	unsigned int cpu;
 
 	printk("speed model: %s (boot option speed=)\n", speed_model_name());
-	printk("CPU CLUSTER CAP_ORIG CAPACITY   OPP_KHZ UTIL NR_RUNNING IDLE%%\n");
+	printk("CPU CLUSTER CAP_ORIG CAPACITY   OPP_KHZ UTIL RT_UTIL IRQ_UTIL NR_RUNNING IDLE%%\n");
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		int pol = cpufreq_policy_of(cpu);
 
@@ -154,9 +272,10 @@ static void print_cpus(void)
 
 		last_sample[cpu] = now;
 		last_idle[cpu] = idle;
-		printk("%3u %7d %8lu %8lu %9u %4lu %10u %4llu\n", cpu,
+		printk("%3u %7d %8lu %8lu %9u %4lu %7lu %8lu %10u %4llu\n", cpu,
 		       cpu_topology.cpu[cpu].cluster_id, capacity_orig_of(cpu), capacity_of(cpu),
-		       pol >= 0 ? cpufreq_cur_freq(pol) : 0, cpu_util_cfs(cpu), cpu_nr_running(cpu),
+		       pol >= 0 ? cpufreq_cur_freq(pol) : 0, cpu_util_cfs(cpu), cpu_util_rt(cpu),
+		       cpu_util_irq(cpu), cpu_nr_running(cpu),
 		       dt ? (di > dt ? 100 : di * 100 / dt) : 0);
 	}
 }
@@ -195,20 +314,33 @@ static int cmd_cpus(int argc, char **argv)
 	return 0;
 }
 
-/* Refresh every -d ms until a key (Ctrl-C included) or -n refreshes. */
+/* Refresh every -d ms until a key (Ctrl-C included) or -n refreshes; -c:
+ * the compact view (print_tasks_by_cluster). */
 static int cmd_top(int argc, char **argv)
 {
+	bool compact = false;
 	long delay, count;
+	int j = 1;
 
-	if (!parse_top_args(argc, argv, &delay, &count))
+	for (int i = 1; i < argc; i++) { /* -c out, the rest to parse_top_args() */
+		if (!strcmp(argv[i], "-c"))
+			compact = true;
+		else
+			argv[j++] = argv[i];
+	}
+	if (!parse_top_args(j, argv, &delay, &count))
 		return -1;
 	for (long it = 0; count < 0 || it < count; it++) {
 		u64 now = arch_clock_ns();
 
 		printk("\x1b[H\x1b[2Jtop - %llu.%03llu s, %lu tasks (any key stops)\n",
 		       now / NSEC_PER_SEC, now / NSEC_PER_MSEC % 1000, nr_tasks_alive());
-		print_cpus();
-		print_tasks();
+		if (compact) {
+			print_tasks_by_cluster();
+		} else {
+			print_cpus();
+			print_tasks();
+		}
 		if (count >= 0 && it + 1 == count)
 			break;
 		for (long waited = 0; waited < delay; waited += 10) {
@@ -244,6 +376,19 @@ static int cmd_features(int argc, char **argv)
 		}
 	}
 	sched_feat_print();
+	if (argc == 1)
+		sched_feat_describe();
+	return 0;
+}
+
+/* EAS (kernel/sched/fair_energy.c): state, and estimates for a task of util U. */
+static int cmd_eas(int argc, char **argv)
+{
+	long util = -1;
+
+	if (argc > 2 || (argc == 2 && !parse_long("util", argv[1], 0, 1024, &util)))
+		return -1;
+	sched_energy_print(util);
 	return 0;
 }
 
@@ -489,6 +634,11 @@ static int cmd_renice(int argc, char **argv)
 
 /* ---- the rest ------------------------------------------------------------------------ */
 
+int shell_cgroup_cgcreate(int argc, char **argv); /* shell_cgroup.c */
+int shell_cgroup_cgclassify(int argc, char **argv);
+int shell_cgroup_cgdelete(int argc, char **argv);
+int shell_cgroup_cgroups(int argc, char **argv);
+
 static int cmd_history(int argc, char **argv)
 {
 	if (argc != 1)
@@ -532,10 +682,14 @@ static void run_in_thread(const char *spec, bool exp)
 	}
 	printk("run: %s%s started (Ctrl-C stops it)\n", exp ? "experiment " : "", spec);
 	while (!__atomic_load_n(&job.done, __ATOMIC_ACQUIRE)) {
-		if (!stopped && console_trygetc() == 0x03) {
+		int c = console_trygetc();
+
+		if (c == 0x03 && !stopped) { /* only Ctrl-C stops a run */
 			printk("^C\n");
 			bench_interrupt(true);
 			stopped = true;
+		} else if (c >= 0 && c != 0x03) {
+			keep_key(c); /* for the next line */
 		}
 		msleep(20);
 	}
@@ -550,6 +704,29 @@ static void run_in_thread(const char *spec, bool exp)
 
 /* run BENCH [k=v ...] or run experiment N [short] [trace]: the words become
  * the comma-separated spec of kernel/bench/ ("pipe,n=20000", "1,short"). */
+/* cgexec NAME BENCH|experiment ...: `run` from inside group NAME (the
+ * benchmark's threads inherit the group at fork), then back. */
+static int cmd_cgexec(int argc, char **argv)
+{
+	struct task_group *tg, *was = task_group(current);
+	char spec[128];
+	bool exp;
+
+	if (argc < 3)
+		return -1;
+	tg = sched_group_find(argv[1]);
+	if (!tg) {
+		printk("cgexec: no group '%s'\n", argv[1]);
+		return -1;
+	}
+	if (!parse_run_args(argc - 1, argv + 1, spec, sizeof(spec), &exp))
+		return -1;
+	sched_move_task(current, tg);
+	run_in_thread(spec, exp);
+	sched_move_task(current, was);
+	return 0;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	char spec[128];
@@ -557,6 +734,8 @@ static int cmd_run(int argc, char **argv)
 
 	if (!parse_run_args(argc, argv, spec, sizeof(spec), &exp))
 		return -1;
+	if (bench_check_spec(spec, exp))
+		return 0; /* it said why; nothing started */
 	run_in_thread(spec, exp);
 	return 0;
 }
@@ -628,26 +807,30 @@ static int cmd_reboot(int argc, char **argv)
 
 static const struct command commands[] = {
 	{ "help", "help [CMD]", "list the commands, or one command's usage", cmd_help },
-	{ "ps", "ps", "tasks: pid, name, cpu, state, policy, nice, util, vruntime, migrations",
-	  cmd_ps },
-	{ "top", "top [-d MS] [-n COUNT]", "cpus and ps every MS (1000) until a key is pressed",
-	  cmd_top },
+	{ "ps", "ps",
+	  "tasks: pid, name, cpu, state, policy, prio, nice, util, vruntime, migrations", cmd_ps },
+	{ "top", "top [-c] [-d MS] [-n COUNT]",
+	  "cpus and ps every MS (1000) until a key is pressed; -c: compact, by cluster", cmd_top },
+	{ "why", "why PID", "why a task is on its CPU: its last wakeup placements, misfit, moves",
+	  cmd_why },
 	{ "cpus", "cpus",
-	  "per CPU: cluster, capacity_orig, capacity_of, OPP, util, nr_running, idle % since "
-	  "last look",
+	  "per CPU: cluster, capacity_orig, capacity_of, OPP, util (cfs, rt, irq), nr_running, "
+	  "idle %",
 	  cmd_cpus },
 	{ "cpu", "cpu [offline|online N]",
 	  "list CPU states, or take CPU N offline / bring it back online (hotplug)", cmd_cpu },
 	{ "domains", "domains", "each CPU's sched domains: span, groups, flags, balancing",
 	  cmd_domains },
-	{ "features", "features [NAME|NO_NAME]...", "list or toggle scheduler features",
-	  cmd_features },
+	{ "features", "features [NAME|NO_NAME]...",
+	  "list (with a line on each) or toggle scheduler features", cmd_features },
 	{ "cpufreq", "cpufreq [stats|reset [P|all]] | [governor P|all GOV] | [speed P|all KHZ]",
 	  "frequency policies, governors (performance powersave userspace schedutil), stats",
 	  cmd_cpufreq },
 	{ "cpuidle", "cpuidle [reset]",
 	  "idle states per CPU: latency, residency, usage, time, above, below; cluster power-downs",
 	  cmd_cpuidle },
+	{ "eas", "eas [UTIL]", "EAS on? why not? overutilized? energy of a task of UTIL per CPU",
+	  cmd_eas },
 	{ "energy", "energy [reset]", "joules per CPU and cluster since reset, average power",
 	  cmd_energy },
 	{ "spawn",
@@ -655,6 +838,14 @@ static const struct command commands[] = {
 	  "[prio=1..99] [cpus=LIST]",
 	  "start a task: CPU-bound (no period) or WORK us of work every PERIOD us", cmd_spawn },
 	{ "kill", "kill PID", "stop a task started by spawn", cmd_kill },
+	{ "cgcreate", "cgcreate A[/B] [weight=W] [uclamp.min=V] [uclamp.max=V]",
+	  "a task group (clamps 0-1024; weight stored only)", shell_cgroup_cgcreate },
+	{ "cgclassify", "cgclassify GROUP PID", "move a task to a group (/ is the root)",
+	  shell_cgroup_cgclassify },
+	{ "cgexec", "cgexec GROUP BENCH [k=v ...]", "run a benchmark inside a group", cmd_cgexec },
+	{ "cgdelete", "cgdelete GROUP", "remove an empty group", shell_cgroup_cgdelete },
+	{ "cgroups", "cgroups", "task groups: weight, clamps, tasks and their usage",
+	  shell_cgroup_cgroups },
 	{ "taskset", "taskset PID [CPULIST]", "show or set a task's affinity (like 0-3,6)",
 	  cmd_taskset },
 	{ "renice", "renice PID NICE", "set the nice value (-20..19) of a normal task",
@@ -677,6 +868,19 @@ static const struct command commands[] = {
 };
 static const size_t nr_commands = ARRAY_SIZE(commands);
 
+/* Line by line: printk() takes one line at a time, not a page. */
+static void print_lines(const char *text)
+{
+	while (text && *text) {
+		int n = 0;
+
+		while (text[n] && text[n] != '\n')
+			n++;
+		printk("%.*s\n", n, text);
+		text += text[n] ? n + 1 : n;
+	}
+}
+
 static int cmd_help(int argc, char **argv)
 {
 	if (argc > 2)
@@ -687,7 +891,14 @@ static int cmd_help(int argc, char **argv)
 		if (argc == 1)
 			printk("  %-10s %s\n", c->name, c->help);
 		else if (!strcmp(argv[1], c->name)) {
+			const char *more = shell_help_text(c->name);
+
 			printk("usage: %s\n%s\n", c->usage, c->help);
+			print_lines(more);
+			if (!strcmp(c->name, "selftest"))
+				ktest_list();
+			if (!strcmp(c->name, "run"))
+				bench_print_help();
 			return 0;
 		}
 	}
@@ -695,8 +906,9 @@ static int cmd_help(int argc, char **argv)
 		printk("no command '%s'\n", argv[1]);
 		return -1;
 	}
-	printk("'help CMD' shows a command's usage; Up/Down recall lines, Ctrl-U clears "
-	       "the line, Ctrl-C stops a running command\n");
+	printk("'help CMD' shows a command's usage and explains its columns and units; "
+	       "Up/Down recall lines, Left/Right move the cursor, Ctrl-U clears the line, Ctrl-C "
+	       "stops a running command\n");
 	return 0;
 }
 

@@ -15,6 +15,8 @@ void line_editor_start(struct line_editor *le)
 {
 	le->line[0] = '\0';
 	le->n = 0;
+	le->cur = 0;
+	le->overflow = false;
 	le->esc = 0;
 	le->back = 0;
 }
@@ -34,14 +36,48 @@ void line_history_print(const struct line_editor *le)
 		printk("%4u  %s\n", i + 1, le->history[i % SHELL_HISTORY]);
 }
 
-/* Replace the characters on screen with s. */
+/* Replace the characters on screen with s, the cursor at its end. */
 static void retype(struct line_editor *le, const char *s)
 {
+	for (; le->cur < le->n; le->cur++) /* to the end of the line first */
+		printk("%c", le->line[le->cur]);
 	while (le->n--)
 		printk("\b \b");
 	strlcpy_k(le->line, s, SHELL_LINE_MAX);
 	printk("%s", le->line);
-	le->n = strlen(le->line);
+	le->n = le->cur = strlen(le->line);
+	le->overflow = false;
+}
+
+/* Redraw from the cursor to the end (then `extra` blanks), the cursor back in place. */
+static void redraw_tail(const struct line_editor *le, size_t extra)
+{
+	printk("%s%*s", le->line + le->cur, (int)extra, "");
+	for (size_t i = le->cur; i < le->n + extra; i++)
+		printk("\b");
+}
+
+static void insert_key(struct line_editor *le, char c)
+{
+	if (le->n + 1 >= SHELL_LINE_MAX) {
+		le->overflow = true; /* refused at Enter, not cut silently */
+		return;
+	}
+	memmove(le->line + le->cur + 1, le->line + le->cur, le->n - le->cur + 1);
+	le->line[le->cur] = c;
+	le->n++;
+	printk("%c", c);
+	le->cur++;
+	redraw_tail(le, 0);
+}
+
+static void backspace(struct line_editor *le)
+{
+	memmove(le->line + le->cur - 1, le->line + le->cur, le->n - le->cur + 1);
+	le->n--;
+	le->cur--;
+	printk("\b");
+	redraw_tail(le, 1);
 }
 
 /* The rest of "ESC [ X": Up and Down walk the history, the rest is dropped. */
@@ -52,6 +88,15 @@ static void escape(struct line_editor *le, int c)
 		return;
 	}
 	le->esc = 0;
+	if (c == 'D' && le->cur > 0) {
+		le->cur--;
+		printk("\b");
+		return;
+	}
+	if (c == 'C' && le->cur < le->n) {
+		printk("%c", le->line[le->cur++]);
+		return;
+	}
 	if (c == 'A' && le->back < le->history_len && le->back < SHELL_HISTORY)
 		le->back++;
 	else if (c == 'B' && le->back > 0)
@@ -68,6 +113,11 @@ enum line_status line_editor_feed(struct line_editor *le, int c)
 	} else if (c == '\r' || c == '\n') {
 		printk("\n");
 		le->line[le->n] = '\0';
+		if (le->overflow) {
+			printk("line too long: at most %d characters; not run\n",
+			       SHELL_LINE_MAX - 1);
+			return LINE_DROPPED;
+		}
 		return LINE_DONE;
 	} else if (c == 0x1b) {
 		le->esc = 1;
@@ -76,13 +126,10 @@ enum line_status line_editor_feed(struct line_editor *le, int c)
 		return LINE_DROPPED;
 	} else if (c == 0x15) {
 		retype(le, "");
-	} else if ((c == 0x7f || c == '\b') && le->n) {
-		le->line[--le->n] = '\0';
-		printk("\b \b");
-	} else if (c >= ' ' && c < 0x7f && le->n + 1 < SHELL_LINE_MAX) {
-		le->line[le->n++] = (char)c;
-		le->line[le->n] = '\0';
-		printk("%c", c);
+	} else if ((c == 0x7f || c == '\b') && le->cur) {
+		backspace(le);
+	} else if (c >= ' ' && c < 0x7f) {
+		insert_key(le, (char)c);
 	}
 	return LINE_MORE;
 }

@@ -14,20 +14,32 @@ static spinlock_t tasks_lock;
 static int next_pid = 1;
 static unsigned long nr_alive;
 
+/* Onto the task list; idle tasks are all pid 0, as Linux's swapper/N. */
+static void task_list_add(struct task_struct *t)
+{
+	unsigned long flags = spin_lock_irqsave(&tasks_lock);
+
+	t->pid = t->is_idle ? 0 : next_pid++;
+	list_add_tail(&t->tasks, &all_tasks);
+	nr_alive++;
+	spin_unlock_irqrestore(&tasks_lock, flags);
+}
+
 static void task_init_common(struct task_struct *t, const char *name)
 {
-	unsigned long flags;
-
 	strlcpy_k(t->comm, name, sizeof(t->comm));
 	spin_lock_init_class(&t->pi_lock, LOCK_CLASS_PI, 0);
 	init_waitqueue_head(&t->exit_wq);
 	t->cpu = -1;
 	cpumask_setall(&t->cpus_allowed);
-	flags = spin_lock_irqsave(&tasks_lock);
-	t->pid = next_pid++;
-	list_add_tail(&t->tasks, &all_tasks);
-	nr_alive++;
-	spin_unlock_irqrestore(&tasks_lock, flags);
+	task_list_add(t);
+}
+
+/* The boot CPU's idle task (the arch's static init_task, "swapper/0") is
+ * listed too, so ps shows every CPU's. */
+void task_register_boot_idle(struct task_struct *t)
+{
+	task_list_add(t);
 }
 
 /* Stack plus a guard page below it, unmapped while the thread lives. */
@@ -114,7 +126,8 @@ struct task_struct *idle_task_create(unsigned int cpu)
 	}
 	t->stack_size = THREAD_STACK_PAGES * PAGE_SIZE;
 	t->refcount = 1;
-	ksnprintf(name, sizeof(name), "idle/%u", cpu);
+	t->is_idle = true; /* pid 0 (sched_init_cpu() sets it again) */
+	ksnprintf(name, sizeof(name), "swapper/%u", cpu);
 	task_init_common(t, name);
 	return t;
 }

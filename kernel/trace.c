@@ -28,7 +28,9 @@ enum trace_type {
 	T_FREQ,
 	T_IDLE,
 	T_PELT_CFS,
-	T_PELT_SE
+	T_PELT_SE,
+	T_OVERUTIL,
+	T_ENERGY
 };
 
 struct trace_task {
@@ -58,6 +60,11 @@ struct trace_entry {
 			unsigned long load, util;
 			u32 util_est;
 		} pelt;
+		struct {
+			struct trace_task p;
+			int prev, best; /* -1: none */
+			u64 prev_delta, best_delta;
+		} en;
 	};
 };
 
@@ -184,6 +191,27 @@ void __trace_cpu_idle(u32 state, unsigned int cpu)
 	trace_power(T_IDLE, state, cpu);
 }
 
+void __trace_sched_overutilized(bool overutilized)
+{
+	trace_power(T_OVERUTIL, overutilized, 0);
+}
+
+void __trace_sched_compute_energy(const struct task_struct *p, int prev_cpu, u64 prev_delta,
+				  int best_cpu, u64 best_delta)
+{
+	unsigned long flags;
+	struct trace_entry *e = trace_get(T_ENERGY, &flags);
+
+	if (!e)
+		return;
+	task_id(&e->en.p, p, (unsigned int)p->cpu);
+	e->en.prev = prev_cpu;
+	e->en.best = best_cpu;
+	e->en.prev_delta = prev_delta;
+	e->en.best_delta = best_delta;
+	trace_put(flags);
+}
+
 static void trace_pelt(const struct task_struct *p, unsigned int cpu, const struct sched_avg *a)
 {
 	unsigned long flags;
@@ -303,6 +331,18 @@ static void print_entry(const struct trace_entry *e)
 			  "cpu=%u path=(null) comm=%s pid=%d load=%lu util=%lu util_est=%u",
 			  (unsigned int)e->cpu, e->pelt.p.comm, e->pelt.p.pid, e->pelt.load,
 			  e->pelt.util, e->pelt.util_est);
+		break;
+	case T_OVERUTIL: /* LISA: sched_overutilized overutilized= span= */
+		name = "sched_overutilized";
+		ksnprintf(body, sizeof(body), "overutilized=%u span=0-%u", e->pw.state,
+			  nr_cpu_ids - 1);
+		break;
+	case T_ENERGY: /* ~0: that candidate was not evaluated */
+		name = "sched_compute_energy";
+		ksnprintf(body, sizeof(body),
+			  "comm=%s pid=%d prev_cpu=%d prev_energy=%lld dst_cpu=%d energy=%lld",
+			  e->en.p.comm, e->en.p.pid, e->en.prev, (long long)e->en.prev_delta,
+			  e->en.best, (long long)e->en.best_delta);
 		break;
 	}
 	printk("%s [%03u] d..2. %5llu.%06llu: %s: %s\n", head, (unsigned int)e->cpu,

@@ -119,9 +119,16 @@ RUNS = [
                 # QEMU's own tree carries /chosen rng-seed (32 bytes) and kaslr-seed (8).
                 ("canary-seeded", r"canary from the boot counter and firmware entropy "
                                   r"\(40 seed bytes")]},
+    # The teo governor (Linux's cpuidle.governor=teo): the idle-state cases hold with it,
+    # and a pipe ping-pong stays in WFI (cpuidle_teo_pingpong_stays_wfi).
+    {"name": "cpuidle-teo-bl44", "kind": "qemu", "append": "selftest=cpuidle cpuidle_governor=teo",
+     "qemu": QEMU_BL44},
     # NO_HZ idle off (Linux's boot option): the idle CPUs tick HZ a second again.
     {"name": "nohz-off-bl44", "kind": "qemu", "append": "selftest=boot,timer,sched nohz=off",
      "qemu": QEMU_BL44},
+    # EAS (tests/kernel/selftest_eas.c): schedutil on every policy; placement with EAS on
+    # and off, a task outgrowing LITTLE, EAS following the governors.
+    {"name": "eas-bl44", "kind": "qemu", "append": "selftest=eas", "qemu": QEMU_BL44},
     # Board-sized memory (the HiKey960 has 3 GiB): the allocators take all of it and give
     # it all back (alloc_exhaustion, stress_oom), and a boot at 1 GiB is no different.
     {"name": "mem-1g-bl44", "kind": "qemu", "append": "selftest=boot,alloc,threads",
@@ -329,7 +336,27 @@ RUNS += [
 # regex starting with "!" must match no line.
 SHELL_SCRIPT = [
     ("help", "help\r", [r"^  ps +tasks", r"^  spawn ", r"^  poweroff ", r"'help CMD'"]),
-    ("help-cmd", "help spawn\r", [r"usage: spawn NAME \[work=US\]"]),
+    ("help-cmd", "help spawn\r", [r"usage: spawn NAME \[work=US\]", r"^  period=US  periodic"]),
+    # help CMD explains columns, state letters, flags and units (kernel/shell_help.c).
+    ("help-ps", "help ps\r", [r"^  S +R running now, r runnable",
+                              r"^ +S sleeping, I a CPU's idle", r"^  PRIO +kernel priority",
+                              r"^  VRUNTIME +CFS virtual runtime minus"]),
+    ("help-cpus", "help cpus\r", [r"^  CAPACITY +capacity_of: CAP_ORIG less RT and IRQ",
+                                  r"^  IRQ_UTIL +avg_irq"]),
+    ("help-domains", "help domains\r", [r"^  flags +SD_SHARE_PKG_RESOURCES"]),
+    ("help-selftest", "help selftest\r", [r"^  sched +\d+ case\(s\): sched_nice_shares ",
+                                          r"^  speed +\d+ case\(s\), only when named"]),
+    ("help-run", "help run\r", [r"^  pipe +n=10000 +two threads", r"^  hackbench +g=1 l=10 w=0 ",
+                                r"^  1 +short trace n=50000 +E1: "]),
+    # Refused before anything starts: no "started" line.
+    ("run-bad-key", "run pipe foo=1\r", [r"^run: pipe does not take 'foo=1' \(keys: n=10000\)",
+                                         r"!started \(Ctrl-C"]),
+    ("run-bad-flag", "run experiment 1 long\r", [r"^run: 1 does not take 'long'",
+                                                 r"!started \(Ctrl-C"]),
+    ("run-bad-value", "run pipe n=lots\r", [r"does not take 'n=lots'", r"!started \(Ctrl-C"]),
+    ("run-bad-empty", "run hackbench g=\r", [r"does not take 'g='", r"!started \(Ctrl-C"]),
+    ("run-bad-experiment", "run experiment 9\r", [r"^run: no experiment \"9\"",
+                                                  r"!started \(Ctrl-C"]),
     ("help-unknown", "help nosuch\r", [r"no command 'nosuch'", r"usage: help \[CMD\]"]),
     ("unknown-command", "frobnicate 3\r", [r"unknown command 'frobnicate'"]),
     ("backspace", "hepl\x7f\x7flp ps\r", [r"^usage: ps$", r"^tasks: pid"]),
@@ -337,8 +364,12 @@ SHELL_SCRIPT = [
     ("ctrl-c-line", "cpus\x03", [r"\^C"]),
     ("history-up", "\x1b[A\x1b[A\x1b[B\r", [r"CPU CLUSTER CAP_ORIG"]),
     ("history", "history\r", [r"^ +\d+  cpus$", r"^ +\d+  help spawn$"]),
-    ("ps", "ps\r", [r"PID NAME +CPU S POLICY NICE UTIL_AVG UTIL_EST +VRUNTIME +MIGR",
-                    r"^ +\d+ init +\d+ R normal +0 ", r"^ +\d+ idle/1 +1 [IR] idle +0 "]),
+    # Idle tasks as Linux's swapper/N, pid 0, CPU0's included; PRIO 120 + nice; vruntime
+    # relative to min_vruntime (a few digits, not ~2^64).
+    ("ps", "ps\r", [r"PID NAME +CPU S POLICY PRIO NICE UTIL_AVG UTIL_EST VRUNTIME_US +MIGR",
+                    r"^ +\d+ init +\d+ R normal +120 +0 +\d+ +\d+ +-?\d{1,7} +\d+ ",
+                    r"^ +0 swapper/0 +0 I idle +- +- ", r"^ +0 swapper/7 +7 I idle +- +- ",
+                    r"!idle/"]),
     ("spawn-cpu-bound", "spawn hog nice=5 cpus=4-7\r", [r"spawned hog pid \d+: normal, work "
                                                          r"1000 us chunks, CPU-bound"]),
     ("spawn-periodic", "spawn tick work=2000 period=16000 policy=fifo prio=10 cpus=0\r",
@@ -349,17 +380,47 @@ SHELL_SCRIPT = [
                                                 r"usage: spawn"]),
     ("spawn-bad-period", "spawn x work=5000 period=100\r", [r"shorter than work"]),
     ("spawn-bad-policy", "spawn x policy=deadline\r", [r"unknown policy 'deadline'"]),
-    ("ps-spawned", "ps\r", [r"^ +\d+ hog +[4-7] [RrS] normal +5 ", r"^ +\d+ tick +0 [RrS] fifo "]),
+    # fifo prio 10: kernel prio 99 - 10 (Linux: MAX_RT_PRIO - 1 - rt_priority).
+    ("ps-spawned", "ps\r", [r"^ +\d+ hog +[4-7] [RrS] normal +125 +5 ",
+                            r"^ +\d+ tick +0 [RrS] fifo +89 +- .* - +\d+ +\d+$"]),
+    ("top-compact", "top -c -n 1\r", [r"^cluster 0: capacity 462, misfit above util 369$",
+                                      r"^cluster 1: capacity 1024, misfit above util 819$",
+                                      r"^ +\d+ hog +cpu[4-7] +[RrS] util +\d+ = +\d+ % of 1024",
+                                      r"^ +\d+ tick +cpu0 .*\(not CFS\)", r"!swapper|migration/"]),
+    # why: a CPU-bound task started on LITTLE cpu0, then let go: the balancer's misfit
+    # pull (Linux: migrate_misfit by active balance) moves it to a big CPU.
+    ("why-spawn", "spawn big cpus=0\r", [r"spawned big pid \d+"]),
+    ("why-let-go", "taskset {pid:big} 0-7\r", [r"affinity 0-7"]),
+    ("why-sleep", "sleep 300\r", []),
+    ("why-misfit", "why {pid:big}\r",
+     [r"^why \d+ \(big\): fair, on CPU [4-7] \(capacity_orig 1024",
+      r"^last wakeups: none recorded$", r"^misfit: (no|yes) - util \d+ (does not )?fit",
+      r"^last balance move: \d+\.\d{3} s, CPU [0-3] -> CPU [4-7], DIE domain, "
+      r"(active balance|migrate_misfit)"]),
+    ("why-wakeups", "why {pid:tick}\r", [r"^why \d+ \(tick\): rt, ", r"not a CFS task"]),
+    ("why-init", "why {pid:init}\r", [r"^last wakeups \(newest first, \d+ in all\):",
+                                      r"^    rule: (select_idle_|no idle|wake_affine|SIS_)",
+                                      r"^    considered [0-9,-]+; util \d+ fits"]),
+    ("why-pid-0", "why 0\r", [r"pid 0 is every CPU's idle task \(swapper/N\)", r"usage: why PID"]),
+    ("why-bad", "why 99999\r", [r"no task with pid 99999", r"usage: why PID"]),
+    ("kill-big", "kill {pid:big}\r", [r"killed \d+"]),
     ("top-count", "top -n 2 -d 100\r", [r"top - \d+\.\d+ s, \d+ tasks", r"^ +\d+ hog "]),
     ("top-bad", "top -x 1\r", [r"unknown option '-x'", r"usage: top"]),
     ("top-ctrl-c", "top -d 50\r{wait:^ +\\d+ hog }\x03", [r"\^C"]),
     ("taskset-show", "taskset 1\r", [r"pid 1 \(\S+\) affinity"]),
     ("taskset-bad", "taskset 99999\r", [r"no task with pid 99999", r"usage: taskset"]),
     ("renice-bad", "renice 1 50\r", [r"nice 50 out of range -20..19", r"usage: renice"]),
-    ("cpus-busy", "cpus\r", [r"^ +[4-7] +1 +1024 +\d+ +\d+ +\d+ +\d+ +\d+"]),
-    ("domains", "domains\r", [r"^cpu0 MC span=0-3 groups=\{0\}\{1\}\{2\}\{3\}",
-                              r"^cpu7 DIE span=0-7 groups=\{0-3\}\{4-7\}"]),
-    ("features", "features\r", [r"^sched_features: "]),
+    # tick (fifo, 2 of every 16 ms on cpu0): RT_UTIL > 0 there, CAPACITY under CAP_ORIG.
+    ("cpus-busy", "cpus\r", [r"CAPACITY +OPP_KHZ UTIL RT_UTIL IRQ_UTIL NR_RUNNING IDLE%",
+                             r"^ +[4-7] +1 +1024 +\d+ +\d+ +\d+ +\d+ +\d+ +\d+ +\d+",
+                             r"^ +0 +0 +462 +(4[0-5]\d|[1-3]?\d?\d) +\d+ +\d+ +[1-9]\d* +\d+ "]),
+    ("domains", "domains\r", [r"^cpu0 MC span=0-3 groups=\{0\}\{1\}\{2\}\{3\} "
+                              r"flags=SD_SHARE_PKG_RESOURCES interval=",
+                              r"^cpu7 DIE span=0-7 groups=\{0-3\}\{4-7\} "
+                              r"flags=SD_ASYM_CPUCAPACITY\|SD_ASYM_CPUCAPACITY_FULL asym "]),
+    ("features", "features\r", [r"^sched_features: ", r"^  ASYM_PREFER_PREV +on +E1: ",
+                                r"^  SIS_DEBOUNCE +off +E2: ", r"^  MISFIT +on ",
+                                r"!\(no description\)"]),
     ("features-on", "features SIS_DEBOUNCE NO_MISFIT\r",
      [r"^sched_features: (?!.*NO_SIS_DEBOUNCE).*SIS_DEBOUNCE.* NO_MISFIT "]),
     ("features-off", "features NO_SIS_DEBOUNCE MISFIT\r",
@@ -368,7 +429,13 @@ SHELL_SCRIPT = [
     ("cpufreq", "cpufreq\r", [r"^policy0 cpus=0-3 governor=\w+", r"^policy1 cpus=4-7 "]),
     ("cpufreq-governor", "cpufreq governor all schedutil\r",
      [r"^policy1 cpus=4-7 governor=schedutil"]),
-    ("cpufreq-stats", "cpufreq stats 1\r", [r"cpufreq: policy1"]),
+    # schedutil everywhere turns EAS on (Linux 6.1: build_perf_domains()).
+    ("eas", "eas 200\r", [r"^eas: on \(2 performance domains\)",
+                          r"^eas: util=200 on cpu4: pd1 energy \d+ \+ [1-9]\d*"]),
+    ("eas-bad", "eas 2000\r", [r"usage: eas"]),
+    ("cpufreq-stats", "cpufreq stats 1\r", [r"cpufreq: policy1", r"^   From  :    To",
+                                            r"^ +: +903000 +1421000 .* time_in_state_ms$",
+                                            r"^ +903000: +\d+ +\d+ +\d+ +\d+ +\d+  \d+$"]),
     ("cpufreq-reset", "cpufreq reset all\r", [r"cpufreq: policy0"]),
     ("cpufreq-bad", "cpufreq governor 7 fast\r", [r"policy 7 out of range", r"usage: cpufreq"]),
     ("cpuidle", "cpuidle\r", [r"^cpuidle enabled=1 governor=menu",
@@ -381,11 +448,25 @@ SHELL_SCRIPT = [
     ("energy-bad", "energy foo\r", [r"usage: energy"]),
     ("run-pipe", "run pipe n=200\r", [r"RESULT pingpong loops=200 ",
                                       r"^RESULT energy bench=pipe cpu=0 joules="]),
-    ("run-bad-bench", "run bogus\r", [r"bench: unknown benchmark"]),
+    ("run-bad-bench", "run bogus\r", [r"run: no benchmark \"bogus\"; 'help run' lists them",
+                                      r"!started \(Ctrl-C"]),
+    ("cgcreate", "cgcreate A weight=200\r", [r"^cgcreate: A weight=200 uclamp=0-1024"]),
+    ("cgcreate-nested", "cgcreate A/B uclamp.max=300\r", [r"^cgcreate: A/B weight=100 "
+                                                           r"uclamp=0-300"]),
+    ("cgcreate-bad", "cgcreate C/D\r", [r"no group 'C'", r"usage: cgcreate"]),
+    ("cgexec", "cgexec A/B pipe n=200\r", [r"RESULT pingpong loops=200 "]),
+    ("cgclassify-bad", "cgclassify A 99999\r", [r"no task 99999", r"usage: cgclassify"]),
+    ("cgroups", "cgroups\r", [r"^/A +2048 +0-1024 +0-1024 +0 ", r"^/A/B +1024 +0-300 +0-300 +0 "]),
+    ("cgdelete-busy", "cgdelete A\r", [r"cannot remove 'A'"]),
+    ("cgdelete", "cgdelete A/B\r", [r"!cannot remove"]),
     # Ctrl-C of a running benchmark (160 threads, hours of work): it stops, its
     # threads end and are joined, memory is back, the prompt returns. A short
     # run first: kmalloc keeps the pages it carves for its size classes.
     ("run-hackbench", "run hackbench g=4 l=1\r", [r"^RESULT hackbench groups=4 loops=1 "]),
+    # Keys typed while a run goes on are kept for the next line (only Ctrl-C stops it).
+    ("typeahead", "run pipe n=3000\r{wait:^run: pipe,n=3000 started}history\r",
+     [r"^RESULT pingpong loops=3000 ", r"!interrupted"]),
+    ("typeahead-ran", "", [r"^ +\d+  run pipe n=3000$"]),
     ("run-ctrl-c", "run hackbench g=4 l=100000\r{wait:^run: hackbench,g=4,l=100000 started}"
      "{sleep:1}\x03", [r"\^C", r"^run: interrupted; .*\(kmalloc in use (\d+) -> \1 bytes, "
                        r"free pages (\d+) -> \2\)"]),
@@ -405,9 +486,14 @@ SHELL_SCRIPT = [
     ("kill-tick", "kill {pid:tick}\r", [r"killed \d+"]),
     ("renice", "renice {pid:init} 3\r", [r"pid \d+ \(init\) nice 3"]),
     ("taskset", "taskset {pid:init} 0-7\r", [r"pid \d+ \(init\) affinity 0-7"]),
-    ("taskset-stopper", "taskset 9 0-3\r", [r"scheduler's own stop task: not changed"]),
-    ("renice-idle", "renice 1 0\r", [r"scheduler's own idle task: not changed"]),
-    ("long-line", "x" * 200 + "\r", [r"unknown command 'x{100,127}'"]),
+    ("taskset-stopper", "taskset 1 0-3\r", [r"scheduler's own stop task: not changed"]),
+    ("renice-idle", "renice 0 0\r", [r"pid 0 is every CPU's idle task"]),
+    # A line longer than the buffer is refused whole, not cut at 127 characters and run.
+    ("long-line", "x" * 200 + "\r", [r"^line too long: at most 127 characters; not run",
+                                     r"!unknown command"]),
+    # Left/Right move the cursor; keys insert and Backspace deletes there.
+    ("left-right", "elp\x1b[D\x1b[D\x1b[Dh\x1b[C\x1b[C\x1b[C ps\r", [r"^usage: ps$"]),
+    ("left-backspace", "cpuss\x1b[D\x7f\r", [r"CPU CLUSTER CAP_ORIG", r"!unknown command"]),
     ("garbage", "#$%^&*() \t\x02\x04\x1b[Z !@\r", [r"unknown command '#\$%\^&\*\(\)'"]),
     ("too-many-words", "ps " + "a " * 20 + "\r", [r"too many words"]),
     ("trace-start", "trace start\r", [r"^trace: on"]),
@@ -510,6 +596,15 @@ RUNS += [
      "expect": [("e5-table", r"^total_trans \(rt-app\) +\d+ +\d+ +1230 -> 14$"),
                 ("rtapp-result", r"^RESULT rtapp_task file=e5 \(NO_RT_UTIL_TRACKING\) task=fifo "
                                  r"policy=SCHED_FIFO .*features=")]},
+]
+
+# E6 short on qemu-bl44 (kernel/bench/exp_eas.c): OneSmallTask and TwoBigTasks with EAS off
+# and on under schedutil; KTAP: with EAS on, (a) placement energy within 5 % of the optimal
+# placement's and (b) at most 15 % of activations with negative slack, as LISA judges them.
+RUNS += [
+    {"name": "e6-short-qemu-bl44", "kind": "qemu", "append": "experiment=6,short", "release": True,
+     "qemu": a53_virt("qemu-bl44"),
+     "expect": [("e6-table", r"^OneSmallTask +on .* PASS  PASS$")]},
 ]
 
 # rt-app files by the initrd (QEMU -initrd): a broken one is refused with its line:column,

@@ -21,6 +21,9 @@ struct pipe_result {
 	u64 loops, ns, migrations[2];
 };
 int bench_pipe(u64 loops, struct pipe_result *r);
+int bench_pipe_on(u64 loops, const cpumask_t *cpus, struct pipe_result *r);
+/* E1's `perf stat -r` matrix pinned to the biggest CPUs (exp_e1_matrix.c). */
+int experiment_e1_matrix(u64 runs, u64 loops);
 void bench_pipe_print(const struct pipe_result *r);
 
 struct hackbench_result {
@@ -54,6 +57,8 @@ int experiment_placement(bool skip_up);
 int bench_stress(const char *spec);
 /* exp_e5.c: E5, RT utilization tracking off and on (short: 2 s runs and KTAP checks). */
 int experiment_e5(bool shortrun);
+/* exp_eas.c: E6, EAS off and on on LISA's EAS workloads (short: two, KTAP checks). */
+int experiment_e6(bool shortrun);
 int experiment_overheads(void); /* exp_overheads.c */
 
 /* Tracing an experiment's halves (trace_halves.c). experiment_run calls

@@ -54,6 +54,12 @@ static void pp_thread(void *arg)
 
 int bench_pipe(u64 loops, struct pipe_result *r)
 {
+	return bench_pipe_on(loops, NULL, r);
+}
+
+/* The same with both threads pinned to cpus (NULL: anywhere): `taskset`. */
+int bench_pipe_on(u64 loops, const cpumask_t *cpus, struct pipe_result *r)
+{
 	struct pp_ctx *c = kzalloc(sizeof(*c));
 	struct pp_arg a[2];
 	struct task_struct *t[2];
@@ -77,6 +83,8 @@ int bench_pipe(u64 loops, struct pipe_result *r)
 		kthread_discard(t[1]);
 		goto nomem;
 	}
+	for (int i = 0; i < 2 && cpus; i++)
+		set_cpus_allowed(t[i], cpus);
 	wake_up_new_task(t[0]);
 	wake_up_new_task(t[1]);
 	kthread_join(t[0]);

@@ -157,6 +157,33 @@ static void do_event(struct rt_thread *t, const struct rtapp_event *e, u64 loop_
  * priority 50 arriving at a SCHED_OTHER thread, a util_min above the task's
  * util_max), and then the value is clamped to the range, as Linux clamps
  * uclamp requests: external input never trips a warning. */
+/* rt-app's "taskgroup": the group at that path, made like mkdir -p. */
+static struct task_group *rtapp_taskgroup(const char *path)
+{
+	struct task_group *tg = sched_group_find(""), *next;
+	char part[RTAPP_NAME_LEN], sofar[RTAPP_NAME_LEN + 1] = "";
+
+	while (*path && tg) {
+		size_t n = 0;
+
+		while (*path == '/')
+			path++;
+		while (path[n] && path[n] != '/' && n + 1 < sizeof(part)) {
+			part[n] = path[n];
+			n++;
+		}
+		part[n] = '\0';
+		path += n;
+		if (!n)
+			break;
+		strlcpy_k(sofar + strlen(sofar), "/", sizeof(sofar) - strlen(sofar));
+		strlcpy_k(sofar + strlen(sofar), part, sizeof(sofar) - strlen(sofar));
+		next = sched_group_find(sofar);
+		tg = next ? next : sched_group_create(tg, part);
+	}
+	return tg;
+}
+
 static void apply_sched(struct task_struct *p, const struct rtapp_sched *s, int def_policy)
 {
 	int pol = s->policy != RTAPP_UNSET ? s->policy
@@ -176,6 +203,13 @@ static void apply_sched(struct task_struct *p, const struct rtapp_sched *s, int 
 		umax = s->util_max != RTAPP_UNSET ? (unsigned int)s->util_max : umax;
 		umin = s->util_min != RTAPP_UNSET ? (unsigned int)s->util_min : umin;
 		WARN_ON_ONCE(sched_set_uclamp(p, MIN(umin, umax), umax));
+	}
+	if (s->taskgroup[0]) {
+		struct task_group *tg = rtapp_taskgroup(s->taskgroup);
+
+		if (!tg || sched_move_task(p, tg))
+			printk("rtapp: %s: taskgroup %s could not be made; left in its group\n",
+			       p->comm, s->taskgroup);
 	}
 	/* checked online before the run */
 	if (!cpumask_empty(&s->cpus) && set_cpus_allowed(p, &s->cpus))

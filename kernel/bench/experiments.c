@@ -6,6 +6,7 @@
 #include "bench.h"
 #include "bench_internal.h"
 #include "cpufreq.h"
+#include "cpuidle.h"
 #include "kernel.h"
 #include "sched.h"
 #include "timer.h"
@@ -25,16 +26,21 @@ int pct_change(u64 from, u64 to, char *buf, size_t size)
 			 (d < 0 ? -d : d) % 10);
 }
 
-/* E1: perf bench sched pipe -T with ASYM_PREFER_PREV off and on. */
-static int experiment_e1(bool shortrun, u64 loops)
+/* E1: perf bench sched pipe -T with ASYM_PREFER_PREV off and on, with the idle
+ * states off unless idle_on (docs/experiments.md): the published runs had none
+ * between round trips (149313 ops/s with a migration at every wakeup is 6.7 us a
+ * round trip; the tester's runs say "no cpuidle"). Then the tester's matrix
+ * (exp_e1_matrix.c): runs x mloops round trips pinned to the big cluster. */
+static int experiment_e1(bool shortrun, u64 loops, bool idle_on, u64 runs, u64 mloops)
 {
 	struct pipe_result r[2];
-	bool was = true, asym = cpu_topology.asym_cpucapacity;
+	bool was = true, asym = cpu_topology.asym_cpucapacity, idle_was = cpuidle_enabled();
 	u64 mig[2], ops[2];
 	char chg[32];
 	int n = 0;
 
 	sched_feat_get("ASYM_PREFER_PREV", &was);
+	cpuidle_set_enabled(idle_was && idle_on);
 	for (int on = 0; on < 2; on++) {
 		const char *feat = on ? "ASYM_PREFER_PREV" : "NO_ASYM_PREFER_PREV";
 		int err;
@@ -45,6 +51,7 @@ static int experiment_e1(bool shortrun, u64 loops)
 		experiment_half_end();
 		if (err) { /* interrupted (shell Ctrl-C): no table */
 			sched_feat_set(was ? "ASYM_PREFER_PREV" : "NO_ASYM_PREFER_PREV");
+			cpuidle_set_enabled(idle_was);
 			return -1;
 		}
 		bench_pipe_print(&r[on]);
@@ -52,12 +59,15 @@ static int experiment_e1(bool shortrun, u64 loops)
 		ops[on] = r[on].loops * NSEC_PER_SEC / r[on].ns;
 	}
 	sched_feat_set(was ? "ASYM_PREFER_PREV" : "NO_ASYM_PREFER_PREV");
+	cpuidle_set_enabled(idle_was);
 
 	pct_change(ops[0], ops[1], chg, sizeof(chg));
 	printk("\nE1: prefer prev cpu in the asymmetric wakeup path\n");
-	printk("%u CPUs, %s capacities, governor %s; perf bench sched pipe -T -l %llu\n",
+	printk("%u CPUs, %s capacities, governor %s, EAS %s, idle states %s; perf bench sched "
+	       "pipe -T -l %llu\n",
 	       num_online_cpus(), asym ? "asymmetric" : "symmetric",
-	       cpufreq_nr_policies() ? cpufreq_governor_name(0) : "none", loops);
+	       cpufreq_nr_policies() ? cpufreq_governor_name(0) : "none",
+	       sched_energy_enabled() ? "on" : "off", idle_was && idle_on ? "on" : "off", loops);
 	printk("                 NO_ASYM_PREFER_PREV   ASYM_PREFER_PREV\n");
 	printk("# migrations     %-21llu %llu\n", mig[0], mig[1]);
 	printk("ops/sec          %-21llu %llu  %s\n", ops[0], ops[1], chg);
@@ -66,6 +76,8 @@ static int experiment_e1(bool shortrun, u64 loops)
 	printk("RESULT e1 asym=%d loops=%llu migrations_off=%llu migrations_on=%llu "
 	       "ops_per_sec_off=%llu ops_per_sec_on=%llu\n",
 	       asym, loops, mig[0], mig[1], ops[0], ops[1]);
+	if (experiment_e1_matrix(runs, mloops))
+		return -1;
 	if (!shortrun)
 		return 0;
 	printk("KTAP version 1\n1..2\n");
@@ -134,6 +146,32 @@ static int experiment_cost(void)
 	return 0;
 }
 
+/* E1-E5 reproduce results published without EAS: they run with it off (NO_EAS),
+ * whatever the governors, and restore the flag. */
+static int experiment_seed(const char *spec, bool shortrun)
+{
+	bool eas = true;
+	int ret = -2;
+
+	sched_feat_get("EAS", &eas);
+	sched_feat_set("NO_EAS");
+	if (spec[0] == '1')
+		ret = experiment_e1(shortrun, bench_arg(spec, "n", shortrun ? 1000 : 50000),
+				    bench_flag(spec, "idle"),
+				    bench_arg(spec, "r", shortrun ? 3 : 20),
+				    bench_arg(spec, "l", shortrun ? 200 : 2500));
+	else if (spec[0] == '2')
+		ret = experiment_e2(shortrun);
+	else if (spec[0] == '3')
+		ret = experiment_e3(shortrun);
+	else if (spec[0] == '4')
+		ret = experiment_e4(shortrun);
+	else if (spec[0] == '5')
+		ret = experiment_e5(shortrun);
+	sched_feat_set(eas ? "EAS" : "NO_EAS");
+	return ret;
+}
+
 int experiment_run(const char *spec)
 {
 	bool shortrun = bench_flag(spec, "short");
@@ -147,17 +185,11 @@ int experiment_run(const char *spec)
 		return experiment_overheads();
 	if (!strncmp(spec, "placement", 9) && (spec[9] == ',' || !spec[9]))
 		return experiment_placement(bench_flag(spec, "skip_up"));
-	if (spec[0] == '1' && (spec[1] == ',' || !spec[1]))
-		return experiment_e1(shortrun, bench_arg(spec, "n", shortrun ? 1000 : 50000));
-	if (spec[0] == '2' && (spec[1] == ',' || !spec[1]))
-		return experiment_e2(shortrun);
-	if (spec[0] == '3' && (spec[1] == ',' || !spec[1]))
-		return experiment_e3(shortrun);
-	if (spec[0] == '4' && (spec[1] == ',' || !spec[1]))
-		return experiment_e4(shortrun);
-	if (spec[0] == '5' && (spec[1] == ',' || !spec[1]))
-		return experiment_e5(shortrun);
-	printk("experiment: \"%s\" is not available (implemented: 1-5, smoke, placement, cost, "
+	if (spec[0] >= '1' && spec[0] <= '5' && (spec[1] == ',' || !spec[1]))
+		return experiment_seed(spec, shortrun);
+	if (spec[0] == '6' && (spec[1] == ',' || !spec[1]))
+		return experiment_e6(shortrun);
+	printk("experiment: \"%s\" is not available (implemented: 1-6, smoke, placement, cost, "
 	       "overheads)\n",
 	       spec);
 	return -1;

@@ -365,6 +365,14 @@ static int parse_sched_key(struct ps *p, int key, struct rtapp_sched *s)
 		*(tok_is(p, key, "util_min") ? &s->util_min : &s->util_max) = (int)x;
 		return 1;
 	}
+	if (tok_is(p, key, "taskgroup")) { /* rt-app: the task's cpu cgroup */
+		if (tok_name(p, v, s->taskgroup, "taskgroup"))
+			return -1;
+		for (const char *c = s->taskgroup; *c; c++)
+			if (*c == ' ' || (c[0] == '/' && c[1] == '/'))
+				return fail_at(p, p->t[v].start, "taskgroup: bad path");
+		return 1;
+	}
 	return 0;
 }
 

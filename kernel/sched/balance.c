@@ -58,6 +58,7 @@ void sched_domains_init(void)
 	const struct topology *t = &cpu_topology;
 
 	topology_build_sched_domains(&cpu_topology, cpu_active_mask);
+	sched_energy_update(); /* asymmetry and the policies' CPUs may have changed */
 	for (int cpu = 0; cpu < t->nr_cpus; cpu++) {
 		struct rq *rq = cpu_rq(cpu);
 		cpumask_t prev_span = { { 0 } };
@@ -171,6 +172,8 @@ static void update_sg_lb_stats(struct lb_env *env, const cpumask_t *group, struc
 		s->min_capacity = MIN(s->min_capacity, cap);
 		if (nr > 1)
 			*sg_status |= SG_OVERLOAD;
+		if (cpu_overutilized(c)) /* false while EAS is off */
+			*sg_status |= SG_OVERUTILIZED;
 		if (!nr && idle_cpu(c)) {
 			s->idle_cpus++;
 			continue; /* an idle CPU has no misfit */
@@ -265,6 +268,9 @@ static void update_sd_lb_stats(struct lb_env *env, struct sd_lb_stats *sds)
 	}
 	if (sd == &env->dst_rq->sd[env->dst_rq->nr_sd - 1]) /* !sd->parent */
 		WRITE_ONCE(sched_rd_overload, sg_status & SG_OVERLOAD);
+	if (sched_energy_enabled())
+		update_rd_overutilized_lb(sg_status,
+					  sd == &env->dst_rq->sd[env->dst_rq->nr_sd - 1]);
 }
 
 /* ---- deciding what to move ------------------------------------------------------------ */
@@ -349,6 +355,8 @@ static int find_busiest_group(struct lb_env *env)
 
 	update_sd_lb_stats(env, &sds);
 	env->imbalance = 0;
+	if (sched_energy_skip_balance()) /* EAS places tasks while not overutilized */
+		return -1;
 	if (sds.busiest_idx < 0)
 		return -1;
 	if (busiest->group_type == group_misfit_task || busiest->group_type == group_imbalanced)
@@ -490,6 +498,8 @@ static int can_migrate_task(struct task_struct *p, struct lb_env *env)
 static void detach_task(struct lb_env *env, struct task_struct *p)
 {
 	lockdep_assert_held(&env->src_rq->lock);
+	why_note_move(p, env->src_cpu, env->dst_cpu, env->sd ? env->sd->level : -1, env->idle,
+		      env->migration_type, env->flags & LBF_ACTIVE_LB);
 	deactivate_task(env->src_rq, p, 0);
 	set_task_cpu(p, (unsigned int)env->dst_cpu);
 }

@@ -55,10 +55,17 @@ void set_load_weight(struct task_struct *p, bool update_load)
 
 static u64 irq_time[NR_CPUS]; /* written by this CPU's IRQ exit only */
 
-/* From the IRQ path: ns spent handling one interrupt on this CPU. */
+/* From the IRQ path: ns spent handling one interrupt on this CPU. A handler
+ * here runs microseconds; a stretch longer than a tick is the host pausing
+ * the vCPU inside it (QEMU without -icount), not interrupt work, and counted
+ * whole it would freeze clock_task and drive avg_irq, hence capacity_of(),
+ * to nothing for as long. So one interrupt counts at most one tick; the rest
+ * is the interrupted task's, as a pause outside a handler is. Linux:
+ * irqtime_account_irq() has no bound (a guest's host pauses arrive as
+ * paravirt steal time instead). */
 void account_irq_time(u64 delta)
 {
-	irq_time[arch_cpu_id()] += delta;
+	irq_time[arch_cpu_id()] += MIN(delta, (u64)TICK_NSEC);
 }
 
 /* While idle, remember where the clocks stood: a task leaving this CPU at
@@ -133,11 +140,25 @@ bool need_resched(void)
 	return READ_ONCE(this_rq()->need_resched);
 }
 
+/* Linux: enqueue_task()/dequeue_task(): uclamp counts the task before the
+ * class sees it (the class's cpufreq update then reads the new clamps). */
+static void enqueue_task(struct rq *rq, struct task_struct *p, int flags)
+{
+	uclamp_rq_inc(rq, p);
+	p->sched_class->enqueue_task(rq, p, flags);
+}
+
+static void dequeue_task(struct rq *rq, struct task_struct *p, int flags)
+{
+	uclamp_rq_dec(rq, p);
+	p->sched_class->dequeue_task(rq, p, flags);
+}
+
 void activate_task(struct rq *rq, struct task_struct *p, int flags)
 {
 	BUG_ON(p->cpu != (int)rq->cpu || !spin_is_held(&rq->lock));
 	sched_oracle_event(SCHED_EV_ENQUEUE, rq, p, flags);
-	p->sched_class->enqueue_task(rq, p, flags);
+	enqueue_task(rq, p, flags);
 	p->on_rq = TASK_ON_RQ_QUEUED;
 	if (++rq->nr_running == 2 && !READ_ONCE(sched_rd_overload))
 		WRITE_ONCE(sched_rd_overload, 1); /* Linux: add_nr_running() */
@@ -148,7 +169,7 @@ void deactivate_task(struct rq *rq, struct task_struct *p, int flags)
 	BUG_ON(p->cpu != (int)rq->cpu || !spin_is_held(&rq->lock));
 	p->on_rq = (flags & DEQUEUE_SLEEP) ? 0 : TASK_ON_RQ_MIGRATING;
 	sched_oracle_event(SCHED_EV_DEQUEUE, rq, p, flags);
-	p->sched_class->dequeue_task(rq, p, flags);
+	dequeue_task(rq, p, flags);
 	rq->nr_running--;
 }
 
@@ -354,9 +375,15 @@ static void sched_fork(struct task_struct *p)
 	}
 	p->prio = p->normal_prio = p->static_prio;
 	p->sched_class = &fair_sched_class;
+	/* Linux: sched_cgroup_fork(): the parent's group */
+	p->sched_task_group = parent && !parent->is_idle ? parent->sched_task_group : NULL;
 	set_load_weight(p, false);
-	p->uclamp_req[UCLAMP_MIN] = 0;
-	p->uclamp_req[UCLAMP_MAX] = SCHED_CAPACITY_SCALE;
+	/* Linux: uclamp_fork() with reset_on_fork (the policy is reset too) */
+	for (int id = 0; id < UCLAMP_CNT; id++) {
+		p->uclamp[id].active = 0;
+		p->uclamp_user_defined[id] = false;
+	}
+	uclamp_policy_defaults(p);
 	p->recent_used_cpu = -1;
 	INIT_LIST_HEAD(&p->rt.run_list);
 	memset(&p->se.avg, 0, sizeof(p->se.avg));
@@ -712,7 +739,7 @@ static void change_task(struct task_struct *p, void (*fn)(struct task_struct *, 
 	running = task_running(rq, p);
 	if (queued) {
 		sched_oracle_event(SCHED_EV_DEQUEUE, rq, p, 0);
-		p->sched_class->dequeue_task(rq, p, 0);
+		dequeue_task(rq, p, 0);
 	}
 	if (running) {
 		sched_oracle_event(SCHED_EV_PUT_PREV, rq, p, 0);
@@ -723,7 +750,7 @@ static void change_task(struct task_struct *p, void (*fn)(struct task_struct *, 
 	sched_oracle_event(SCHED_EV_CHANGED, rq, p, 0);
 	if (queued) {
 		sched_oracle_event(SCHED_EV_ENQUEUE, rq, p, 0);
-		p->sched_class->enqueue_task(rq, p, 0);
+		enqueue_task(rq, p, 0);
 	}
 	if (running) {
 		sched_oracle_event(SCHED_EV_SET_NEXT, rq, p, 0);
@@ -743,6 +770,11 @@ static void change_task(struct task_struct *p, void (*fn)(struct task_struct *, 
 		check_preempt_curr(rq, p, 0);
 	spin_unlock(&rq->lock);
 	spin_unlock_irqrestore(&p->pi_lock, flags);
+}
+
+void sched_change_task(struct task_struct *p, void (*fn)(struct task_struct *, long), long arg)
+{
+	change_task(p, fn, arg);
 }
 
 static void apply_nice(struct task_struct *p, long nice)
@@ -782,6 +814,7 @@ static void apply_policy(struct task_struct *p, long packed)
 		p->prio = p->normal_prio = p->static_prio;
 		p->sched_class = &fair_sched_class;
 	}
+	uclamp_policy_defaults(p); /* Linux: __setscheduler_uclamp() */
 }
 
 int sched_setscheduler(struct task_struct *p, unsigned int policy, unsigned int rt_priority)
@@ -798,12 +831,18 @@ int sched_setscheduler(struct task_struct *p, unsigned int policy, unsigned int 
 	return 0;
 }
 
+static void apply_uclamp(struct task_struct *p, long packed)
+{
+	uclamp_set_request(p, (unsigned int)(packed >> 16), packed & 0xffff);
+}
+
+/* Linux: sched_setattr() with SCHED_FLAG_UTIL_CLAMP: a queued task is
+ * dequeued and enqueued around the change, so its rq's buckets follow. */
 int sched_set_uclamp(struct task_struct *p, unsigned int min, unsigned int max)
 {
 	if (min > max || max > SCHED_CAPACITY_SCALE)
 		return -1;
-	WRITE_ONCE(p->uclamp_req[UCLAMP_MIN], min);
-	WRITE_ONCE(p->uclamp_req[UCLAMP_MAX], max);
+	change_task(p, apply_uclamp, (long)min << 16 | max);
 	return 0;
 }
 
@@ -968,6 +1007,7 @@ void sched_stoppers_init(void);
 void sched_init(void)
 {
 	sched_feat_init_from_bootargs();
+	sched_group_init();
 	sched_tunables_init((unsigned int)cpu_topology.nr_cpus);
 }
 
@@ -989,6 +1029,7 @@ void sched_init_cpu(unsigned int cpu, struct task_struct *idle)
 	rq->cpu = cpu;
 	init_cfs_rq(&rq->cfs);
 	init_rt_rq(&rq->rt);
+	init_uclamp_rq(rq);
 	INIT_LIST_HEAD(&rq->cfs_tasks);
 	sched_balance_rq_init(rq);
 	rq->cpu_capacity_orig = rq->cpu_capacity = arch_scale_cpu_capacity((int)cpu);

@@ -161,6 +161,7 @@ int cpufreq_set_governor(int id, const char *name)
 		return -1;
 	}
 	governor_start(policy, (enum cpufreq_governor)g);
+	sched_energy_update(); /* Linux: sched_cpufreq_governor_change() */
 	return 0;
 }
 
@@ -253,6 +254,7 @@ void cpufreq_init(void)
 		nr_policies++;
 	}
 	governors_from_bootargs();
+	sched_energy_update(); /* EAS needs schedutil on every policy */
 	for (int i = 0; i < nr_policies; i++) {
 		char span[64];
 
@@ -427,17 +429,18 @@ void cpufreq_print_stats(int id)
 	printk("cpufreq: policy%d governor=%s cur=%u target=%u total_trans=%u\n", id,
 	       cpufreq_governor_name(id), cpufreq_cur_freq(id), cpufreq_target_freq(id),
 	       s.total_trans);
-	n = ksnprintf(line, sizeof(line), "cpufreq: policy%d time_in_state_us", id);
-	for (int i = 0; i < s.nr && n < (int)sizeof(line); i++)
-		n += ksnprintf(line + n, sizeof(line) - (size_t)n, " %u:%llu", s.freq[i],
-			       s.time_in_state[i] / 1000);
+	/* Linux's trans_table layout (rows: from, columns: to), time_in_state added. */
+	n = ksnprintf(line, sizeof(line), "   From  :    To (kHz; transitions)");
 	printk("%s\n", line);
+	n = ksnprintf(line, sizeof(line), "         :");
+	for (int j = 0; j < s.nr && n < (int)sizeof(line); j++)
+		n += ksnprintf(line + n, sizeof(line) - (size_t)n, " %8u", s.freq[j]);
+	printk("%s  time_in_state_ms\n", line);
 	for (int i = 0; i < s.nr; i++) {
-		n = ksnprintf(line, sizeof(line), "cpufreq: policy%d trans_table %u:", id,
-			      s.freq[i]);
+		n = ksnprintf(line, sizeof(line), "%9u:", s.freq[i]);
 		for (int j = 0; j < s.nr && n < (int)sizeof(line); j++)
-			n += ksnprintf(line + n, sizeof(line) - (size_t)n, " %u",
+			n += ksnprintf(line + n, sizeof(line) - (size_t)n, " %8u",
 				       s.trans_table[i][j]);
-		printk("%s\n", line);
+		printk("%s  %llu\n", line, s.time_in_state[i] / NSEC_PER_MSEC);
 	}
 }

@@ -43,23 +43,35 @@ bool sugov_should_update(u64 now, u64 last_update, u64 rate_limit_ns, bool limit
 	return (s64)(now - last_update) >= (s64)rate_limit_ns;
 }
 
-/* Linux v6.1 effective_cpu_util(cpu, util_cfs, FREQUENCY_UTIL, NULL), with
- * uclamp unused (so a runnable RT task asks for the maximum, as in Linux)
- * and no deadline class. IRQ time steals from the task time it scales:
+/* Linux: uclamp_rq_util_with(rq, util, NULL) on the rq's clamps read out:
+ * max-aggregated clamps of different tasks may cross; then min wins. */
+static unsigned long sugov_uclamp_util(const struct sugov_cpu_util *u, unsigned long util)
+{
+	if (!u->uclamp_used)
+		return util;
+	if (u->uclamp_min >= u->uclamp_max)
+		return u->uclamp_min;
+	return util < u->uclamp_min ? u->uclamp_min : util > u->uclamp_max ? u->uclamp_max : util;
+}
+
+/* Linux v6.1 effective_cpu_util(cpu, util_cfs, FREQUENCY_UTIL, NULL), no
+ * deadline class. Unless uclamp is used, a runnable RT task asks for the
+ * maximum; with it, the RT tasks' default uclamp.min (1024) does the same
+ * through the rq clamp. IRQ time steals from the task time it scales:
  *
- *	util = (cfs + rt) x (cap - irq) / cap + irq
+ *	util = uclamp(cfs + rt) x (cap - irq) / cap + irq
  */
 unsigned long sugov_effective_util(const struct sugov_cpu_util *u, bool rt_tracking)
 {
 	unsigned long util, cap = u->cap;
 
-	if (u->rt_runnable)
+	if (u->rt_runnable && (!u->uclamp_used || !rt_tracking))
 		return cap;
 	if (!rt_tracking) /* before 4.19: only CFS was tracked */
 		return u->cfs < cap ? u->cfs : cap;
 	if (u->irq >= cap)
 		return cap;
-	util = u->cfs + u->rt;
+	util = sugov_uclamp_util(u, u->cfs + u->rt);
 	if (util >= cap)
 		return cap;
 	util = util * (cap - u->irq) / cap + u->irq;

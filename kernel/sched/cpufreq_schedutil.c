@@ -20,6 +20,9 @@ static void sugov_get_util(unsigned int cpu, struct sugov_cpu_util *u)
 	u->rt = READ_ONCE(rq->avg_rt.util_avg);
 	u->irq = READ_ONCE(rq->avg_irq.util_avg);
 	u->rt_runnable = READ_ONCE(rq->rt.rt_nr_running) > 0;
+	u->uclamp_used = uclamp_is_used();
+	u->uclamp_min = READ_ONCE(rq->uclamp[UCLAMP_MIN].value);
+	u->uclamp_max = READ_ONCE(rq->uclamp[UCLAMP_MAX].value);
 }
 
 /* Linux: sugov_update_shared() with fast switching. The request goes to the

@@ -1,5 +1,6 @@
-/* cpuidle.c - the cpuidle core and the menu governor (Linux 6.1:
- * drivers/cpuidle/cpuidle.c, governors/menu.c), states from the device tree
+/* cpuidle.c - the cpuidle core and the menu and teo governors (Linux 6.1:
+ * drivers/cpuidle/cpuidle.c, governors/{menu,teo}.c; cpuidle_governor=teo
+ * picks teo, menu is the default), states from the device tree
  * (topology.c), cluster states by the last-man rule, the exit latency paid
  * as a stall before the woken CPU runs anything, and the statistics. Per-CPU
  * state is touched only by its CPU with IRQs off; a cluster's under its lock. */
@@ -29,6 +30,23 @@ struct menu_device {
 	int interval_ptr;
 };
 
+/* Linux: teo.c's constants and struct teo_bin / teo_cpu. */
+#define TEO_PULSE	1024
+#define TEO_DECAY_SHIFT 3
+#define TEO_NR_RECENT	9
+
+struct teo_bin {
+	unsigned int intercepts, hits, recent;
+};
+
+struct teo_cpu {
+	u64 time_span_ns, sleep_length_ns;
+	struct teo_bin state_bins[TOPOLOGY_MAX_IDLE_STATES];
+	unsigned int total;
+	int next_recent_idx;
+	int recent_idx[TEO_NR_RECENT];
+};
+
 struct cpuidle_device {
 	int nr_states;
 	const struct topology_idle_state *states;
@@ -38,6 +56,7 @@ struct cpuidle_device {
 	int idle_idx;	 /* Linux: rq->idle_state; -1 */
 	u64 cluster_gen; /* the cluster's power-down count when it asked for one */
 	struct menu_device menu;
+	struct teo_cpu teo;
 } __attribute__((aligned(64)));
 
 /* A cluster's power-down: when every online CPU of it asks for a cluster
@@ -53,7 +72,7 @@ struct cluster_pm {
 
 static struct cpuidle_device devices[NR_CPUS];
 static struct cluster_pm clusters[TOPOLOGY_MAX_CLUSTERS];
-static bool enabled;
+static bool enabled, gov_teo;
 
 /* ---- the menu governor (Linux 6.1 governors/menu.c) ------------------------------- */
 
@@ -208,11 +227,196 @@ static void menu_update(struct cpuidle_device *dev)
 		data->interval_ptr = 0;
 }
 
+/* ---- the teo governor (Linux 6.1 governors/teo.c) ---------------------------------- */
+
+/* Linux: teo_update(): was the last idle a "hit" (ended in the bin of the
+ * sleep length: the timer woke it) or an "intercept" (something earlier)? */
+static void teo_update(struct cpuidle_device *dev)
+{
+	struct teo_cpu *cd = &dev->teo;
+	int idx_timer = 0, idx_duration = 0, i;
+	u64 measured_ns;
+
+	if (cd->time_span_ns >= cd->sleep_length_ns) {
+		measured_ns = ~0ull; /* the tick or the timer itself woke it */
+	} else {
+		u64 lat_ns = state_exit_latency_ns(dev, dev->last_state_idx);
+
+		/* half the exit latency: a rough average of the real wakeup delay */
+		measured_ns = dev->last_residency_ns;
+		measured_ns = measured_ns >= lat_ns ? measured_ns - lat_ns / 2 : measured_ns / 2;
+	}
+	cd->total = 0;
+	for (i = 0; i < dev->nr_states; i++) {
+		struct teo_bin *bin = &cd->state_bins[i];
+
+		bin->hits -= bin->hits >> TEO_DECAY_SHIFT;
+		bin->intercepts -= bin->intercepts >> TEO_DECAY_SHIFT;
+		cd->total += bin->hits + bin->intercepts;
+		if (target_residency_ns(dev, i) <= cd->sleep_length_ns) {
+			idx_timer = i;
+			if (target_residency_ns(dev, i) <= measured_ns)
+				idx_duration = i;
+		}
+	}
+	i = cd->next_recent_idx++;
+	if (cd->next_recent_idx >= TEO_NR_RECENT)
+		cd->next_recent_idx = 0;
+	if (cd->recent_idx[i] >= 0)
+		cd->state_bins[cd->recent_idx[i]].recent--;
+	if (idx_timer == idx_duration) {
+		cd->state_bins[idx_timer].hits += TEO_PULSE;
+		cd->recent_idx[i] = -1;
+	} else {
+		cd->state_bins[idx_duration].intercepts += TEO_PULSE;
+		cd->state_bins[idx_duration].recent++;
+		cd->recent_idx[i] = idx_duration;
+	}
+	cd->total += TEO_PULSE;
+}
+
+static bool teo_time_ok(bool tick_stopped, u64 interval_ns)
+{
+	return !tick_stopped || interval_ns >= TICK_NSEC;
+}
+
+static u64 teo_middle_of_bin(const struct cpuidle_device *dev, int idx)
+{
+	return (target_residency_ns(dev, idx) + target_residency_ns(dev, idx + 1)) / 2;
+}
+
+/* Sums over the states shallower than the candidate (Linux: teo_select()'s
+ * idx_intercept_sum, idx_hit_sum, idx_recent_sum). */
+struct teo_sums {
+	unsigned int intercepts, hits, recent;
+};
+
+/* The deepest state whose target residency fits the sleep length (no PM QoS
+ * limit here, so constraint_idx is that state). */
+static int teo_candidate(const struct cpuidle_device *dev, u64 duration_ns, struct teo_sums *at)
+{
+	struct teo_sums sum = { 0, 0, 0 };
+	int idx = 0;
+
+	*at = sum;
+	for (int i = 1; i < dev->nr_states; i++) {
+		const struct teo_bin *prev = &dev->teo.state_bins[i - 1];
+
+		sum.intercepts += prev->intercepts;
+		sum.hits += prev->hits;
+		sum.recent += prev->recent;
+		if (target_residency_ns(dev, i) > duration_ns)
+			break;
+		idx = i;
+		*at = sum;
+	}
+	return idx;
+}
+
+/* Linux: teo_select()'s search for a shallower state when the shallower
+ * states' intercepts dominate (overall or among the recent ones): the
+ * deepest state whose target residency was not exceeded by the idle
+ * duration in over half of those cases. */
+static int teo_alternative(const struct cpuidle_device *dev, int idx, const struct teo_sums *at,
+			   bool tick_stopped, u64 *duration_ns)
+{
+	const struct teo_cpu *cd = &dev->teo;
+	bool alt_intercepts = 2 * at->intercepts > cd->total - at->hits;
+	bool alt_recent = at->recent > TEO_NR_RECENT / 2;
+	unsigned int intercept_sum = 0, recent_sum = 0;
+	u64 first_span_ns = *duration_ns;
+	int first_idx = idx;
+
+	if (!alt_recent && !alt_intercepts)
+		return idx;
+	for (int i = idx - 1; i >= 0; i--) {
+		u64 span_ns = teo_middle_of_bin(dev, i);
+
+		intercept_sum += cd->state_bins[i].intercepts;
+		recent_sum += cd->state_bins[i].recent;
+		if ((!alt_recent || 2 * recent_sum > at->recent) &&
+		    (!alt_intercepts || 2 * intercept_sum > at->intercepts)) {
+			if (teo_time_ok(tick_stopped, span_ns)) {
+				*duration_ns = span_ns;
+				return i;
+			}
+			*duration_ns = first_span_ns;
+			return first_idx;
+		}
+		if (!teo_time_ok(tick_stopped, span_ns)) {
+			if (first_idx != idx)
+				continue;
+			break;
+		}
+		first_span_ns = span_ns;
+		first_idx = i;
+	}
+	return idx;
+}
+
+/* Linux: teo_select() with no PM QoS limit and no polling state. */
+static int teo_select(struct cpuidle_device *dev, bool tick_stopped, bool *stop_tick)
+{
+	struct teo_cpu *cd = &dev->teo;
+	struct teo_sums at;
+	u64 delta_tick, duration_ns;
+	int idx = 0;
+
+	if (dev->last_state_idx >= 0) {
+		teo_update(dev);
+		dev->last_state_idx = -1;
+	}
+	cd->time_span_ns = arch_clock_ns();
+	duration_ns = tick_nohz_get_sleep_length(&delta_tick);
+	cd->sleep_length_ns = duration_ns;
+	*stop_tick = true;
+	if (dev->nr_states >= 2 && target_residency_ns(dev, 1) <= duration_ns) {
+		idx = teo_candidate(dev, duration_ns, &at);
+		if (idx > 0) /* Linux: idx != idx0 (WFI) */
+			idx = teo_alternative(dev, idx, &at, tick_stopped, &duration_ns);
+	}
+	if (duration_ns < TICK_NSEC && !tick_stopped) {
+		*stop_tick = false;
+		/* Linux: teo_find_shallower_state() within the time to the tick */
+		while (idx > 0 && target_residency_ns(dev, idx) > delta_tick)
+			idx--;
+	}
+	return idx;
+}
+
+/* Linux: teo_reflect(): a wakeup by the tick (a safety net) counts as an
+ * idle of the whole sleep length. */
+static void teo_reflect(struct cpuidle_device *dev, int state, bool got_tick)
+{
+	struct teo_cpu *cd = &dev->teo;
+
+	dev->last_state_idx = state;
+	if (got_tick && cd->sleep_length_ns > TICK_NSEC)
+		cd->time_span_ns = cd->sleep_length_ns;
+	else
+		cd->time_span_ns = arch_clock_ns() - cd->time_span_ns;
+}
+
 /* ---- the last man of a cluster ------------------------------------------------------ */
 
 static struct cluster_pm *cluster_of(unsigned int cpu)
 {
 	return &clusters[cpu_topology.cpu[cpu].cluster_id];
+}
+
+/* A CPU that has been sent a wakeup (a task queued on it, a reschedule) is
+ * leaving idle, even while QEMU has not yet run its vCPU: on the board its
+ * interrupt is pending and the power controller does not power the cluster
+ * off (PSCI: a pending wakeup abandons the last man's cluster power-down). */
+static bool cluster_waking(const struct cluster_pm *cl, unsigned int self)
+{
+	unsigned int c;
+
+	for_each_cpu(c, &cl->requesting) {
+		if (c != self && (!idle_cpu((int)c) || READ_ONCE(cpu_rq(c)->need_resched)))
+			return true;
+	}
+	return false;
 }
 
 static void cluster_enter(struct cluster_pm *cl, unsigned int cpu, u64 *gen, u64 now)
@@ -225,7 +429,7 @@ static void cluster_enter(struct cluster_pm *cl, unsigned int cpu, u64 *gen, u64
 	/* the last man: every online CPU of the cluster asks for a cluster state */
 	cpumask_and(&awake, &cl->cpus, cpu_online_mask);
 	cpumask_andnot(&awake, &awake, &cl->requesting);
-	if (!cl->down && cpumask_empty(&awake)) {
+	if (!cl->down && cpumask_empty(&awake) && !cluster_waking(cl, cpu)) {
 		cl->down = true;
 		cl->gen++;
 		cl->down_since = now;
@@ -328,26 +532,40 @@ void cpuidle_idle_call(void)
 
 	if (!enabled || dev->nr_states <= 1) {
 		tick_nohz_idle_stop_tick(); /* NO_HZ idle: no tick while idle */
+		energy_cpu_state(cpu, 0);   /* WFI's power, not the OPP's */
 		trace_cpu_idle(0, cpu);
 		arch_idle();
 		trace_cpu_idle(PWR_EVENT_EXIT, cpu);
+		energy_cpu_state(cpu, -1);
 		return;
 	}
-	if (dev->menu.needs_update) {
-		menu_update(dev);
-		dev->menu.needs_update = false;
-	}
 	stopped = tick_nohz_tick_stopped_cpu(cpu);
-	idx = menu_select(dev, stopped, &stop_tick);
+	if (gov_teo) {
+		idx = teo_select(dev, stopped, &stop_tick);
+	} else {
+		if (dev->menu.needs_update) {
+			menu_update(dev);
+			dev->menu.needs_update = false;
+		}
+		idx = menu_select(dev, stopped, &stop_tick);
+	}
 	if (stop_tick || stopped) /* Linux: else tick_nohz_idle_retain_tick() */
 		tick_nohz_idle_stop_tick();
 	ticks = sched_tick_count();
-	dev->last_state_idx = enter_state(dev, cpu, idx);
-	dev->menu.needs_update = true; /* Linux: menu_reflect() */
-	arch_irq_enable();	       /* the interrupt that woke us, now */
+	/* Linux: last_state_idx is what the driver's enter() returned, the state
+	 * asked for (PSCI cannot tell whether the cluster went off); menu_update()
+	 * subtracts that state's exit latency. The statistics count the state reached. */
+	enter_state(dev, cpu, idx);
+	arch_irq_enable(); /* the interrupt that woke us, now */
 	arch_irq_disable();
 	/* Linux: tick_nohz_idle_got_tick(): the tick handler ran for this idle period, so
-	 * the tick, not a real event, ended it (menu_update() then counts a long idle). */
+	 * the tick, not a real event, ended it (the governors then count a long idle). */
+	if (gov_teo) {
+		teo_reflect(dev, idx, sched_tick_count() != ticks);
+		return;
+	}
+	dev->last_state_idx = idx;
+	dev->menu.needs_update = true; /* Linux: menu_reflect() */
 	dev->menu.tick_wakeup = sched_tick_count() != ticks;
 }
 
@@ -357,6 +575,10 @@ void cpuidle_init(void)
 	const char *v = bootarg_get("cpuidle", buf, sizeof(buf));
 
 	enabled = !(v && !strcmp(v, "off"));
+	v = bootarg_get("cpuidle_governor", buf, sizeof(buf));
+	gov_teo = v && !strcmp(v, "teo"); /* Linux: cpuidle.governor=teo */
+	if (v && !gov_teo && strcmp(v, "menu"))
+		printk("cpuidle: no governor \"%s\", menu kept\n", v);
 	for (int c = 0; c < cpu_topology.nr_clusters; c++) {
 		spin_lock_init(&clusters[c].lock);
 		clusters[c].cpus = cpu_topology.cluster_cpus[c];
@@ -369,9 +591,17 @@ void cpuidle_init(void)
 		dev->idle_idx = -1;
 		for (int b = 0; b < BUCKETS; b++) /* Linux: menu_enable_device() */
 			dev->menu.correction_factor[b] = RESOLUTION * DECAY;
+		dev->last_state_idx = -1;
+		for (int i = 0; i < TEO_NR_RECENT; i++) /* Linux: teo_enable_device() */
+			dev->teo.recent_idx[i] = -1;
 	}
-	printk("cpuidle: %s, governor menu, cpu0 has %d states\n", enabled ? "on" : "off",
-	       devices[0].nr_states);
+	printk("cpuidle: %s, governor %s, cpu0 has %d states\n", enabled ? "on" : "off",
+	       cpuidle_governor_name(), devices[0].nr_states);
+}
+
+const char *cpuidle_governor_name(void)
+{
+	return gov_teo ? "teo" : "menu";
 }
 
 void cpuidle_set_enabled(bool on)
@@ -464,7 +694,8 @@ void cpuidle_reset_stats(void)
 
 void cpuidle_print(const char *prefix, const char *tag)
 {
-	printk("%scpuidle%s enabled=%d governor=menu\n", prefix, tag, enabled);
+	printk("%scpuidle%s enabled=%d governor=%s\n", prefix, tag, enabled,
+	       cpuidle_governor_name());
 	for (int cpu = 0; cpu < cpu_topology.nr_cpus; cpu++) {
 		const struct cpuidle_device *dev = &devices[cpu];
 

@@ -76,6 +76,22 @@ unsigned long cpu_util_cfs(unsigned int cpu)
 	return cpu_util((int)cpu);
 }
 
+u64 cpu_min_vruntime(unsigned int cpu)
+{
+	return READ_ONCE(cpu_rq(cpu)->cfs.min_vruntime);
+}
+
+/* What update_cpu_capacity() subtracts (the shell's cpus shows them). */
+unsigned long cpu_util_rt(unsigned int cpu)
+{
+	return READ_ONCE(cpu_rq(cpu)->avg_rt.util_avg);
+}
+
+unsigned long cpu_util_irq(unsigned int cpu)
+{
+	return READ_ONCE(cpu_rq(cpu)->avg_irq.util_avg);
+}
+
 unsigned long task_util(const struct task_struct *p)
 {
 	return READ_ONCE(p->se.avg.util_avg);
@@ -93,8 +109,7 @@ unsigned long uclamp_task_util(const struct task_struct *p)
 {
 	unsigned long u = task_util_est_of(p);
 
-	return MIN(MAX(u, (unsigned long)p->uclamp_req[UCLAMP_MIN]),
-		   (unsigned long)p->uclamp_req[UCLAMP_MAX]);
+	return MIN(MAX(u, uclamp_eff_value(p, UCLAMP_MIN)), uclamp_eff_value(p, UCLAMP_MAX));
 }
 
 /* Linux 6.1: util_fits_cpu(). 1: fits; 0: does not; -1: fits, but only the
@@ -118,8 +133,8 @@ int util_fits_cpu(unsigned long util, unsigned long umin, unsigned long umax, in
 
 bool task_fits_cpu(const struct task_struct *p, int cpu)
 {
-	return util_fits_cpu(task_util_est_of(p), p->uclamp_req[UCLAMP_MIN],
-			     p->uclamp_req[UCLAMP_MAX], cpu) > 0;
+	return util_fits_cpu(task_util_est_of(p), uclamp_eff_value(p, UCLAMP_MIN),
+			     uclamp_eff_value(p, UCLAMP_MAX), cpu) > 0;
 }
 
 /* A task too big for its CPU, on an asymmetric system: balance.c pulls it. */
@@ -412,6 +427,9 @@ static void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 	lockdep_assert_held(&rq->lock);
 	util_est_enqueue_task(&rq->cfs, p);
 	enqueue_entity(&rq->cfs, &p->se, flags);
+	/* Not a new task's first enqueue: its util is a guess (half the spare capacity). */
+	if (flags & ENQUEUE_WAKEUP)
+		update_overutilized_status(rq);
 }
 
 /* util_est: the task's estimate leaves the rq's first; its own is refreshed
@@ -553,6 +571,7 @@ static void task_tick_fair(struct rq *rq, struct task_struct *curr)
 	if (cfs_rq->nr_running > 1)
 		check_preempt_tick(cfs_rq, &curr->se);
 	update_misfit_status(curr, rq);
+	update_overutilized_status(rq);
 }
 
 /* Linux 6.1: check_preempt_wakeup(). SCHED_IDLE never preempts; anything preempts
@@ -768,8 +787,8 @@ static bool cache_cold(const struct task_struct *p)
  * with the most capacity; -1 if none is idle. */
 int select_idle_capacity(struct task_struct *p, const cpumask_t *span, int target)
 {
-	unsigned long util = task_util_est_of(p), umin = p->uclamp_req[UCLAMP_MIN];
-	unsigned long umax = p->uclamp_req[UCLAMP_MAX], best_cap = 0;
+	unsigned long util = task_util_est_of(p), umin = uclamp_eff_value(p, UCLAMP_MIN);
+	unsigned long umax = uclamp_eff_value(p, UCLAMP_MAX), best_cap = 0;
 	cpumask_t cpus;
 	int best = -1, cpu;
 
@@ -798,7 +817,8 @@ static bool asym_fits_cpu(struct task_struct *p, unsigned long util, int cpu)
 {
 	if (!cpu_topology.asym_cpucapacity)
 		return true;
-	return util_fits_cpu(util, p->uclamp_req[UCLAMP_MIN], p->uclamp_req[UCLAMP_MAX], cpu) > 0;
+	return util_fits_cpu(util, uclamp_eff_value(p, UCLAMP_MIN), uclamp_eff_value(p, UCLAMP_MAX),
+			     cpu) > 0;
 }
 
 /* Linux: select_idle_cpu() over the LLC domain (our MC level): first idle. */
@@ -815,8 +835,9 @@ static int select_idle_cpu(struct task_struct *p, int target)
 
 /* Linux: select_idle_sibling(). With ASYM_PREFER_PREV (Linux >= 5.10) an
  * idle target, prev or recently used CPU on which the task fits is taken
- * before any scan; without it (5.7-5.9) asymmetric systems scan at once. */
-static int select_idle_sibling(struct task_struct *p, int prev, int target)
+ * before any scan; without it (5.7-5.9) asymmetric systems scan at once.
+ * *rule: the step that chose, for the shell's `why` (Linux has no such out). */
+static int select_idle_sibling(struct task_struct *p, int prev, int target, enum why_rule *rule)
 {
 	struct rq *rq = cpu_rq(target);
 	bool asym = cpu_topology.asym_cpucapacity && sched_feat(SELECT_IDLE_CAPACITY) &&
@@ -826,24 +847,28 @@ static int select_idle_sibling(struct task_struct *p, int prev, int target)
 
 	if (asym && !sched_feat(ASYM_PREFER_PREV)) {
 		i = select_idle_capacity(p, &rq->sd_asym_cpucapacity->span, target);
+		*rule = i >= 0 ? WHY_IDLE_CAPACITY : WHY_NO_IDLE;
 		return i >= 0 ? i : target;
 	}
+	*rule = WHY_TARGET_IDLE;
 	if (available_idle_cpu(target) && asym_fits_cpu(p, util, target))
 		return target;
+	*rule = WHY_PREV_IDLE;
 	if (prev != target && cpus_share_cache(prev, target) && available_idle_cpu(prev) &&
 	    asym_fits_cpu(p, util, prev))
 		return prev;
+	*rule = WHY_RECENT_IDLE;
 	if (recent >= 0 && recent != prev && recent != target && cpus_share_cache(recent, target) &&
 	    available_idle_cpu(recent) && cpumask_test_cpu(recent, &p->cpus_allowed) &&
 	    asym_fits_cpu(p, util, recent)) {
 		p->recent_used_cpu = prev;
 		return recent;
 	}
-	if (asym) {
-		i = select_idle_capacity(p, &rq->sd_asym_cpucapacity->span, target);
-		return i >= 0 ? i : target;
-	}
-	i = select_idle_cpu(p, target);
+	*rule = asym ? WHY_IDLE_CAPACITY : WHY_IDLE_CPU;
+	i = asym ? select_idle_capacity(p, &rq->sd_asym_cpucapacity->span, target)
+		 : select_idle_cpu(p, target);
+	if (i < 0)
+		*rule = WHY_NO_IDLE;
 	return i >= 0 ? i : target;
 }
 
@@ -1149,30 +1174,49 @@ static struct sched_domain *affine_domain(int this_cpu, int prev_cpu)
 	return NULL;
 }
 
-/* Linux 6.1: select_task_rq_fair() without EAS. A wakeup: wake_affine() in the lowest
- * domain spanning the waker's CPU and prev (unless the waker has many wakees), then
- * select_idle_sibling() around the result. A fork: the slow path, find_idlest_cpu()
- * from the top domain (every level has SD_BALANCE_FORK). */
+/* Linux 6.1: select_task_rq_fair(). A wakeup: EAS's choice when it makes one
+ * (fair_energy.c), else wake_affine() in the lowest domain spanning the waker's CPU
+ * and prev (unless the waker has many wakees), then select_idle_sibling() around it.
+ * A fork: the slow path, find_idlest_cpu() from the top domain (every level has
+ * SD_BALANCE_FORK). Each placement is noted into the task for the shell's `why`
+ * (why.c). */
 static int select_task_rq_fair(struct task_struct *p, int prev_cpu, int wake_flags)
 {
-	int this_cpu = (int)arch_cpu_id(), new_cpu = prev_cpu;
+	int this_cpu = (int)arch_cpu_id(), new_cpu = prev_cpu, target;
 	bool sync = wake_flags & WF_SYNC;
 	struct sched_domain *sd;
+	enum why_rule rule;
 
-	if (wake_flags & WF_FORK)
-		return cpu_rq(this_cpu)->nr_sd ? find_idlest_cpu(p, this_cpu, prev_cpu) : prev_cpu;
+	if (wake_flags & WF_FORK) {
+		new_cpu =
+			cpu_rq(this_cpu)->nr_sd ? find_idlest_cpu(p, this_cpu, prev_cpu) : prev_cpu;
+		why_note_wakeup(p, prev_cpu, prev_cpu, new_cpu, WHY_FORK, wake_flags);
+		return new_cpu;
+	}
 	/* SIS_DEBOUNCE: placed in this tick already, so not moved again in it,
 	 * idle or not (the 2017 RFC: the wakee counts as cache hot there). */
 	if (sched_feat(SIS_DEBOUNCE) && placed_this_tick(p) &&
-	    cpumask_test_cpu(prev_cpu, &p->cpus_allowed) && cpu_online((unsigned int)prev_cpu))
+	    cpumask_test_cpu(prev_cpu, &p->cpus_allowed) && cpu_online((unsigned int)prev_cpu)) {
+		why_note_wakeup(p, prev_cpu, prev_cpu, prev_cpu, WHY_DEBOUNCE, wake_flags);
 		return prev_cpu;
+	}
 	record_wakee(p);
+	if ((wake_flags & WF_TTWU) && sched_energy_enabled()) { /* fair_energy.c */
+		new_cpu = find_energy_efficient_cpu(p, prev_cpu);
+		if (new_cpu >= 0) {
+			why_note_wakeup(p, prev_cpu, prev_cpu, new_cpu, WHY_EAS, wake_flags);
+			return new_cpu;
+		}
+		new_cpu = prev_cpu;
+	}
 	if (!wake_wide(p) && cpumask_test_cpu(this_cpu, &p->cpus_allowed) && this_cpu != prev_cpu &&
 	    (sd = affine_domain(this_cpu, prev_cpu)) &&
 	    /* SIS_DEBOUNCE: a cache-cold wakee is not pulled to another LLC */
 	    (cpus_share_cache(this_cpu, prev_cpu) || !(sched_feat(SIS_DEBOUNCE) && cache_cold(p))))
 		new_cpu = wake_affine(sd, p, this_cpu, prev_cpu, sync);
-	new_cpu = select_idle_sibling(p, prev_cpu, new_cpu);
+	target = new_cpu;
+	new_cpu = select_idle_sibling(p, prev_cpu, target, &rule);
+	why_note_wakeup(p, prev_cpu, target, new_cpu, rule, wake_flags);
 	if (idle_cpu(new_cpu))
 		p->stats.nr_wakeups_idle++;
 	if (new_cpu != prev_cpu && p->recent_used_cpu != prev_cpu)
@@ -1191,6 +1235,7 @@ static int balance_fair(struct rq *rq, struct task_struct *prev)
 }
 
 const struct sched_class fair_sched_class = {
+	.uclamp_enabled = true,
 	.enqueue_task = enqueue_task_fair,
 	.dequeue_task = dequeue_task_fair,
 	.yield_task = yield_task_fair,

@@ -23,6 +23,8 @@ int sched_feat_set(const char *s)
 			__atomic_fetch_or(&sysctl_sched_features, 1u << i, __ATOMIC_RELAXED);
 		else
 			__atomic_fetch_and(&sysctl_sched_features, ~(1u << i), __ATOMIC_RELAXED);
+		if (i == __SCHED_FEAT_EAS)
+			sched_energy_update(); /* Linux: the sched_energy_aware sysctl's rebuild */
 		return 0;
 	}
 	return -1;
@@ -50,6 +52,42 @@ void sched_feat_print(void)
 				       (sysctl_sched_features & (1u << i)) ? "" : "NO_",
 				       feat_names[i]);
 	printk("sched_features: %s\n", line);
+}
+
+/* The shell's `features`: one line on each (by name, so a feature added to
+ * SCHED_FEATURES without a line here still lists). */
+static const char *const feat_desc[][2] = {
+	{ "START_DEBIT", "a new task starts one slice behind min_vruntime (place_entity)" },
+	{ "GENTLE_FAIR_SLEEPERS", "a waking sleeper's vruntime credit is half a latency" },
+	{ "WAKEUP_PREEMPTION", "a wakee with less vruntime (by wakeup_gran) preempts" },
+	{ "NEXT_BUDDY", "prefer the last wakee as the next task to run" },
+	{ "LAST_BUDDY", "prefer the preempted task to run next (cache)" },
+	{ "UTIL_EST", "util_est: a task's util when it last slept guides placement" },
+	{ "UTIL_EST_FASTUP", "util_est's ewma jumps up at once, decays slowly" },
+	{ "ASYM_PREFER_PREV", "E1: asymmetric wakeups take an idle prev/target that fits first" },
+	{ "SELECT_IDLE_CAPACITY", "E4: asymmetric wakeups scan for an idle CPU the task fits" },
+	{ "SIS_DEBOUNCE", "E2: a wakee placed in this tick is not moved again in it" },
+	{ "MISFIT", "a task too big for its CPU is pulled to a bigger one (misfit)" },
+	{ "CACHE_HOT_BUDDY", "the balancer leaves a cache-hot buddy where it is" },
+	{ "RT_UTIL_TRACKING", "E5: RT tasks' util (avg_rt) counts for schedutil's frequency" },
+	{ "WA_IDLE", "wake_affine: an idle waker's or prev CPU decides" },
+	{ "WA_WEIGHT", "wake_affine: compare the two CPUs' load" },
+	{ "WA_BIAS", "wake_affine: bias the load comparison towards the waker's CPU" },
+	{ "EAS", "energy-aware wakeups when not overutilized (sched_energy_aware)" },
+	{ "UCLAMP", "uclamp's run-queue clamps apply (off: as a kernel built without)" },
+};
+
+void sched_feat_describe(void)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(feat_names); i++) {
+		const char *d = "(no description)";
+
+		for (unsigned int j = 0; j < ARRAY_SIZE(feat_desc); j++)
+			if (!strcmp(feat_desc[j][0], feat_names[i]))
+				d = feat_desc[j][1];
+		printk("  %-22s %-3s %s\n", feat_names[i],
+		       (sysctl_sched_features & (1u << i)) ? "on" : "off", d);
+	}
 }
 
 /* bootargs "sched_features=A,NO_B": unknown names are reported, not fatal. */

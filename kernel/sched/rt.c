@@ -1,9 +1,10 @@
 /* rt.c - SCHED_FIFO and SCHED_RR: 100 priority queues with a bitmap, FIFO
  * until the task blocks or yields, RR with a 100 ms slice; an RT task
- * preempts any CFS task at once; a waking RT task whose CPU runs something
- * of higher or equal priority goes to a CPU running lower-priority work
- * (a simple push, Linux: find_lowest_rq). Also the RT utilization signal
- * (avg_rt) that capacity_of() and schedutil use. State under rq->lock. */
+ * preempts any CFS task at once; a waking RT task whose CPU runs RT work of
+ * higher or equal priority, or is too small for its uclamp.min, goes to a
+ * CPU running lower-priority work (Linux: find_lowest_rq; no push/pull).
+ * Also the RT utilization signal (avg_rt) that capacity_of() and schedutil
+ * use. State under rq->lock. */
 #include "sched_internal.h"
 
 #define RR_TIMESLICE (100 * NSEC_PER_MSEC)
@@ -163,34 +164,122 @@ static void task_tick_rt(struct rq *rq, struct task_struct *p)
 	}
 }
 
-/* Its previous CPU unless that one runs RT work of higher or equal
- * priority; then the allowed active CPU running the lowest-priority work
- * (idle first, then CFS), the lowest CPU id on a tie. Linux: find_lowest_rq()
- * with cpupri, which also prefers CPUs of prev's domains and, on asymmetric
- * machines, CPUs whose capacity fits the task's uclamp (not done here). */
+/* Linux: rt_task_fits_capacity(): on an asymmetric machine an RT task fits a
+ * CPU whose capacity_orig meets its effective uclamp.min (capped by its
+ * uclamp.max). RT tasks get uclamp.min 1024 by default, so they go big. */
+static bool rt_task_fits_capacity(const struct task_struct *p, int cpu)
+{
+	unsigned long min_cap, max_cap;
+
+	if (!cpu_topology.asym_cpucapacity)
+		return true;
+	min_cap = uclamp_eff_value(p, UCLAMP_MIN);
+	max_cap = uclamp_eff_value(p, UCLAMP_MAX);
+	return capacity_orig_of((unsigned int)cpu) >= MIN(min_cap, max_cap);
+}
+
+/* Linux: convert_prio() of cpupri.c: a CPU's level is its highest queued RT
+ * priority (rt.highest_prio.curr), 1 (RT prio 98) .. 99 (prio 0); 0
+ * (CPUPRI_NORMAL) for a CPU with no RT work, busy with CFS or idle alike. */
+static int cpupri_of(unsigned int cpu)
+{
+	int prio = rt_first_prio(&cpu_rq(cpu)->rt);
+
+	return prio >= MAX_RT_PRIO - 1 ? 0 : MAX_RT_PRIO - 1 - prio;
+}
+
+static int task_cpupri(const struct task_struct *p)
+{
+	return p->prio >= MAX_RT_PRIO - 1 ? 0 : MAX_RT_PRIO - 1 - p->prio;
+}
+
+/* Linux: cpupri_find_fitness(): the allowed CPUs of the lowest level below
+ * p's that has any (with fitness, any that also fit p); when no level has a
+ * fitting CPU, the same search without fitness (priority beats fit). */
+static bool cpupri_find(const struct task_struct *p, cpumask_t *lowest, bool fitness)
+{
+	cpumask_t cpus;
+	unsigned int c;
+
+	cpumask_and(&cpus, &p->cpus_allowed, cpu_active_mask);
+	for (int idx = 0; idx < task_cpupri(p); idx++) {
+		cpumask_clear(lowest);
+		for_each_cpu(c, &cpus)
+			if (cpupri_of(c) == idx && (!fitness || rt_task_fits_capacity(p, (int)c)))
+				cpumask_set_cpu(c, lowest);
+		if (!cpumask_empty(lowest))
+			return true;
+	}
+	return fitness && cpupri_find(p, lowest, false);
+}
+
+/* Linux: cpumask_any_and_distribute(): the next CPU of a & b after the one
+ * this CPU returned last, so concurrent searches spread. */
+static int any_and_distribute(const cpumask_t *a, const cpumask_t *b)
+{
+	static int prev[NR_CPUS]; /* per CPU; only this CPU writes its slot */
+	unsigned int me = arch_cpu_id(), c;
+	cpumask_t both;
+
+	if (!cpumask_and(&both, a, b))
+		return -1;
+	c = cpumask_first_wrap(&both, ((unsigned int)prev[me] + 1) % nr_cpu_ids);
+	prev[me] = (int)c;
+	return (int)c;
+}
+
+/* Linux: find_lowest_rq(): among the lowest-priority CPUs (that fit p, on an
+ * asymmetric machine), p's own CPU (cache-hot), else the waking CPU if it is
+ * in p's CPU's nearest domain, else one in that domain, then in the next. */
+static int find_lowest_rq(struct task_struct *p)
+{
+	int this_cpu = (int)arch_cpu_id(), cpu = p->cpu, best;
+	struct rq *rq = cpu_rq(cpu);
+	cpumask_t lowest;
+
+	if (p->nr_cpus_allowed == 1)
+		return -1;
+	if (!cpupri_find(p, &lowest, cpu_topology.asym_cpucapacity))
+		return -1;
+	if (cpumask_test_cpu((unsigned int)cpu, &lowest))
+		return cpu;
+	if (!cpumask_test_cpu((unsigned int)this_cpu, &lowest))
+		this_cpu = -1;
+	for (int l = 0; l < rq->nr_sd; l++) { /* every level is SD_WAKE_AFFINE */
+		if (this_cpu >= 0 && cpumask_test_cpu((unsigned int)this_cpu, &rq->sd[l].span))
+			return this_cpu;
+		best = any_and_distribute(&lowest, &rq->sd[l].span);
+		if (best >= 0)
+			return best;
+	}
+	if (this_cpu >= 0)
+		return this_cpu;
+	return any_and_distribute(&lowest, &lowest);
+}
+
+/* Linux: select_task_rq_rt(): a waking or new RT task stays on its CPU
+ * unless an RT task of higher or equal priority (or a pinned one) runs
+ * there, or the CPU does not fit its uclamp; then find_lowest_rq()'s CPU if
+ * that one runs lower-priority work (and, when only fit moved it, fits). */
 static int select_task_rq_rt(struct task_struct *p, int cpu, int wake_flags)
 {
-	struct task_struct *curr = READ_ONCE(cpu_rq(cpu)->curr);
-	int best = cpu, best_prio = curr ? curr->prio : MAX_PRIO, c;
-	cpumask_t cpus;
+	struct task_struct *curr;
+	bool test;
+	int target;
 
-	if (!curr || curr->prio > p->prio || (wake_flags & WF_FORK && idle_cpu(cpu)))
+	if (!(wake_flags & (WF_TTWU | WF_FORK)))
 		return cpu;
-	cpumask_and(&cpus, &p->cpus_allowed, cpu_active_mask);
-	for_each_cpu(c, &cpus) {
-		struct task_struct *t;
-		int prio;
-
-		t = READ_ONCE(cpu_rq(c)->curr);
-		prio = idle_cpu(c) ? MAX_PRIO + 1 : (t ? t->prio : MAX_PRIO);
-		if (cpu_rq(c)->rt.rt_nr_running && !idle_cpu(c))
-			prio = MIN(prio, rt_first_prio(&cpu_rq(c)->rt));
-		if (prio > best_prio && prio > p->prio) {
-			best_prio = prio;
-			best = c;
-		}
-	}
-	return best;
+	curr = READ_ONCE(cpu_rq(cpu)->curr);
+	test = curr && rt_prio(curr->prio) && /* Linux: rt_task(): stop, DL, RT */
+	       (curr->nr_cpus_allowed < 2 || curr->prio <= p->prio);
+	if (!test && rt_task_fits_capacity(p, cpu))
+		return cpu;
+	target = find_lowest_rq(p);
+	if (!test && target >= 0 && !rt_task_fits_capacity(p, target))
+		return cpu;
+	if (target >= 0 && p->prio < rt_first_prio(&cpu_rq(target)->rt))
+		return target;
+	return cpu;
 }
 
 /* A running task whose priority dropped may no longer be the best here:
@@ -203,6 +292,7 @@ static void prio_changed_rt(struct rq *rq, struct task_struct *p, int oldprio)
 }
 
 const struct sched_class rt_sched_class = {
+	.uclamp_enabled = true,
 	.enqueue_task = enqueue_task_rt,
 	.dequeue_task = dequeue_task_rt,
 	.yield_task = yield_task_rt,

@@ -50,7 +50,9 @@ enum cpu_idle_type { CPU_IDLE, CPU_NOT_IDLE, CPU_NEWLY_IDLE, CPU_MAX_IDLE_TYPES 
 	F(RT_UTIL_TRACKING, true)                                                                  \
 	F(WA_IDLE, true)                                                                           \
 	F(WA_WEIGHT, true)                                                                         \
-	F(WA_BIAS, true)
+	F(WA_BIAS, true)                                                                           \
+	F(EAS, true)                                                                               \
+	F(UCLAMP, true)
 
 #define F_ENUM(name, def) __SCHED_FEAT_##name,
 enum { SCHED_FEATURES(F_ENUM) __SCHED_FEAT_NR };
@@ -74,6 +76,18 @@ struct cfs_rq {
 		int nr;
 		unsigned long load_avg, util_avg, runnable_avg;
 	} removed;
+};
+
+/* uclamp's per-rq aggregation (uclamp.c; Linux: struct uclamp_rq). */
+#define UCLAMP_BUCKETS	 5 /* Linux: CONFIG_UCLAMP_BUCKETS_COUNT's default */
+#define UCLAMP_FLAG_IDLE 0x01
+struct uclamp_bucket {
+	unsigned int value; /* the largest clamp counted since it was last empty */
+	unsigned int tasks; /* RUNNABLE tasks whose clamp falls in it */
+};
+struct uclamp_rq {
+	unsigned int value; /* the max-aggregated clamp */
+	struct uclamp_bucket bucket[UCLAMP_BUCKETS];
 };
 
 struct rt_rq {
@@ -131,6 +145,8 @@ struct rq {
 	u64 prev_irq_time;
 	u64 irq_time; /* ns spent in IRQ handlers, accumulated */
 	struct sched_avg avg_rt, avg_irq;
+	struct uclamp_rq uclamp[UCLAMP_CNT];
+	unsigned int uclamp_flags;  /* UCLAMP_FLAG_IDLE */
 	unsigned long cpu_capacity; /* capacity_of(): orig minus RT/IRQ pressure */
 	unsigned long cpu_capacity_orig;
 	unsigned long misfit_task_load;
@@ -188,6 +204,7 @@ struct sched_class {
 	void (*switched_from)(struct rq *rq, struct task_struct *p);
 	void (*switched_to)(struct rq *rq, struct task_struct *p);
 	void (*prio_changed)(struct rq *rq, struct task_struct *p, int oldprio);
+	bool uclamp_enabled; /* its tasks count in the rq's clamps (fair, rt) */
 };
 
 extern const struct sched_class stop_sched_class, rt_sched_class, fair_sched_class,
@@ -273,6 +290,23 @@ static inline bool fits_capacity(unsigned long util, unsigned long cap)
 	return util * 1280 < cap * 1024;
 }
 bool task_fits_cpu(const struct task_struct *p, int cpu);
+/* why.c: the rule of select_task_rq_fair() that placed a wakee (the shell's `why`). */
+enum why_rule {
+	WHY_FORK,	   /* find_idlest_cpu(): a new task, the slow path */
+	WHY_DEBOUNCE,	   /* SIS_DEBOUNCE: placed in this tick already, kept on prev */
+	WHY_TARGET_IDLE,   /* select_idle_sibling(): target idle (and fits) */
+	WHY_PREV_IDLE,	   /* ... prev idle, shares target's cache (and fits) */
+	WHY_RECENT_IDLE,   /* ... recent_used_cpu idle (and fits) */
+	WHY_IDLE_CAPACITY, /* select_idle_capacity() over the asymmetric domain */
+	WHY_IDLE_CPU,	   /* select_idle_cpu(): an idle CPU of target's LLC */
+	WHY_NO_IDLE,	   /* nothing idle found: target */
+	WHY_EAS,	   /* find_energy_efficient_cpu() */
+	WHY_NR_RULES
+};
+void why_note_wakeup(struct task_struct *p, int prev, int target, int chosen, enum why_rule rule,
+		     int wake_flags);
+void why_note_move(struct task_struct *p, int src, int dst, int level, int idle, int type,
+		   bool active);
 void update_misfit_status(struct task_struct *p, struct rq *rq);
 unsigned long cpu_load(const struct rq *rq);
 bool idle_cpu(int cpu);
@@ -299,6 +333,19 @@ struct sg_lb_stats {
 	unsigned long max_capacity, min_capacity;
 };
 enum group_type group_classify(unsigned int pct, const struct sg_lb_stats *s);
+
+/* fair_energy.c: EAS (Linux 6.1's find_energy_efficient_cpu() and the overutilized flag) */
+#define SG_OVERUTILIZED 0x2 /* Linux: some CPU's util does not fit it */
+extern bool sched_energy_present;
+extern int sched_rd_overutilized;
+bool cpu_overutilized(int cpu);
+void update_overutilized_status(struct rq *rq);
+void update_rd_overutilized_lb(int sg_status, bool root);
+bool sched_energy_skip_balance(void);
+int find_energy_efficient_cpu(struct task_struct *p, int prev_cpu);
+struct topology_freq_domain;
+u64 em_cpu_energy(const struct topology_freq_domain *pd, unsigned long max_util,
+		  unsigned long sum_util, unsigned long allowed_cpu_cap, unsigned long scale_cpu);
 
 /* balance.c: load_balance() and what it needs */
 extern int sched_rd_overload; /* Linux: rq->rd->overload (one root domain) */
@@ -351,6 +398,35 @@ static inline void cpufreq_update_util(struct rq *rq, unsigned int flags)
 /* stats.c: the run-queue invariant checker (both rqs locked) */
 void sched_debug_check_rqs(struct rq *a, struct rq *b);
 void sched_debug_rq_init(unsigned int cpu);
+
+/* group.c: task groups (Linux: struct task_group without the CFS hierarchy) */
+struct task_group {
+	struct task_group *parent;
+	struct list_head siblings, children; /* under tg_mutex */
+	char name[32];
+	unsigned long shares;		     /* cpu.weight x 1024 / 100 (stored only) */
+	unsigned int uclamp_req[UCLAMP_CNT]; /* cpu.uclamp.min/max as written */
+	unsigned int uclamp[UCLAMP_CNT];     /* effective: capped by the parent's */
+};
+extern struct task_group root_task_group;
+void sched_group_init(void);
+/* core.c's dequeue / fn / enqueue dance (Linux: __sched_setscheduler's) */
+void sched_change_task(struct task_struct *p, void (*fn)(struct task_struct *, long), long arg);
+
+/* uclamp.c */
+void uclamp_mark_used(void);
+unsigned int uclamp_none(enum uclamp_id clamp_id);
+unsigned int uclamp_bucket_id(unsigned int clamp_value);
+bool uclamp_is_used(void);
+void init_uclamp_rq(struct rq *rq);
+void uclamp_rq_inc(struct rq *rq, struct task_struct *p);
+void uclamp_rq_dec(struct rq *rq, struct task_struct *p);
+unsigned long uclamp_rq_util_with(struct rq *rq, unsigned long util, const struct task_struct *p);
+void uclamp_policy_defaults(struct task_struct *p);
+void uclamp_set_request(struct task_struct *p, unsigned int min, unsigned int max);
+#ifdef HOST_BUILD
+void uclamp_host_reset(void);
+#endif
 
 /* rt.c */
 void init_rt_rq(struct rt_rq *rt_rq);

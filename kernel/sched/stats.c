@@ -120,6 +120,60 @@ static int check_cfs_rq(struct rq *rq, bool verbose)
 	return bad;
 }
 
+/* uclamp (uclamp.c): each bucket counts exactly the queued tasks marked active
+ * in it, holds a value at least theirs, and the rq's value is its top non-empty
+ * bucket's (an empty rq: no check, the max clamp is held). */
+static void uclamp_count(struct task_struct *p, unsigned int cnt[UCLAMP_CNT][UCLAMP_BUCKETS],
+			 const struct rq *rq, int *bad, bool verbose)
+{
+	for (int id = 0; id < UCLAMP_CNT; id++) {
+		const struct uclamp_se *uc = &p->uclamp[id];
+
+		if (!uc->active)
+			continue;
+		cnt[id][uc->bucket_id]++;
+		if (uc->value > rq->uclamp[id].bucket[uc->bucket_id].value) {
+			++*bad;
+			if (verbose)
+				debug_report("sched invariant",
+					     "cpu%u: uclamp %d bucket %u value %u below %s's %u",
+					     rq->cpu, id, uc->bucket_id,
+					     rq->uclamp[id].bucket[uc->bucket_id].value, p->comm,
+					     uc->value);
+		}
+	}
+}
+
+static int check_uclamp_rq(struct rq *rq, bool verbose)
+{
+	unsigned int cnt[UCLAMP_CNT][UCLAMP_BUCKETS] = { { 0 } };
+	struct list_head *pos;
+	int bad = 0;
+
+	list_for_each(pos, &rq->cfs_tasks)
+		uclamp_count(container_of(pos, struct task_struct, se.group_node), cnt, rq, &bad,
+			     verbose);
+	for (int prio = 0; prio < MAX_RT_PRIO; prio++)
+		list_for_each(pos, &rq->rt.queue[prio])
+			uclamp_count(container_of(pos, struct task_struct, rt.run_list), cnt, rq,
+				     &bad, verbose);
+	for (int id = 0; id < UCLAMP_CNT; id++) {
+		int top = -1;
+
+		for (int b = 0; b < UCLAMP_BUCKETS; b++) {
+			CHECK(cnt[id][b] == rq->uclamp[id].bucket[b].tasks,
+			      "cpu%u: uclamp %d bucket %d counts %u tasks, %u queued are in it",
+			      rq->cpu, id, b, rq->uclamp[id].bucket[b].tasks, cnt[id][b]);
+			if (cnt[id][b])
+				top = b;
+		}
+		CHECK(top < 0 || rq->uclamp[id].value == rq->uclamp[id].bucket[top].value,
+		      "cpu%u: uclamp %d rq value %u, top bucket %d holds %u", rq->cpu, id,
+		      rq->uclamp[id].value, top, top < 0 ? 0 : rq->uclamp[id].bucket[top].value);
+	}
+	return bad;
+}
+
 /* One rq, locked: its classes' counts agree with what is queued, and the
  * sum over the classes is rq->nr_running. */
 static int check_rq(struct rq *rq, bool verbose)
@@ -165,6 +219,7 @@ static int check_rq(struct rq *rq, bool verbose)
 	CHECK(rq->curr && (rq->curr == rq->idle || rq->curr->cpu == (int)rq->cpu),
 	      "cpu%u: running task %s has p->cpu=%d", rq->cpu, rq->curr ? rq->curr->comm : "?",
 	      rq->curr ? rq->curr->cpu : -1);
+	bad += check_uclamp_rq(rq, verbose);
 	return bad;
 }
 
@@ -300,6 +355,22 @@ void sched_pelt_stats(bool timing, u64 *updates, u64 *ns)
 	WRITE_ONCE(sched_pelt_timing, timing);
 }
 
+/* "SD_A|SD_B" for the flags of include/topology.h ("none" if none). */
+static void format_sd_flags(char *buf, size_t size, unsigned int flags)
+{
+	static const char *const names[] = { "SD_SHARE_PKG_RESOURCES", "SD_ASYM_CPUCAPACITY",
+					     "SD_ASYM_CPUCAPACITY_FULL" };
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < 32 && n < size; i++)
+		if (flags & (1u << i))
+			n += (size_t)ksnprintf(buf + n, size - n, "%s%s", n ? "|" : "",
+					       i < ARRAY_SIZE(names) ? names[i] : "?");
+	if (!flags)
+		strlcpy_k(buf, "none", size);
+}
+
 /* The shell's `domains`: each CPU's rq->sd levels as the balancer uses them. */
 void sched_print_domains(void)
 {
@@ -311,7 +382,7 @@ void sched_print_domains(void)
 
 		for (int i = 0; i < rq->nr_sd; i++) {
 			const struct sched_domain *sd = &rq->sd[i];
-			char span[64], groups[400];
+			char span[64], groups[400], flags[96];
 			size_t n = 0;
 
 			topology_format_mask(span, sizeof(span), &sd->span);
@@ -322,10 +393,11 @@ void sched_print_domains(void)
 				topology_format_mask(m, sizeof(m), &sd->groups[g]);
 				n += (size_t)ksnprintf(groups + n, sizeof(groups) - n, "{%s}", m);
 			}
-			printk("cpu%u %s span=%s groups=%s flags=0x%x%s interval=%lums "
+			format_sd_flags(flags, sizeof(flags), sd->flags);
+			printk("cpu%u %s span=%s groups=%s flags=%s%s interval=%lums "
 			       "imbalance_pct=%u nr_balance_failed=%u\n",
 			       cpu, sd->level < SD_NR_LEVELS ? level_name[sd->level] : "?", span,
-			       groups, sd->flags, sd == rq->sd_asym_cpucapacity ? " asym" : "",
+			       groups, flags, sd == rq->sd_asym_cpucapacity ? " asym" : "",
 			       sd->balance_interval, sd->imbalance_pct, sd->nr_balance_failed);
 		}
 	}

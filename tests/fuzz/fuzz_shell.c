@@ -153,7 +153,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	for (size_t i = 0; i < size; i++) {
 		enum line_status st = line_editor_feed(&le, data[i]);
 
-		CHECK(le.n < SHELL_LINE_MAX && strlen(le.line) == le.n);
+		CHECK(le.n < SHELL_LINE_MAX && strlen(le.line) == le.n && le.cur <= le.n);
 		CHECK(le.back <= SHELL_HISTORY && le.back <= le.history_len);
 		if (st == LINE_MORE)
 			continue;

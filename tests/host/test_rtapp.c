@@ -32,7 +32,8 @@ static void rtapp_parse_as_written(struct ktest *t)
 		"                   \"timer0\" : { \"ref\" : \"unique\", \"period\" : 20000,\n"
 		"                                \"mode\" : \"absolute\" }, },\n"
 		"        \"p1\" : { \"lock\" : \"m\", \"runtime\" : 100, \"unlock\" : \"m\",\n"
-		"                   \"sleep\" : 50, \"sleep\" : 60, \"util_max\" : 512 },\n"
+		"                   \"sleep\" : 50, \"sleep\" : 60, \"util_max\" : 512,\n"
+		"                   \"taskgroup\" : \"/top-app/ui\" },\n"
 		"      },\n"
 		"    },\n"
 		"    \"t1\" : { \"run\" : 1000,\n"
@@ -74,6 +75,8 @@ static void rtapp_parse_as_written(struct ktest *t)
 	EXPECT_EQ(t, w->events[6].usec, 50);
 	EXPECT_EQ(t, w->events[7].usec, 60);
 	EXPECT_EQ(t, w->phases[1].sched.util_max, 512);
+	EXPECT_STREQ(t, w->phases[1].sched.taskgroup, "/top-app/ui");
+	EXPECT_STREQ(t, w->tasks[0].sched.taskgroup, "");
 	EXPECT_EQ(t, w->tasks[1].loop, 5);
 	EXPECT_EQ(t, w->tasks[1].nr_phases, 1);
 	EXPECT_FALSE(t, w->events[9].absolute);
@@ -151,6 +154,8 @@ static const struct {
 	{ "{\"tasks\": {\"a\": {\"instance\": 40, \"loop\": 1, \"run\": 1}}}", "out of range", "" },
 	{ "{\"tasks\": {\"a\": {\"loop\": 1, \"run\": 1, \"util_min\": 900, \"util_max\": 100}}}",
 	  "above util_max", "" },
+	{ "{\"tasks\": {\"a\": {\"loop\": 1, \"run\": 1, \"taskgroup\": \"a//b\"}}}", "bad path",
+	  "" },
 	{ "{\"global\": {\"duration\": 0}, \"tasks\": {\"a\": {\"run\": 1}}}", "duration is zero",
 	  "" },
 	{ "{\"global\": {\"calibration\": \"GPU0\"}, "

@@ -392,9 +392,71 @@ static void fork_cpu_find_idlest_shallowest_state(struct ktest *t)
 	machine_ok(t);
 }
 
+/* The shell's `why` (kernel/sched/why.c): the rule select_task_rq_fair() took, by Linux
+ * 6.1's select_idle_sibling() on the HiKey960 with everything else idle. A small task
+ * woken on its own idle CPU 1: target (= prev) is idle and it fits - taken. A task too
+ * big for a LITTLE CPU but not for a big one: target does not fit, prev is target, no
+ * recent CPU, so select_idle_capacity() from CPU 1 - CPUs 2 and 3 do not fit, 4 is the
+ * first that does. */
+static const struct why_wakeup *last_wakeup(const struct task_struct *p)
+{
+	return &p->why.wakeup[(p->why.nr - 1) % WHY_NR_WAKEUPS];
+}
+
+static void why_records_the_rule(struct ktest *t)
+{
+	struct task_struct *w;
+	const struct why_wakeup *r;
+
+	if (!machine_up(t))
+		return;
+	w = task_new("small", CPUS(0x2), 0);
+	task_start(w, 1);
+	run_for(MS);
+	ASSERT_TRUE(t, task_sleep(t, w));
+	run_for(100 * MS); /* its util decays to almost nothing */
+	ASSERT_EQ(t, set_cpus_allowed(w, ALL_CPUS), 0);
+	w->recent_used_cpu = -1;
+	fake_arch_set_cpu(1);
+	EXPECT_EQ(t, wake_up_process(w), 1);
+	settle();
+	ASSERT_NE(t, w->why.nr, 0);
+	r = last_wakeup(w);
+	EXPECT_EQ(t, r->prev, 1);
+	EXPECT_EQ(t, r->target, 1);
+	EXPECT_EQ(t, r->chosen, 1);
+	EXPECT_EQ(t, r->rule, WHY_TARGET_IDLE);
+	EXPECT_EQ(t, w->cpu, 1);
+
+	if (!machine_up(t))
+		return;
+	w = task_new("big", CPUS(0x2), 0);
+	task_start(w, 1);
+	run_for(60 * MS); /* util between the LITTLE and the big thresholds */
+	while (cpu_curr(1) != w)
+		run_for(TICK_NSEC / 4);
+	ASSERT_TRUE(t, task_sleep(t, w));
+	ASSERT_EQ(t, set_cpus_allowed(w, ALL_CPUS), 0);
+	w->recent_used_cpu = -1;
+	ktest_diag(t, "util_est %lu, LITTLE capacity %lu", task_util_est_of(w), capacity_of(1));
+	ASSERT_FALSE(t, fits_capacity(task_util_est_of(w), capacity_of(1)));
+	ASSERT_TRUE(t, fits_capacity(task_util_est_of(w), capacity_of(4)));
+	fake_arch_set_cpu(1);
+	EXPECT_EQ(t, wake_up_process(w), 1);
+	settle();
+	r = last_wakeup(w);
+	EXPECT_EQ(t, r->prev, 1);
+	EXPECT_EQ(t, r->target, 1);
+	EXPECT_EQ(t, r->chosen, 4);
+	EXPECT_EQ(t, r->rule, WHY_IDLE_CAPACITY);
+	EXPECT_TRUE(t, r->fits);
+	EXPECT_EQ(t, w->cpu, 4);
+	machine_ok(t);
+}
+
 KTEST_SUITE(sched_wakeup, KTEST_CASE(wakeup_preemption_next_buddy),
 	    KTEST_CASE(wakeup_preemption_last_buddy_at_scale),
 	    KTEST_CASE(wake_affine_moves_wakee_load), KTEST_CASE(wake_affine_sync_drops_waker_load),
 	    KTEST_CASE(fork_child_vruntime_from_parent), KTEST_CASE(fork_child_util_is_half_spare),
 	    KTEST_CASE(fork_cpu_find_idlest_group),
-	    KTEST_CASE(fork_cpu_find_idlest_shallowest_state));
+	    KTEST_CASE(fork_cpu_find_idlest_shallowest_state), KTEST_CASE(why_records_the_rule));

@@ -272,7 +272,28 @@ static void rtapp_initrd_reserved(struct ktest *t)
 	EXPECT_EQ(t, page_alloc_free_count(), before);
 }
 
+/* rt-app's "taskgroup": the path is made like mkdir -p under an existing parent
+ * and the task runs in it; once it has ended the groups can be removed. */
+static void rtapp_taskgroup(struct ktest *t)
+{
+	struct task_group *top, *in;
+
+	rtapp_setup(t);
+	ASSERT_TRUE(t, wl);
+	top = sched_group_create(NULL, "rtapp-top");
+	ASSERT_TRUE(t, top);
+	ASSERT_EQ(t,
+		  run(t, "{\"tasks\": {\"g\": {\"loop\": 2, \"run\": 1000, \"sleep\": 1000, "
+			 "\"taskgroup\": \"/rtapp-top/ui\"}}}"),
+		  0);
+	in = sched_group_find("rtapp-top/ui");
+	ASSERT_TRUE(t, in);
+	EXPECT_GE(t, res.ns, 3 * MS);		  /* 2 x (1 ms of work + 1 ms of sleep) ran */
+	EXPECT_EQ(t, sched_group_destroy(in), 0); /* its task has ended */
+	EXPECT_EQ(t, sched_group_destroy(top), 0);
+}
+
 KTEST_SUITE(rtapp, KTEST_CASE(rtapp_periodic), KTEST_CASE(rtapp_shared_timer),
 	    KTEST_CASE(rtapp_lock_unlock), KTEST_CASE(rtapp_runtime_vs_run),
 	    KTEST_CASE(rtapp_phase_sched), KTEST_CASE(rtapp_impossible_cpus),
-	    KTEST_CASE(rtapp_initrd_reserved));
+	    KTEST_CASE(rtapp_initrd_reserved), KTEST_CASE(rtapp_taskgroup));

@@ -217,6 +217,33 @@ static void sched_misfit_upmigration(struct ktest *t)
 	ktest_diag(t, "on a big CPU after %llu.%03llu ms", delay / MS, delay % MS / US);
 }
 
+/* A vCPU the host paused for 10 s inside an interrupt handler: the accounting
+ * takes at most a tick of it (core.c account_irq_time), so after 100 ms of a
+ * busy CPU capacity_of() keeps most of capacity_orig. Counted whole, every
+ * clock update in those 100 ms would be IRQ time and avg_irq would near 1024
+ * (capacity 1, what `make run` showed on a busy host). */
+static void sched_irq_time_bounded(struct ktest *t)
+{
+	struct hog h = { 0 };
+	int cpu = big_cpu();
+	struct task_struct *hog = start_pinned(hog_fn, &h, "irq-hog", cpumask_of(cpu));
+	unsigned long flags, cap;
+
+	ASSERT_TRUE(t, hog != NULL);
+	set_cpus_allowed(current, cpumask_of(cpu));
+	flags = arch_irq_save(); /* irq_time[] is this CPU's, updated at IRQ exit */
+	account_irq_time(10000 * MS);
+	arch_irq_restore(flags);
+	set_cpus_allowed(current, cpu_online_mask);
+	msleep(100);
+	cap = capacity_of(cpu);
+	h.stop = true;
+	kthread_join(hog);
+	EXPECT_GT(t, cap * 4, capacity_orig_of(cpu) * 3);
+	ktest_diag(t, "capacity_of(%d) %lu of %lu, avg_irq %lu", cpu, cap, capacity_orig_of(cpu),
+		   cpu_util_irq(cpu));
+}
+
 struct periodic {
 	volatile bool stop;
 	unsigned int wakeups, on_big;
@@ -432,6 +459,6 @@ static void sched_random_ops(struct ktest *t)
 }
 
 KTEST_SUITE(sched, KTEST_CASE(sched_nice_shares), KTEST_CASE(sched_spread),
-	    KTEST_CASE(sched_rt_preempts_cfs), KTEST_CASE(sched_misfit_upmigration),
-	    KTEST_CASE(sched_small_tasks_stay_little), KTEST_CASE(sched_pingpong_prefer_prev),
-	    KTEST_CASE(sched_random_ops));
+	    KTEST_CASE(sched_rt_preempts_cfs), KTEST_CASE(sched_irq_time_bounded),
+	    KTEST_CASE(sched_misfit_upmigration), KTEST_CASE(sched_small_tasks_stay_little),
+	    KTEST_CASE(sched_pingpong_prefer_prev), KTEST_CASE(sched_random_ops));
