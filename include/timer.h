@@ -14,8 +14,7 @@ struct timer {
 	u64 expires; /* absolute, ns (arch_clock_ns) */
 	void (*fn)(struct timer *t);
 	struct list_head node;
-	int cpu;    /* -1 when not queued */
-	int ran_on; /* the CPU that last began its callback (-1: none): timer_cancel waits there */
+	int cpu; /* -1 when not queued */
 };
 
 void timer_init(struct timer *t, void (*fn)(struct timer *t));

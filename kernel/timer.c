@@ -44,17 +44,12 @@ void timer_init(struct timer *t, void (*fn)(struct timer *t))
 {
 	t->fn = fn;
 	t->cpu = -1;
-	t->ran_on = -1;
 	INIT_LIST_HEAD(&t->node);
 }
 
 /* Dequeue t, and wait for its callback if it is running right now, so the
- * caller may free t on return (Linux: del_timer_sync(), which looks at the
- * timer's own base too). Never call it from t's own callback. Only the base
- * that last began t's callback can be running it: a re-arming callback adds t
- * to its own CPU, where t fires again only after the callback has returned.
- * (It looked at every base's running_timer: NR_CPUS of them, 2000 instructions
- * a call, on every cpu_work() and sleep.) */
+ * caller may free t on return (Linux: del_timer_sync()). Never call it from
+ * t's own callback. */
 bool timer_cancel(struct timer *t)
 {
 	for (;;) {
@@ -76,11 +71,9 @@ bool timer_cancel(struct timer *t)
 		}
 		spin_unlock_irqrestore(&b->lock, flags);
 	}
-	/* The acquire above: ran_on was written before cpu became -1. */
-	int c = READ_ONCE(t->ran_on);
-
-	while (c >= 0 && READ_ONCE(bases[c].running_timer) == t)
-		arch_cpu_relax();
+	for (int c = 0; c < NR_CPUS; c++)
+		while (READ_ONCE(bases[c].running_timer) == t)
+			arch_cpu_relax();
 	return false;
 }
 
@@ -160,7 +153,6 @@ void timer_interrupt(void)
 		 * sleeper's task pointer, and its wakeup hit a freed task. */
 		list_del_init(&t->node);
 		WRITE_ONCE(b->running_timer, t);
-		WRITE_ONCE(t->ran_on, (int)(b - bases));
 		__atomic_store_n(&t->cpu, -1, __ATOMIC_RELEASE);
 		spin_unlock(&b->lock);
 		fn(t);
