@@ -10,6 +10,7 @@
 #   make debug    QEMU halted with a gdb stub
 #   make trace E=1  experiment 1 traced, off/on halves side by side (build/trace/)
 #   make bench B=pipe,n=20000 / make experiment E=1 / make experiments  (kernel/bench/)
+#   make profile B=pipe,n=20000  the benchmark's instructions per kernel function (QEMU plugin)
 #   make compare  Debian's Linux 6.1 and this kernel, same machine and workloads, side by side
 #   DEBUG=1       the debug build (lock assertions, lock order, run-queue invariant
 #                 checks: include/lockdep.h) in build/debug/; `make test` builds both
@@ -297,6 +298,17 @@ QEMU_ICOUNT := $(QEMU_BASE) -icount shift=0,sleep=off
 bench: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb
 	$(QEMU) $(QEMU_ICOUNT) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$(MACHINE).dtb \
 		-append "bench=$(B)"
+# make profile B=pipe,n=20000 [MACHINE=...] [APPEND=speed=work]: the benchmark under -icount
+# with the TCG plugin tools/profile/tbcount.c; prints its instructions per kernel function,
+# in all and per operation (tools/insn_profile.py; docs/performance.md). Emulated time is
+# make bench's.
+$(BUILD)/host/tbcount.so: tools/profile/tbcount.c
+	@mkdir -p $(@D)
+	$(call msg,HOSTCC,$@)$(HOSTCC) -O2 -Wall -Wextra -Werror -shared -fPIC -pthread \
+		-fvisibility=hidden $< -o $@
+profile: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb $(BUILD)/host/tbcount.so
+	$(PYTHON) tools/insn_profile.py --build $(BUILD) --machine $(MACHINE) \
+		$(if $(APPEND),--append "$(APPEND)") "$(B)"
 # E=1,idle passes flags to the experiment (E1 keeps its idle states on);
 # EXPERIMENT_ARGS=... adds boot options (speed=work, cpuidle=off). Each half's
 # energy total (RESULT energy ... total) comes before the table.
@@ -362,6 +374,6 @@ test:
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all dtbs host fuzzers fuzz firmware hikey960 run debug debug-image trace bench experiment \
-	experiments compare test lint format clean
+.PHONY: all dtbs host fuzzers fuzz firmware hikey960 run debug debug-image trace bench profile \
+	experiment experiments compare test lint format clean
 -include $(shell find $(BUILD)/k -name '*.d' 2>/dev/null)

@@ -5,9 +5,11 @@
  *   bench=tbench,c=2,d=1000,bg=8   (bg: the "video playing" background tasks)
  *   bench=rtapp,file=e5 (a built-in rt-app file, or file=initrd; docs/rtapp.md)
  *   bench=spin,t=4,ms=1000 (share of time on big CPUs)   bench=spin,up (ms to a big CPU)
+ *   bench=crowd,t=1000,ms=200 (t never-blocking threads on one CPU: the cost per task)
  *   bench=pipe,n=100;spin,up  (several, in turn, each after a "bench: run SPEC" line)
  *   experiment=placement (spin 1/4/8, spin up, pipe: make test compares them with Linux)
  *   experiment=1 .. 5         experiment=1,short (KTAP direction check)
+ *   experiment=overheads      ping-pong and hackbench under speed=work vs Linux (issue 21)
  * Each prints a table and `RESULT <kind> key=value ... features=...` lines
  * (docs/experiments.md, "Output convention"). */
 #ifndef BENCH_H

@@ -1,5 +1,6 @@
 /* pipe.c - bounded byte pipes between kernel threads (include/pipe.h).
- * head and tail only grow; the ring index is the count modulo size. Waiters
+ * head and tail only grow; the ring index is the count modulo size, taken once per
+ * transfer, whose bytes move in at most two memcpy (before and after the ring's end). Waiters
  * test their condition locklessly inside wait_event (the counters are
  * written under p->lock before the wake-up), then take the lock to copy and
  * re-check, since another reader or writer may have been first.
@@ -34,10 +35,39 @@ size_t pipe_used(const struct pipe *p)
 	return (size_t)(p->head - p->tail);
 }
 
+/* The ring's n bytes from byte count pos into dst: up to its end, then from its start. */
+static void ring_copy_out(const struct pipe *p, u64 pos, u8 *dst, size_t n)
+{
+	size_t off = pos % p->size, first = n < p->size - off ? n : p->size - off;
+
+	memcpy(dst, p->buf + off, first);
+	if (n > first)
+		memcpy(dst + first, p->buf, n - first);
+}
+
+/* src's n bytes into the ring at byte count pos (the same two pieces). */
+static void ring_copy_in(struct pipe *p, u64 pos, const u8 *src, size_t n)
+{
+	size_t off = pos % p->size, first = n < p->size - off ? n : p->size - off;
+
+	memcpy(p->buf + off, src, first);
+	if (n > first)
+		memcpy(p->buf, src + first, n - first);
+}
+
+/* The most room a waiting writer can need (pipe_room_for): a whole small write. */
+static size_t pipe_max_need(const struct pipe *p)
+{
+	return p->size < PIPE_BUF ? p->size : PIPE_BUF;
+}
+
+/* Linux pipe_read: writers are woken only if the pipe was full, here: if it had less
+ * room than a writer may wait for (with more, no writer can be asleep on it). */
 size_t pipe_read(struct pipe *p, void *buf, size_t n)
 {
 	unsigned long flags;
 	size_t got = 0;
+	bool was_full;
 
 	if (!n)
 		return 0;
@@ -49,11 +79,11 @@ size_t pipe_read(struct pipe *p, void *buf, size_t n)
 			break;
 		spin_unlock_irqrestore(&p->lock, flags); /* another reader won */
 	}
-	for (size_t i = 0; i < got; i++)
-		((u8 *)buf)[i] = p->buf[(p->tail + i) % p->size];
+	was_full = p->size - pipe_used(p) < pipe_max_need(p);
+	ring_copy_out(p, p->tail, buf, got);
 	p->tail += got;
 	spin_unlock_irqrestore(&p->lock, flags);
-	if (got)
+	if (got && was_full)
 		wake_up_sync(&p->wr_wq); /* Linux pipe_read: sync wake of writers */
 	return got;
 }
@@ -75,6 +105,8 @@ static bool pipe_room_for(struct pipe *p, size_t left)
 	return p->closed || room >= (left <= PIPE_BUF && left <= p->size ? left : 1);
 }
 
+/* Linux pipe_write: readers are woken only if the pipe was empty (with bytes in it, no
+ * reader is asleep on it: every reader is woken, and one that finds it empty sleeps). */
 size_t pipe_write(struct pipe *p, const void *buf, size_t n)
 {
 	size_t done = 0;
@@ -82,6 +114,7 @@ size_t pipe_write(struct pipe *p, const void *buf, size_t n)
 	while (done < n) {
 		unsigned long flags;
 		size_t room, k;
+		bool was_empty;
 
 		wait_event(p->wr_wq, pipe_room_for(p, n - done));
 		flags = spin_lock_irqsave(&p->lock);
@@ -94,13 +127,14 @@ size_t pipe_write(struct pipe *p, const void *buf, size_t n)
 			continue;
 		}
 		room = p->size - pipe_used(p);
+		was_empty = !pipe_used(p);
 		k = n - done < room ? n - done : room;
-		for (size_t i = 0; i < k; i++)
-			p->buf[(p->head + i) % p->size] = ((const u8 *)buf)[done + i];
+		ring_copy_in(p, p->head, (const u8 *)buf + done, k);
 		p->head += k;
 		done += k;
 		spin_unlock_irqrestore(&p->lock, flags);
-		wake_up_sync(&p->rd_wq); /* Linux pipe_write: sync wake of readers */
+		if (was_empty)
+			wake_up_sync(&p->rd_wq); /* Linux pipe_write: sync wake of readers */
 	}
 	return done;
 }

@@ -78,6 +78,8 @@ RUNS = [
     {"name": "host-unittests", "kind": "unittests", "argv": ["{build}/host/unittests"]},
     # make compare's own parts (initramfs, Linux's tree, the table); no download, no boot.
     {"name": "compare-tool", "kind": "pyunit", "path": "tools/test_compare.py"},
+    # make profile's symbolizer: load address, attribution of blocks, operations per RESULT.
+    {"name": "profile-tool", "kind": "pyunit", "path": "tools/test_insn_profile.py"},
     # Linux 6.1's PELT paths, modelled in Python, against the host scenarios' trace
     # (tests/host/test_oracle.c): every task's and run queue's values, to the unit.
     {"name": "pelt-oracle", "kind": "command",

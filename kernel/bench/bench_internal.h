@@ -13,6 +13,9 @@ u64 bench_arg(const char *spec, const char *key, u64 def);
 bool bench_flag(const char *spec, const char *key); /* "name,key" or key=1 */
 /* " features=A,NO_B,..." for the flags the experiments toggle. */
 const char *bench_features(void);
+/* Called around each benchmark of bench_run(): the markers `make profile` counts between. */
+void bench_profile_begin(void);
+void bench_profile_end(void);
 
 struct pipe_result {
 	u64 loops, ns, migrations[2];
@@ -44,6 +47,7 @@ int bench_sysbench_cpu_on(u64 threads, u64 work_units, bool real, u64 ms, const 
 
 /* bench_rtapp.c: "rtapp,file=NAME" or "rtapp,NAME" (no name: list the built-in files). */
 int bench_rtapp(const char *spec);
+int bench_crowd(const char *spec); /* bench_crowd.c */
 /* bench_spin.c: "spin,t=N,ms=M" (share of time on big CPUs) or "spin,up" (first seen on
  * a big CPU after leaving cpu0); experiment=placement[,skip_up] runs them and the
  * ping-pong and judges them against Linux's figures (KTAP). */
@@ -55,6 +59,7 @@ int bench_stress(const char *spec);
 int experiment_e5(bool shortrun);
 /* exp_eas.c: E6, EAS off and on on LISA's EAS workloads (short: two, KTAP checks). */
 int experiment_e6(bool shortrun);
+int experiment_overheads(void); /* exp_overheads.c */
 
 /* Tracing an experiment's halves (trace_halves.c). experiment_run calls
  * experiment_trace_setup(spec) first; each experiment brackets each of its

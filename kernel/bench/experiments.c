@@ -181,13 +181,16 @@ int experiment_run(const char *spec)
 		return bench_smoke();
 	if (!strcmp(spec, "cost"))
 		return experiment_cost();
+	if (!strcmp(spec, "overheads"))
+		return experiment_overheads();
 	if (!strncmp(spec, "placement", 9) && (spec[9] == ',' || !spec[9]))
 		return experiment_placement(bench_flag(spec, "skip_up"));
 	if (spec[0] >= '1' && spec[0] <= '5' && (spec[1] == ',' || !spec[1]))
 		return experiment_seed(spec, shortrun);
 	if (spec[0] == '6' && (spec[1] == ',' || !spec[1]))
 		return experiment_e6(shortrun);
-	printk("experiment: \"%s\" is not available (implemented: 1-6, smoke, placement, cost)\n",
+	printk("experiment: \"%s\" is not available (implemented: 1-6, smoke, placement, cost, "
+	       "overheads)\n",
 	       spec);
 	return -1;
 }

@@ -397,10 +397,12 @@ bool check_cpu_capacity(const struct rq *rq, const struct sched_domain *sd)
 
 /* Linux: find_busiest_queue(): within the busiest group, the CPU that has most
  * of the unit being moved (load per capacity, util, tasks, misfit load). On an
- * asym domain a CPU whose one task would land on a CPU not bigger is skipped. */
+ * asym domain a CPU whose one task would land on a CPU not bigger is skipped.
+ * capacity_of(dst_cpu) once per scan (Linux reads it per CPU: the same value). */
 static struct rq *find_busiest_queue(struct lb_env *env, const cpumask_t *group)
 {
 	unsigned long busiest_load = 0, busiest_cap = 1, busiest_util = 0;
+	unsigned long dst_cap = capacity_of((unsigned int)env->dst_cpu);
 	unsigned int busiest_nr = 0;
 	struct rq *busiest = NULL;
 	cpumask_t cpus;
@@ -415,8 +417,8 @@ static struct rq *find_busiest_queue(struct lb_env *env, const cpumask_t *group)
 		if (!nr)
 			continue;
 		/* Never a lone task to a CPU that is not bigger: no high->low active balance. */
-		if ((env->sd->flags & SD_ASYM_CPUCAPACITY) &&
-		    !capacity_greater(capacity_of((unsigned int)env->dst_cpu), cap) && nr == 1)
+		if ((env->sd->flags & SD_ASYM_CPUCAPACITY) && !capacity_greater(dst_cap, cap) &&
+		    nr == 1)
 			continue;
 		switch (env->migration_type) {
 		case migrate_load:

@@ -11,10 +11,11 @@
 #define STATE_BUSY (-1)
 
 struct energy_cpu {
-	int state; /* STATE_BUSY or an idle state index */
-	u32 khz;   /* the OPP while busy */
-	u64 last;  /* ns: charged up to here */
-	u64 pj;	   /* picojoules since reset */
+	int state;   /* STATE_BUSY or an idle state index */
+	u32 khz;     /* the OPP while busy */
+	u64 busy_uw; /* its power: looked up at each OPP change, not at each charge */
+	u64 last;    /* ns: charged up to here */
+	u64 pj;	     /* picojoules since reset */
 } __attribute__((aligned(64)));
 
 static struct energy_cpu meter[NR_CPUS];
@@ -53,8 +54,7 @@ static u64 power_now(unsigned int cpu, const struct energy_cpu *m)
 {
 	if (m->state == ENERGY_STATE_OFF)
 		return 0;
-	return m->state == STATE_BUSY ? energy_busy_power_uw(cpu, m->khz)
-				      : energy_idle_power_uw(cpu, m->state);
+	return m->state == STATE_BUSY ? m->busy_uw : energy_idle_power_uw(cpu, m->state);
 }
 
 static void charge(unsigned int cpu, struct energy_cpu *m)
@@ -86,6 +86,7 @@ void energy_cpu_freq(unsigned int cpu, u32 khz)
 		return;
 	charge(cpu, &meter[cpu]);
 	meter[cpu].khz = khz;
+	meter[cpu].busy_uw = energy_busy_power_uw(cpu, khz);
 }
 
 void energy_init(void)
@@ -94,6 +95,7 @@ void energy_init(void)
 
 	for (int cpu = 0; cpu < cpu_topology.nr_cpus; cpu++) {
 		meter[cpu].khz = cpu_topology.cpu[cpu].fmax; /* the caller sets the OPP */
+		meter[cpu].busy_uw = energy_busy_power_uw((unsigned int)cpu, meter[cpu].khz);
 		meter[cpu].last = now;
 		meter[cpu].state = STATE_BUSY;
 	}
