@@ -29,7 +29,8 @@ Add a run: one entry in RUNS (or a call of a helper that makes one); `tools/runt
 #   shell:     "qemu" as above, booted without selftest; "script": [(name, keys, [regex])]:
 #              each step waits for the shell's prompt, types keys and is one test
 #              case, passed when the output up to the next prompt matches every regex
-#              (a step whose keys end the shell, like poweroff, waits for QEMU's exit)
+#              (a step whose keys end the shell, like poweroff, waits for QEMU's exit);
+#              an entry may instead be a callable: lines -> None if satisfied, else why not
 #   command:   "argv"    a host program that prints KTAP
 #   all:       "timeout" (s, whole run) and "idle_timeout" (s without output): hang
 #              detectors only.
@@ -655,4 +656,161 @@ RUNS += [
     {"name": "rtapp-initrd-broken", "kind": "shell", "append": None,
      "qemu": QEMU_BL44 + ["-initrd", "tests/rtapp/bad-event.json"],
      "script": RTAPP_INITRD_SCRIPT, "timeout": 120, "idle_timeout": 60},
+]
+
+# ---- labs (docs/labs/): each lab's promised observation, on the lab's own commands ----------
+# The expected numbers come from Linux's rules written here, not from our output.
+
+# Linux 6.1 kernel/sched/core.c: sched_prio_to_weight[], nice -20..19.
+LINUX_PRIO_TO_WEIGHT = [
+    88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
+    9548, 7620, 6100, 4904, 3906, 3121, 2501, 1991, 1586, 1277,
+    1024, 820, 655, 526, 423, 335, 272, 215, 172, 137,
+    110, 87, 70, 56, 45, 36, 29, 23, 18, 15,
+]
+
+
+def nice_weight(nice):
+    return LINUX_PRIO_TO_WEIGHT[nice + 20]
+
+
+def ps_rows(lines):
+    """ps lines -> {name: {"pid", "cpu", "util", "runtime_ms"}} (kernel/shell.c: ps)."""
+    rows = {}
+    for l in lines:
+        f = l.split()
+        if len(f) >= 12 and f[0].isdigit() and f[-1].isdigit():
+            rows[f[1]] = {"pid": int(f[0]), "cpu": f[2], "util": int(f[7]),
+                          "runtime_ms": int(f[-1])}
+    return rows
+
+
+def cap_orig_check(lines):
+    """Lab 1: capacity_orig as Linux's topology_normalize_cpu_scale() makes it from the facts
+    in dts/hikey960-opp.dtsi: dmips x f_max, the largest scaled to 1024."""
+    raw = {"little": 592 * 1844000, "big": 1024 * 2362000}
+    top = max(raw.values())
+    want = {c: (raw["little"] if c < 4 else raw["big"]) * 1024 // top for c in range(8)}
+    got = {}
+    for l in lines:
+        f = l.split()
+        if len(f) >= 3 and f[0].isdigit() and f[1].isdigit() and f[2].isdigit():
+            got[int(f[0])] = int(f[2])
+    if got != want:
+        return "CAP_ORIG %s, Linux's rule gives %s" % (got, want)
+    return None
+
+
+LAB2_BASE = {}
+
+
+def lab2_record(lines):
+    rows = ps_rows(lines)
+    if "a" not in rows or "b" not in rows:
+        return "ps lists hogs a and b"
+    LAB2_BASE.update({n: rows[n]["runtime_ms"] for n in ("a", "b")})
+    return None
+
+
+def lab2_share(nice_b):
+    """Lab 2: CPU time of hogs a (nice 0) and b (nice_b) on one CPU since the last recorded
+    ps splits as their weights, a's share within 2 % (absolute) of w_a / (w_a + w_b)."""
+    def check(lines):
+        rows = ps_rows(lines)
+        if "a" not in rows or "b" not in rows or not LAB2_BASE:
+            return "ps lists hogs a and b, and an earlier ps recorded them"
+        da = rows["a"]["runtime_ms"] - LAB2_BASE["a"]
+        db = rows["b"]["runtime_ms"] - LAB2_BASE["b"]
+        want = nice_weight(0) / float(nice_weight(0) + nice_weight(nice_b))
+        share = da / float(da + db) if da + db > 0 else 0
+        if abs(share - want) > 0.02:
+            return "a's share %.3f (%d ms : %d ms), want %.3f +- 0.02" % (share, da, db, want)
+        return None
+    return check
+
+
+def pelt_periodic_range(run_ms, period_ms):
+    """Linux's PELT (y^32 = 1/2, util 1024 when always running) in steady state for a task
+    running run_ms of every period_ms of invariant time: util at the end of its run (max)
+    and just before the next (min); ms stand for PELT's 1024 us periods."""
+    y = 0.5 ** (1 / 32.0)
+    hi = 1024 * (1 - y ** run_ms) / (1 - y ** period_ms)
+    return hi * y ** (period_ms - run_ms), hi
+
+
+def lab3_util(name, run_ms, period_ms):
+    """Lab 3: the periodic task's util_avg in PELT's steady-state range, +-5 % (ps samples
+    it at any phase; our clock counts ns, the model whole periods)."""
+    lo, hi = pelt_periodic_range(run_ms, period_ms)
+    lo, hi = int(lo * 0.95), int(hi * 1.05) + 1
+
+    def check(lines):
+        rows = ps_rows(lines)
+        if name not in rows:
+            return "ps lists %s" % name
+        u = rows[name]["util"]
+        return None if lo <= u <= hi else "%s util %d, want %d..%d" % (name, u, lo, hi)
+    return check
+
+
+def lab4_e1(lines):
+    """Lab 4: E1's ping-pong migrates without ASYM_PREFER_PREV and (almost) never with it:
+    on <= 1 % of off (typed from the shell, key timing moves emulated time: 0 or 1 seen)."""
+    import re
+    for l in lines:
+        m = re.match(r"^# migrations +(\d+) +(\d+)$", l)
+        if m:
+            off, on = int(m.group(1)), int(m.group(2))
+            return None if off > 0 and on * 100 <= off else "migrations %d -> %d" % (off, on)
+    return "the E1 table"
+
+
+LAB1_SCRIPT = [
+    ("cpus", "cpus\r", [r"CPU CLUSTER CAP_ORIG", cap_orig_check]),
+    ("domains", "domains\r",
+     [r"^cpu0 MC span=0-3 ", r"^cpu4 MC span=4-7 ",
+      r"^cpu0 DIE span=0-7 groups=\{0-3\}\{4-7\} flags=SD_ASYM_CPUCAPACITY\|"
+      r"SD_ASYM_CPUCAPACITY_FULL"]),
+    ("poweroff", "poweroff\r", []),
+]
+
+LAB2_SCRIPT = [
+    ("spawn-a", "spawn a cpus=4\r", [r"spawned a pid \d+"]),
+    ("spawn-b", "spawn b cpus=4\r", [r"spawned b pid \d+"]),
+    ("ps-start", "ps\r", [r"^ +\d+ a +4 ", r"^ +\d+ b +4 ", lab2_record]),
+    ("sleep-equal", "sleep 500\r", []),
+    ("ps-equal", "ps\r", [lab2_share(0)]),
+    ("renice-b", "renice {pid:b} 5\r", [r"pid \d+ \(b\) nice 5"]),
+    ("ps-renice", "ps\r", [r"^ +\d+ b +4 [RrS] normal +125 +5 ", lab2_record]),
+    ("sleep-split", "sleep 2000\r", []),
+    ("ps-split", "ps\r", [lab2_share(5)]),
+    ("poweroff", "poweroff\r", []),
+]
+
+LAB3_SCRIPT = [
+    ("spawn-big", "spawn p work=4000 period=16000 cpus=4\r", [r"spawned p pid \d+"]),
+    ("sleep-20", "sleep 20\r", []),
+    ("ps-20", "ps\r", [r"^ +\d+ p +4 "]),
+    ("sleep-300", "sleep 300\r", []),
+    ("ps-320", "ps\r", [lab3_util("p", 4, 16)]),
+    ("spawn-little", "spawn q work=4000 period=16000 cpus=0\r", [r"spawned q pid \d+"]),
+    ("sleep-400", "sleep 400\r", []),
+    ("ps-invariant", "ps\r", [lab3_util("p", 4, 16), lab3_util("q", 4, 16)]),
+    ("poweroff", "poweroff\r", []),
+]
+
+LAB4_SCRIPT = [
+    ("e1", "run experiment 1 short\r", [r"^# migrations +\d+ +\d+$", lab4_e1]),
+    ("spawn-w", "spawn w work=1000 period=8000\r", [r"spawned w pid \d+"]),
+    ("sleep", "sleep 200\r", []),
+    ("why-w", "why {pid:w}\r", [r"^why \d+ \(w\): fair, on CPU \d",
+                                r"^last wakeups \(newest first"]),
+    ("poweroff", "poweroff\r", []),
+]
+
+RUNS += [
+    {"name": "lab%d-%s" % (n, what), "kind": "shell", "append": None, "release": True,
+     "qemu": QEMU_BL44, "script": script, "timeout": 120, "idle_timeout": 60}
+    for n, what, script in ((1, "topology", LAB1_SCRIPT), (2, "cfs-nice", LAB2_SCRIPT),
+                            (3, "pelt", LAB3_SCRIPT), (4, "asym-wakeup", LAB4_SCRIPT))
 ]
