@@ -843,10 +843,34 @@ LAB5_SCRIPT = [
     ("poweroff", "poweroff\r", []),
 ]
 
+LAB8_SCRIPT = [("offline-%d" % c, "cpu offline %d\r" % c, [r"^cpu: CPU%d offline in \d+ us" % c])
+               for c in (4, 5, 6, 7)] + [
+    # Only LITTLE CPUs left: one capacity, so no SD_ASYM_CPUCAPACITY anywhere (Linux:
+    # asym_cpu_capacity_classify() over the active span), no DIE level, EAS off.
+    ("domains-little", "domains\r", [r"^cpu0 MC span=0-3 ", r"!SD_ASYM", r"!DIE"]),
+    ("cpus-little", "cpus\r", [r"^ +4 +1 +1024 offline$", r"^ +7 +1 +1024 offline$"]),
+    ("eas-off", "eas\r", [r"^eas: off \(CPUs do not have asymmetric capacities\)"]),
+    ("spawn-hog", "spawn hog\r", [r"spawned hog pid \d+"]),
+    ("sleep", "sleep 200\r", []),
+    ("top-symmetric", "top -c -n 1\r", [r"^cluster 0: capacity 462 \(symmetric: no misfit\)$",
+                                         r"^ +\d+ hog +cpu[0-3] +R ", r"!MISFIT"]),
+    ("why-never", "why {pid:hog}\r", [r"^misfit: never \(symmetric capacities\)$"]),
+    ("online-4", "cpu online 4\r", [r"^cpu: CPU4 online in \d+ us"]),
+    ("domains-asym", "domains\r",
+     [r"^cpu0 DIE span=0-4 .*flags=SD_ASYM_CPUCAPACITY\|SD_ASYM_CPUCAPACITY_FULL"]),
+    # spawn gave hog the CPUs online then (0-3); let it have CPU 4 too.
+    ("let-go", "taskset {pid:hog} 0-4\r", [r"affinity 0-4"]),
+    ("sleep-moved", "sleep 200\r", []),
+    ("why-moved", "why {pid:hog}\r",
+     [r"^why \d+ \(hog\): fair, on CPU 4 ",
+      r"^last balance move: \d+\.\d{3} s, CPU [0-3] -> CPU 4, DIE domain, active balance"]),
+    ("poweroff", "poweroff\r", []),
+]
+
 RUNS += [
     {"name": "lab%d-%s" % (n, what), "kind": "shell", "append": None, "release": True,
      "qemu": QEMU_BL44, "script": script, "timeout": 120, "idle_timeout": 60}
     for n, what, script in ((1, "topology", LAB1_SCRIPT), (2, "cfs-nice", LAB2_SCRIPT),
                             (3, "pelt", LAB3_SCRIPT), (4, "asym-wakeup", LAB4_SCRIPT),
-                            (5, "misfit", LAB5_SCRIPT))
+                            (5, "misfit", LAB5_SCRIPT), (8, "hotplug", LAB8_SCRIPT))
 ]
