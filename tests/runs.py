@@ -786,6 +786,116 @@ def lab5_spin_up(lines):
     return "the RESULT spin_up line"
 
 
+# dts/hikey960-opp.dtsi's facts: per cluster, capacity (lab 1), dynamic-power-coefficient and
+# the OPPs (MHz, mV); the cluster's CPUs.
+HIKEY960_CLUSTERS = [
+    {"cpus": range(0, 4), "cap": 462, "coeff": 110,
+     "opps": [(533, 700), (999, 800), (1402, 900), (1709, 1000), (1844, 1100)]},
+    {"cpus": range(4, 8), "cap": 1024, "coeff": 550,
+     "opps": [(903, 700), (1421, 800), (1805, 900), (2112, 1000), (2362, 1100)]},
+]
+
+
+def schedutil_opp_khz(util, cluster):
+    """Linux 6.1 schedutil: get_next_freq() = map_util_freq(util, f_max, capacity), 1.25 x
+    f_max x util / capacity, resolved to the lowest OPP at or above it (RELATION_L)."""
+    fmax = cluster["opps"][-1][0] * 1000
+    want = (fmax + (fmax >> 2)) * util // cluster["cap"]
+    for mhz, _ in cluster["opps"]:
+        if mhz * 1000 >= want:
+            return mhz * 1000
+    return fmax
+
+
+def cpus_rows(lines):
+    """cpus lines -> {cpu: (opp_khz, util)} (kernel/shell.c: cpus)."""
+    rows = {}
+    for l in lines:
+        f = l.split()
+        if len(f) >= 6 and all(x.isdigit() for x in f[:6]):
+            rows[int(f[0])] = (int(f[4]), int(f[5]))
+    return rows
+
+
+def lab6_opps(cpu, run_ms, period_ms):
+    """Lab 6: each cluster's OPP is schedutil's rule applied to a util it can have seen:
+    for the cluster of `cpu` (a periodic task's), any util in the task's PELT band (lab 3;
+    schedutil also updates while it sleeps, util_est then gone), +-5 %; elsewhere the
+    busiest CPU's util that `cpus` shows, +-10 %."""
+    def check(lines):
+        rows = cpus_rows(lines)
+        for c in HIKEY960_CLUSTERS:
+            got = [rows[i] for i in c["cpus"] if i in rows]
+            if not got:
+                return "cpus lists CPUs %s" % list(c["cpus"])
+            opp, util = got[0][0], max(u for _, u in got)
+            lo, hi = util * 9 // 10, util * 11 // 10
+            if cpu in c["cpus"]:
+                lo, hi = pelt_periodic_range(run_ms, period_ms)
+                lo, hi = int(lo * 0.95), max(int(hi * 1.05), util)
+            ok = {schedutil_opp_khz(u, c) for u in range(lo, hi + 1)}
+            if opp not in ok:
+                return "CPU %d at %d kHz; Linux's rule on util %d..%d gives %s" % (
+                    c["cpus"][0], opp, lo, hi, sorted(ok))
+        return None
+    return check
+
+
+def em_energy(util, cluster):
+    """Linux 6.1 em_cpu_energy() for util alone on an idle cluster: the cost (power x
+    f_max / f, power = coefficient x mV^2 x MHz) of the OPP schedutil would pick, x
+    util / capacity."""
+    khz = schedutil_opp_khz(util, cluster)
+    fmax = cluster["opps"][-1][0]
+    for mhz, mv in cluster["opps"]:
+        if mhz * 1000 == khz:
+            return cluster["coeff"] * mv * mv * mhz * fmax / mhz * util / cluster["cap"]
+    return None
+
+
+def lab7_eas_cpu(lines):
+    """Lab 7: with EAS on, the small task sits in the cluster where Linux's energy model
+    says it costs least, and its wakeups were EAS's (find_energy_efficient_cpu)."""
+    import re
+    cpu = util = None
+    for l in lines:
+        m = re.match(r"^why \d+ \(\w+\): fair, on CPU (\d+) .*util_est (\d+)", l)
+        if m:
+            cpu, util = int(m.group(1)), int(m.group(2))
+    if cpu is None:
+        return "the why line"
+    best = min(HIKEY960_CLUSTERS, key=lambda c: em_energy(util, c))
+    if cpu not in best["cpus"]:
+        return "on CPU %d; the energy model puts util %d on CPUs %s" % (
+            cpu, util, list(best["cpus"]))
+    return None
+
+
+LAB7_WATTS = {}
+
+
+def lab7_watts(key):
+    """Record the energy meter's average power since its reset; "off" must exceed "on"."""
+    def check(lines):
+        import re
+        ms = joules = None
+        for l in lines:
+            m = re.match(r"^energy since_ms=(\d+)", l)
+            if m:
+                ms = int(m.group(1))
+            m = re.match(r"^energy total joules=([\d.]+)", l)
+            if m:
+                joules = float(m.group(1))
+        if not ms or joules is None:
+            return "the energy lines"
+        LAB7_WATTS[key] = joules * 1000 / ms
+        if key == "off" and not LAB7_WATTS.get("on", 1e9) < LAB7_WATTS["off"]:
+            return "average W with EAS %s, without %.6f" % (LAB7_WATTS.get("on"),
+                                                             LAB7_WATTS["off"])
+        return None
+    return check
+
+
 LAB1_SCRIPT = [
     ("cpus", "cpus\r", [r"CPU CLUSTER CAP_ORIG", cap_orig_check]),
     ("domains", "domains\r",
@@ -843,6 +953,38 @@ LAB5_SCRIPT = [
     ("poweroff", "poweroff\r", []),
 ]
 
+LAB6_SCRIPT = [
+    ("schedutil", "cpufreq governor all schedutil\r",
+     [r"^policy0 cpus=0-3 governor=schedutil", r"^policy1 cpus=4-7 governor=schedutil"]),
+    ("spawn-half", "spawn m work=8000 period=16000 cpus=4\r", [r"spawned m pid \d+"]),
+    ("sleep", "sleep 400\r", []),
+    ("cpus-opp", "cpus\r", [r"^ +4 +1 +1024 +\d+ +\d+ ", lab6_opps(4, 8, 16)]),
+    ("stats", "cpufreq stats 1\r", [r"^cpufreq: policy1 governor=schedutil ",
+                                    r"^ +: +903000 +1421000 .* time_in_state_ms$"]),
+    ("poweroff", "poweroff\r", []),
+]
+
+LAB7_SCRIPT = [
+    ("schedutil-eas", "cpufreq governor all schedutil\r", [r"EAS on: 2 performance domains"]),
+    ("eas", "eas 200\r", [r"^eas: util=200 on cpu0: pd0 energy \d+ \+ \d+",
+                           r"^eas: util=200 on cpu7: pd1 energy \d+ \+ \d+"]),
+    ("spawn-small", "spawn s work=1000 period=16000\r", [r"spawned s pid \d+"]),
+    ("sleep-on", "sleep 300\r", []),
+    ("why-eas", "why {pid:s}\r", [r"rule: find_energy_efficient_cpu\(\)", lab7_eas_cpu]),
+    ("energy-reset-on", "energy reset\r", [r"^energy since_ms=\d+ "]),
+    ("sleep-meter-on", "sleep 1000\r", []),
+    ("energy-on", "energy\r", [lab7_watts("on")]),
+    ("no-eas", "features NO_EAS\r", [r"EAS off: NO_EAS"]),
+    ("kill-s", "kill {pid:s}\r", [r"killed \d+"]),
+    ("spawn-t", "spawn t work=1000 period=16000\r", [r"spawned t pid \d+"]),
+    ("sleep-off", "sleep 300\r", []),
+    ("why-no-eas", "why {pid:t}\r", [r"!find_energy_efficient_cpu"]),
+    ("energy-reset-off", "energy reset\r", [r"^energy since_ms=\d+ "]),
+    ("sleep-meter-off", "sleep 1000\r", []),
+    ("energy-off", "energy\r", [lab7_watts("off")]),
+    ("poweroff", "poweroff\r", []),
+]
+
 LAB8_SCRIPT = [("offline-%d" % c, "cpu offline %d\r" % c, [r"^cpu: CPU%d offline in \d+ us" % c])
                for c in (4, 5, 6, 7)] + [
     # Only LITTLE CPUs left: one capacity, so no SD_ASYM_CPUCAPACITY anywhere (Linux:
@@ -872,5 +1014,6 @@ RUNS += [
      "qemu": QEMU_BL44, "script": script, "timeout": 120, "idle_timeout": 60}
     for n, what, script in ((1, "topology", LAB1_SCRIPT), (2, "cfs-nice", LAB2_SCRIPT),
                             (3, "pelt", LAB3_SCRIPT), (4, "asym-wakeup", LAB4_SCRIPT),
-                            (5, "misfit", LAB5_SCRIPT), (8, "hotplug", LAB8_SCRIPT))
+                            (5, "misfit", LAB5_SCRIPT), (6, "schedutil", LAB6_SCRIPT),
+                            (7, "eas", LAB7_SCRIPT), (8, "hotplug", LAB8_SCRIPT))
 ]
