@@ -79,14 +79,15 @@ void sched_domains_init(void)
 			/* Every level has SD_PREFER_SIBLING but the child of an
 			 * asymmetric one: "don't spread across capacities". */
 			sd->prefer_sibling = rq->nr_sd && !(sd->flags & SD_ASYM_CPUCAPACITY);
-			/* Groups: the child level's spans (one CPU each at the lowest). */
+			/* Groups: the level below's spans (one CPU each at the lowest),
+			 * even where this CPU dropped that level as degenerate (alone in
+			 * its cluster): Linux's build_sched_groups() takes the child spans
+			 * before sd_degenerate() drops the child. */
 			left = sd->span;
 			for_each_cpu(c, &left) {
 				g = *cpumask_of(c);
-				if (rq->nr_sd) {
-					int child = rq->sd[rq->nr_sd - 1].level;
-
-					cpumask_and(&g, &t->cpu[c].sd[child].span, &left);
+				if (l > 0) {
+					cpumask_and(&g, &t->cpu[c].sd[l - 1].span, &left);
 					__cpumask_set_cpu((unsigned int)c, &g);
 				}
 				sd->groups[sd->nr_groups++] = g;

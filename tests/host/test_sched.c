@@ -1417,11 +1417,44 @@ static void lb_calls_per_second(struct ktest *t)
 	machine_ok(t);
 }
 
+/* A CPU alone in its cluster (5-7 inactive): its MC level is degenerate and
+ * dropped, yet its DIE groups are still the clusters' spans, {0-3}{4}, as
+ * Linux builds them (build_sched_groups() takes the child spans before
+ * sd_degenerate() drops the child), not one group per CPU. */
+static void die_groups_of_a_lone_cpu(struct ktest *t)
+{
+	const struct sched_domain *die = NULL;
+	bool found_little = false, found_big = false;
+	struct rq *rq;
+
+	if (!machine_up(t))
+		return;
+	for (unsigned int cpu = 5; cpu < NR_HIKEY_CPUS; cpu++)
+		set_cpu_active(cpu, false);
+	sched_domains_init();
+	rq = cpu_rq(4);
+	for (int i = 0; i < rq->nr_sd; i++)
+		if (rq->sd[i].level == SD_LEVEL_DIE)
+			die = &rq->sd[i];
+	ASSERT_TRUE(t, die != NULL);
+	EXPECT_EQ(t, die->nr_groups, 2);
+	for (int g = 0; g < die->nr_groups; g++) {
+		found_little |= cpumask_equal(&die->groups[g], CPUS(0x0full));
+		found_big |= cpumask_equal(&die->groups[g], CPUS(0x10ull));
+	}
+	EXPECT_TRUE(t, found_little);
+	EXPECT_TRUE(t, found_big);
+	for (unsigned int cpu = 5; cpu < NR_HIKEY_CPUS; cpu++)
+		set_cpu_active(cpu, true);
+	sched_domains_init();
+	machine_ok(t);
+}
+
 KTEST_SUITE(sched_balance, KTEST_CASE(lb_interval_backoff_when_balanced),
 	    KTEST_CASE(lb_calls_per_second), KTEST_CASE(should_we_balance_one_cpu_per_group),
 	    KTEST_CASE(nohz_kick_rate_limited), KTEST_CASE(nohz_idle_cpu_takes_no_tick),
 	    KTEST_CASE(nohz_blocked_load_decays), KTEST_CASE(mc_balance_by_task_count),
-	    KTEST_CASE(newidle_pulls_one_task));
+	    KTEST_CASE(newidle_pulls_one_task), KTEST_CASE(die_groups_of_a_lone_cpu));
 KTEST_SUITE(sched_fair, KTEST_CASE(cfs_shares_nice0_nice5), KTEST_CASE(cfs_equal_shares),
 	    KTEST_CASE(cfs_fair_after_migration));
 KTEST_SUITE(sched_placement, KTEST_CASE(place_small_stays_on_idle_little),
