@@ -188,6 +188,18 @@ static void print_tasks(void)
 /* top -c: tasks other than the scheduler's own and this shell, per cluster,
  * with util against the cluster's capacity and the misfit threshold
  * (fits_capacity(): util x 1.25 < capacity). */
+/* As update_misfit_status() judges: CFS, asymmetric, allowed more than one CPU. */
+static const char *misfit_note(const struct task_info *i, unsigned long util)
+{
+	if (strcmp(i->class_name, "fair"))
+		return "  (not CFS)";
+	if (!cpu_topology.asym_cpucapacity ||
+	    util * 1280 < capacity_of((unsigned int)i->cpu) * 1024)
+		return "";
+	return cpumask_weight(&i->cpus_allowed) == 1 ? "  does not fit, pinned: not a misfit"
+						     : "  MISFIT: does not fit its CPU";
+}
+
 static void print_tasks_by_cluster(void)
 {
 	int max, n, done[NR_CPUS], nr_done = 0;
@@ -221,12 +233,7 @@ static void print_tasks_by_cluster(void)
 			util = MAX(i->util_avg, i->util_est); /* Linux: task_util_est() */
 			printk("  %5d %-16s cpu%-3d %c util %4lu = %3lu %% of %lu%s\n", i->pid,
 			       i->comm, i->cpu, task_state_char(i), util, util * 100 / cap, cap,
-			       strcmp(i->class_name, "fair") ? "  (not CFS)"
-			       : cpu_topology.asym_cpucapacity &&
-					       util * 1280 >=
-						       capacity_of((unsigned int)i->cpu) * 1024
-				       ? "  MISFIT: does not fit its CPU"
-				       : "");
+			       misfit_note(i, util));
 		}
 	}
 	kfree(info);

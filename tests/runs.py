@@ -944,7 +944,8 @@ LAB5_SCRIPT = [
     ("spawn-big", "spawn big cpus=0\r", [r"spawned big pid \d+"]),
     ("sleep", "sleep 100\r", []),
     ("top-misfit", "top -c -n 1\r", [r"^cluster 0: capacity 462, misfit above util 369$",
-                                      r"^ +\d+ big +cpu0 +R util +\d+ .*MISFIT"]),
+                                      r"^ +\d+ big +cpu0 +R util +\d+ .*does not fit, "
+                                      r"pinned: not a misfit"]),
     ("let-go", "taskset {pid:big} 0-7\r", [r"affinity 0-7"]),
     ("sleep-moved", "sleep 300\r", []),
     ("why-moved", "why {pid:big}\r",
