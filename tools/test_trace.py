@@ -119,6 +119,39 @@ class TraceTool(unittest.TestCase):
             self.assertEqual(data[:8], b"\x89PNG\r\n\x1a\n")
             self.assertGreater(len(data), 10000)
 
+    def test_lenient(self):
+        """A console log kept by `make run LOG=` may carry other output inside a dump."""
+        lines = ktrace.extract(SAMPLE.replace("# littlebig trace end", "spawned x pid 3\n"
+                                              "# littlebig trace end"))[0]
+        events, skipped = ktrace.parse_lenient(lines)
+        self.assertEqual((len(events), skipped), (3, 1))
+
+    def test_make_trace_log(self):
+        """`make run LOG=FILE` tees the console; `make trace-log LOG=FILE` draws each
+        dump of it: the shell run's full dump and its `trace start sched_switch
+        sched_migrate_task` one, which has only those events."""
+        if not os.path.exists(SHELL_LOG):
+            self.skipTest("no %s (the shell run makes it)" % SHELL_LOG)
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        with tempfile.TemporaryDirectory() as d:
+            log = os.path.join(d, "session.log")
+            r = subprocess.run(["make", "-s", "-n", "-C", root, "run", "LOG=" + log],
+                               capture_output=True, text=True)
+            self.assertIn("| tee " + log, r.stdout)
+            with open(SHELL_LOG, "rb") as f, open(log, "wb") as g:
+                g.write(f.read())
+            r = subprocess.run(["make", "-s", "-C", root, "trace-log", "LOG=" + log],
+                               capture_output=True, text=True, timeout=300)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            pngs = sorted(glob.glob(os.path.join(d, "session-*.png")))
+            self.assertGreaterEqual(len(pngs), 2, r.stdout)
+            for png in pngs:
+                with open(png, "rb") as f:
+                    self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+            with open(os.path.join(d, "session-2.txt")) as f:
+                names = {e["event"] for e in ktrace.parse(f.read().splitlines())}
+            self.assertTrue(names and names <= {"sched_switch", "sched_migrate_task"}, names)
+
 
 class MakeTraceE1(unittest.TestCase):
     """`make trace E=1`: E1 short with each half traced, as a user runs it."""

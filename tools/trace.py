@@ -16,6 +16,9 @@ Debian's python3-matplotlib (tools/deps.sh), hence /usr/bin/python3.
                                                  with experiment=N,short,trace): a .txt
                                                  each, one PNG side by side
     tools/trace.py record OUTDIR                 the demo, features on and off
+    tools/trace.py log LOG [OUTDIR]              every `trace dump` in a console log
+                                                 (make run LOG=FILE) -> LOG-N.txt and
+                                                 LOG-N.png (make trace-log LOG=FILE)
 """
 
 import argparse
@@ -461,6 +464,44 @@ def cmd_record(args):
     return pngs
 
 
+def parse_lenient(lines):
+    """parse(), skipping lines that are not ftrace text (a console log kept by
+    `make run LOG=FILE` can have other output inside a dump); (events, skipped)."""
+    keep = [l for l in lines if l.startswith("#") or not l.strip() or LINE_RE.match(l)]
+    return parse(keep), len(lines) - len(keep)
+
+
+def cmd_log(args):
+    """Each `trace dump` of a console log -> OUTDIR/BASE-N.txt and BASE-N.png, the
+    clusters from the log's topology lines (else --clusters)."""
+    with open(args.log, errors="replace") as f:
+        text = f.read()
+    blocks = extract(text)
+    if not blocks:
+        sys.exit("trace.py: no '%s' in %s (type `trace start`, then `trace stop` and "
+                 "`trace dump` in the shell)" % (BEGIN, args.log))
+    outdir = args.outdir or os.path.dirname(os.path.abspath(args.log))
+    os.makedirs(outdir, exist_ok=True)
+    base = os.path.splitext(os.path.basename(args.log))[0]
+    clusters = clusters_from_log(text) or [cpulist(c) for c in args.clusters.split(",")]
+    pngs = []
+    for i, lines in enumerate(blocks, 1):
+        events, skipped = parse_lenient(lines)
+        if not events:
+            print("trace.py: dump %d of %s has no events, skipped" % (i, args.log))
+            continue
+        stem = os.path.join(outdir, "%s-%d" % (base, i))
+        with open(stem + ".txt", "w") as f:
+            f.write("\n".join(lines) + "\n")
+        plot_panels([("%s, dump %d\n%s" % (base, i, half_stats(events, clusters)), events)],
+                    stem + ".png", clusters, model=power_model_from_log(text))
+        print("trace.py: dump %d: %d events%s -> %s.txt, %s.png"
+              % (i, len(events), ", %d other lines skipped" % skipped if skipped else "",
+                 stem, stem))
+        pngs.append(stem + ".png")
+    return pngs
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -485,6 +526,10 @@ def main(argv=None):
     p.add_argument("--name", default="demo")
     p.add_argument("--feature", default="MISFIT")
     p.add_argument("--qemu", default=os.environ.get("QEMU", "qemu-system-aarch64"))
+    p = sub.add_parser("log")
+    p.add_argument("log")
+    p.add_argument("outdir", nargs="?", default=None)
+    p.add_argument("--clusters", default="0-3,4-7")
     args = ap.parse_args(argv)
     if args.cmd == "extract":
         with open(args.log, errors="replace") as f:
@@ -502,6 +547,8 @@ def main(argv=None):
     elif args.cmd == "halves":
         args.name = args.name or "e%s" % args.experiment
         cmd_halves(args)
+    elif args.cmd == "log":
+        cmd_log(args)
     else:
         cmd_record(args)
 
