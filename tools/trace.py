@@ -226,6 +226,12 @@ def _draw(axes, tl, clusters, title, color):
         if not IDLE_OR_SYSTEM.match(comm):
             axu.plot([p[0] - t0 for p in pts], [p[1] for p in pts], label=comm + " util_avg",
                      color=color(comm), linewidth=1)
+    for k, cap, thr in tl.get("capacity", []):
+        axu.axhline(cap, color="C%d" % k, linewidth=1, label="cluster %d capacity" % k)
+        axu.axhline(thr, color="C%d" % k, linewidth=1, linestyle=":",
+                    label="cluster %d misfit above (x 0.8)" % k)
+    if tl.get("capacity"):
+        axu.set_ylim(bottom=0)
     axu.set_ylabel("util_avg")
     axu.set_xlabel("time (s from the first event)")
     return [plt.Rectangle((0, 0), 1, 1, color=color(c)) for c in sorted(
@@ -233,19 +239,55 @@ def _draw(axes, tl, clusters, title, color):
 
 
 def _colors(timelines):
-    """One colour per task name, the same in every panel."""
+    """One colour per task name, the same in every panel and every picture: a
+    user task's tab20 slot comes from a hash of its name (the next free slot on a
+    collision, in name order), so the off and on halves of a demo, drawn apart,
+    agree; the kernel's own tasks (init, run, migration/N) are shades of grey."""
+    import zlib
     import matplotlib.pyplot as plt
-    comms = sorted({comm for tl in timelines for r in tl["runs"].values() for _, _, comm in r})
+    comms = sorted({comm for tl in timelines for r in tl["runs"].values() for _, _, comm in r} |
+                   {t.rsplit("-", 1)[0] for tl in timelines for t in tl["util"]})
     cmap = plt.get_cmap("tab20")
-    table = {c: cmap(i % 20) for i, c in enumerate(comms)}
+    table, used = {}, set()
+    for c in comms:
+        if IDLE_OR_SYSTEM.match(c):
+            table[c] = str(0.45 + 0.1 * (zlib.crc32(c.encode()) % 4))
+            continue
+        slot = zlib.crc32(c.encode()) % 20
+        for k in range(20):
+            if (slot + k) % 20 not in used:
+                slot = (slot + k) % 20
+                break
+        used.add(slot)
+        table[c] = cmap(slot)
     return lambda comm: table.get(comm, "grey")
 
 
-def plot_panels(panels, out, clusters=("0-3", "4-7"), suptitle="", ncols=None, model=None):
+def capacities_from_log(text):
+    """Each CPU's capacity_orig from the boot lines ("topology: cpu=4 ...
+    capacity=1024"), {} if the log has none."""
+    return {int(c): int(cap) for c, cap in
+            re.findall(r"^topology: cpu=(\d+) .*?\bcapacity=(\d+)", text, re.M)}
+
+
+def capacity_lines(clusters, caps):
+    """[(cluster index, capacity, misfit threshold)] for the util panel: a task
+    is misfit on a CPU when its util does not fit (Linux 6.1 fits_capacity():
+    util * 1280 < capacity * 1024, i.e. below 80 % of the capacity)."""
+    out = []
+    for k, cl in enumerate(clusters):
+        if cl and cl[0] in caps:
+            out.append((k, caps[cl[0]], caps[cl[0]] * 1024 / 1280))
+    return out
+
+
+def plot_panels(panels, out, clusters=("0-3", "4-7"), suptitle="", ncols=None, model=None,
+                caps=None):
     """panels: [(title, events)] on one time scale (the longest panel's), one
     PNG, ncols panels a row (default: all in one row). Each panel: CPU lanes,
     frequency (and each cluster's power, dashed, given the power model of
-    power_model_from_log), util_avg."""
+    power_model_from_log), util_avg (with each cluster's capacity and misfit
+    threshold, given caps {cpu: capacity} from capacities_from_log)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -255,6 +297,7 @@ def plot_panels(panels, out, clusters=("0-3", "4-7"), suptitle="", ncols=None, m
     for tl, (_, ev) in zip(tls, panels):
         if model:
             tl["power"] = cluster_power(ev, model, clusters)
+        tl["capacity"] = capacity_lines(clusters, caps or {})
     color = _colors(tls)
     n = len(panels)
     ncols = ncols or n
@@ -303,9 +346,12 @@ def pair_layout(labels):
     return list(range(n)), min(n, 4)
 
 
-def plot(events, out, title="", clusters=("0-3", "4-7")):
-    """One trace as one timeline (the shell's `trace dump`, the demo)."""
-    plot_panels([(title or "scheduler timeline", events)], out, clusters)
+def plot(events, out, title="", clusters=("0-3", "4-7"), caps=None):
+    """One trace as one timeline (the shell's `trace dump`, the demo), its title
+    counting the migrations and frequency changes."""
+    clusters = [cpulist(c) if isinstance(c, str) else c for c in clusters]
+    title = "%s\n%s" % (title or "scheduler timeline", half_stats(events, clusters))
+    plot_panels([(title, events)], out, clusters, caps=caps)
 
 
 def clusters_from_log(text):
@@ -400,7 +446,7 @@ def cmd_halves(args):
     png = os.path.join(args.outdir, args.name + ".png")
     order, ncols = pair_layout([l for l, _ in halves])
     plot_panels([panels[i] for i in order], png, clusters, sup, ncols,
-                power_model_from_log(text))
+                power_model_from_log(text), capacities_from_log(text))
     print("trace.py: %s" % png)
 
 
@@ -451,14 +497,17 @@ def cmd_record(args):
     pngs = []
     for tag, feat in (("on", args.feature), ("off", "NO_" + args.feature)):
         log = os.path.join(args.outdir, "%s-%s.log" % (args.name, tag))
-        blocks = extract(record(argv, feat, log))
+        text = record(argv, feat, log)
+        blocks = extract(text)
         if not blocks:
             sys.exit("trace.py: no trace in %s" % log)
         txt = os.path.join(args.outdir, "%s-%s.txt" % (args.name, tag))
         with open(txt, "w") as f:
             f.write("# tracer: nop\n#\n" + "\n".join(blocks[0]) + "\n")
         png = os.path.join(args.outdir, "%s-%s.png" % (args.name, tag))
-        plot(parse(blocks[0]), png, title="%s: %s" % (args.name, feat))
+        plot(parse(blocks[0]), png, title="%s: %s" % (args.name, feat),
+             clusters=clusters_from_log(text) or ("0-3", "4-7"),
+             caps=capacities_from_log(text))
         print("trace.py: %s (%d events), %s" % (txt, len(parse(blocks[0])), png))
         pngs.append(png)
     return pngs
@@ -494,7 +543,8 @@ def cmd_log(args):
         with open(stem + ".txt", "w") as f:
             f.write("\n".join(lines) + "\n")
         plot_panels([("%s, dump %d\n%s" % (base, i, half_stats(events, clusters)), events)],
-                    stem + ".png", clusters, model=power_model_from_log(text))
+                    stem + ".png", clusters, model=power_model_from_log(text),
+                    caps=capacities_from_log(text))
         print("trace.py: dump %d: %d events%s -> %s.txt, %s.png"
               % (i, len(events), ", %d other lines skipped" % skipped if skipped else "",
                  stem, stem))
