@@ -226,10 +226,12 @@ def _draw(axes, tl, clusters, title, color):
         if not IDLE_OR_SYSTEM.match(comm):
             axu.plot([p[0] - t0 for p in pts], [p[1] for p in pts], label=comm + " util_avg",
                      color=color(comm), linewidth=1)
-    for k, cap, thr in tl.get("capacity", []):
-        axu.axhline(cap, color="C%d" % k, linewidth=1, label="cluster %d capacity" % k)
-        axu.axhline(thr, color="C%d" % k, linewidth=1, linestyle=":",
-                    label="cluster %d misfit above (x 0.8)" % k)
+    for k, cap, thr in tl.get("capacity", []):  # black: task colours are tab20's
+        axu.axhline(cap, color="k", linewidth=0.8, label="cluster capacity")
+        axu.axhline(thr, color="k", linewidth=0.8, linestyle=":",
+                    label="misfit above (capacity x 0.8)")
+        axu.text(0, cap, " cluster %d: %d" % (k, cap), va="bottom", fontsize="x-small")
+        axu.text(0, thr, " misfit > %.0f" % thr, va="bottom", fontsize="x-small")
     if tl.get("capacity"):
         axu.set_ylim(bottom=0)
     axu.set_ylabel("util_avg")
@@ -241,8 +243,9 @@ def _draw(axes, tl, clusters, title, color):
 def _colors(timelines):
     """One colour per task name, the same in every panel and every picture: a
     user task's tab20 slot comes from a hash of its name (the next free slot on a
-    collision, in name order), so the off and on halves of a demo, drawn apart,
-    agree; the kernel's own tasks (init, run, migration/N) are shades of grey."""
+    collision, in name order; the strong shades before the light; not tab20's
+    greys), so the off and on halves of a demo, drawn apart, agree; the kernel's
+    own tasks (init, run, migration/N) are shades of grey."""
     import zlib
     import matplotlib.pyplot as plt
     comms = sorted({comm for tl in timelines for r in tl["runs"].values() for _, _, comm in r} |
@@ -253,11 +256,11 @@ def _colors(timelines):
         if IDLE_OR_SYSTEM.match(c):
             table[c] = str(0.45 + 0.1 * (zlib.crc32(c.encode()) % 4))
             continue
-        slot = zlib.crc32(c.encode()) % 20
-        for k in range(20):
-            if (slot + k) % 20 not in used:
-                slot = (slot + k) % 20
-                break
+        h = zlib.crc32(c.encode())  # tab20's strong shades first, then the light ones
+        free = [s for s in [2 * ((h + k) % 10) + light for light in (0, 1)
+                            for k in range(10)]
+                if s not in used and s // 2 != 7]  # tab20's 14, 15: grey
+        slot = free[0] if free else h % 20
         used.add(slot)
         table[c] = cmap(slot)
     return lambda comm: table.get(comm, "grey")
