@@ -134,14 +134,13 @@ class TraceTool(unittest.TestCase):
     def test_colours_stable(self):
         """A task has one colour whatever else a picture holds (the demo's on and
         off halves are drawn apart); the kernel's own tasks are grey."""
-        def tl(*comms):
-            return {"runs": {0: [(0, 1, c) for c in comms]}, "util": {}}
-        a = ktrace._colors([tl("small", "hog", "small2", "init")])
-        b = ktrace._colors([tl("hog", "migration/4", "small2", "small", "run")])
+        a = ktrace.colour_slots(["small", "hog", "small2", "init"])
+        b = ktrace.colour_slots(["hog", "migration/4", "small2", "small", "run"])
         for c in ("small", "hog", "small2"):
-            self.assertEqual(a(c), b(c), c)
-        self.assertEqual(len({a(c) for c in ("small", "hog", "small2")}), 3)
-        self.assertIsInstance(b("migration/4"), str)  # a grey level
+            self.assertEqual(a[c], b[c], c)
+        self.assertEqual(len({a[c] for c in ("small", "hog", "small2")}), 3)
+        self.assertIsInstance(b["migration/4"], str)  # a grey level
+        self.assertFalse({a[c] for c in ("small", "hog", "small2")} & {14, 15})  # greys
 
     def test_plot_title_counts(self):
         """plot() titles count migrations and each cluster's frequency changes."""

@@ -240,29 +240,34 @@ def _draw(axes, tl, clusters, title, color):
         {comm for r in tl["runs"].values() for _, _, comm in r})]
 
 
-def _colors(timelines):
-    """One colour per task name, the same in every panel and every picture: a
-    user task's tab20 slot comes from a hash of its name (the next free slot on a
-    collision, in name order; the strong shades before the light; not tab20's
-    greys), so the off and on halves of a demo, drawn apart, agree; the kernel's
-    own tasks (init, run, migration/N) are shades of grey."""
+def colour_slots(comms):
+    """{task name: tab20 slot, or a grey level as a string}, the same for a task
+    whatever else a picture holds: a user task's slot comes from a hash of its
+    name (the next free slot on a collision, in name order; the strong shades
+    before the light; not tab20's greys), so the off and on halves of a demo,
+    drawn apart, agree; the kernel's own tasks (init, run, migration/N) are greys."""
     import zlib
-    import matplotlib.pyplot as plt
-    comms = sorted({comm for tl in timelines for r in tl["runs"].values() for _, _, comm in r} |
-                   {t.rsplit("-", 1)[0] for tl in timelines for t in tl["util"]})
-    cmap = plt.get_cmap("tab20")
     table, used = {}, set()
-    for c in comms:
+    for c in sorted(comms):
+        h = zlib.crc32(c.encode())
         if IDLE_OR_SYSTEM.match(c):
-            table[c] = str(0.45 + 0.1 * (zlib.crc32(c.encode()) % 4))
+            table[c] = str(0.45 + 0.1 * (h % 4))
             continue
-        h = zlib.crc32(c.encode())  # tab20's strong shades first, then the light ones
         free = [s for s in [2 * ((h + k) % 10) + light for light in (0, 1)
                             for k in range(10)]
                 if s not in used and s // 2 != 7]  # tab20's 14, 15: grey
-        slot = free[0] if free else h % 20
-        used.add(slot)
-        table[c] = cmap(slot)
+        table[c] = free[0] if free else h % 20
+        used.add(table[c])
+    return table
+
+
+def _colors(timelines):
+    """One colour per task name, the same in every panel and picture (colour_slots)."""
+    import matplotlib.pyplot as plt
+    comms = ({comm for tl in timelines for r in tl["runs"].values() for _, _, comm in r} |
+             {t.rsplit("-", 1)[0] for tl in timelines for t in tl["util"]})
+    cmap = plt.get_cmap("tab20")
+    table = {c: v if isinstance(v, str) else cmap(v) for c, v in colour_slots(comms).items()}
     return lambda comm: table.get(comm, "grey")
 
 
