@@ -9,6 +9,8 @@
 #   make fuzz     each libFuzzer target for FUZZ_TIME=60 s
 #   make debug    QEMU halted with a gdb stub
 #   make trace E=1  experiment 1 traced, off/on halves side by side (build/trace/)
+#   make run LOG=FILE  the console also kept in FILE; make trace-log LOG=FILE draws
+#                 each `trace dump` in it as FILE-N.png (and FILE-N.txt) beside FILE
 #   make bench B=pipe,n=20000 / make experiment E=1 / make experiments  (kernel/bench/)
 #   make profile B=pipe,n=20000  the benchmark's instructions per kernel function (QEMU plugin)
 #   make compare  Debian's Linux 6.1 and this kernel, same machine and workloads, side by side
@@ -244,9 +246,18 @@ QEMU_BASE := -M virt -cpu cortex-a53 -smp 8 -m 512M -nographic -no-reboot
 # depends on the host (E1 short ops/sec 150-175 / 1422-4108 on a loaded host, 262 /
 # 312 with sleep=off every time).
 QEMU_RUN := $(QEMU_BASE) -icount shift=0,sleep=$(if $(REALTIME),on,off)
+# LOG=FILE: the console is also written to FILE (tee), for make trace-log.
 run: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb
-	@echo "Booting $(MACHINE) (Ctrl-A X quits QEMU)"
-	$(QEMU) $(QEMU_RUN) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$(MACHINE).dtb $(QEMU_EXTRA)
+	@echo "Booting $(MACHINE) (Ctrl-A X quits QEMU)$(if $(LOG),; console kept in $(LOG))"
+	$(QEMU) $(QEMU_RUN) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$(MACHINE).dtb $(QEMU_EXTRA) \
+		$(if $(LOG),| tee $(LOG))
+
+# make trace-log LOG=FILE: each `trace dump` in a console log (make run LOG=FILE)
+# -> FILE's base name -N.txt (ftrace text) and -N.png (the timeline), beside FILE.
+trace-log:
+	@test -n "$(LOG)" || { echo "usage: make trace-log LOG=FILE (from make run LOG=FILE)"; \
+		false; }
+	/usr/bin/python3 tools/trace.py log $(LOG)
 
 debug: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb
 	@echo "In another terminal (QEMU -kernel puts the Image at RAM + 2 MiB = 0x40200000," \
@@ -374,6 +385,6 @@ test:
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all dtbs host fuzzers fuzz firmware hikey960 run debug debug-image trace bench profile \
-	experiment experiments compare test lint format clean
+.PHONY: all dtbs host fuzzers fuzz firmware hikey960 run debug debug-image trace trace-log \
+	bench profile experiment experiments compare test lint format clean
 -include $(shell find $(BUILD)/k -name '*.d' 2>/dev/null)

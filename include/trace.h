@@ -53,6 +53,10 @@ TRACEPOINT(sched_compute_energy,
 /* kernel/trace.c: the shell's `trace`. */
 int trace_start(void);	    /* 0, or -1 when the buffers cannot be allocated */
 int trace_start_fill(void); /* same, but a full buffer keeps its first events */
+/* `trace start EVENTS`: only the events whose bits (trace_event_bit) are in mask. */
+int trace_start_events(u32 mask);
+int trace_event_bit(const char *name); /* -1: no such event */
+const char *trace_event_name(int bit); /* NULL past the last event */
 void trace_stop(void);
 void trace_dump(void);			     /* between "# littlebig trace begin/end" markers */
 void trace_dump_labelled(const char *label); /* "# littlebig trace begin LABEL" */

@@ -782,17 +782,46 @@ static int cmd_run(int argc, char **argv)
 	return 0;
 }
 
+/* trace start [EVENT ...]: every name checked before anything starts. */
+static void trace_start_cmd(int argc, char **argv)
+{
+	u32 mask = argc > 2 ? 0 : ~0u;
+
+	for (int i = 2; i < argc; i++) {
+		int bit = trace_event_bit(argv[i]);
+
+		if (bit < 0) {
+			printk("trace: unknown event '%s'; the events:", argv[i]);
+			for (int b = 0; trace_event_name(b); b++)
+				printk(" %s", trace_event_name(b));
+			printk("\ntrace: not started\n");
+			return;
+		}
+		mask |= 1u << bit;
+	}
+	if (trace_start_events(mask)) {
+		printk("trace: no memory for the buffers\n");
+		return;
+	}
+	if (argc > 2) {
+		printk("trace: on, events:");
+		for (int i = 2; i < argc; i++)
+			printk(" %s", argv[i]);
+		printk("\n");
+	} else {
+		printk("trace: on\n");
+	}
+}
+
 static int cmd_trace(int argc, char **argv)
 {
+	if (argc >= 2 && !strcmp(argv[1], "start")) {
+		trace_start_cmd(argc, argv);
+		return 0;
+	}
 	if (argc != 2)
 		return -1;
-	if (!strcmp(argv[1], "start")) {
-		if (trace_start()) {
-			printk("trace: no memory for the buffers\n");
-			return 0;
-		}
-		printk("trace: on\n");
-	} else if (!strcmp(argv[1], "stop")) {
+	if (!strcmp(argv[1], "stop")) {
 		trace_stop();
 		printk("trace: off\n");
 	} else if (!strcmp(argv[1], "dump")) {
@@ -899,7 +928,7 @@ static const struct command commands[] = {
 	  cmd_run },
 	{ "selftest", "selftest [suite,suite]", "run self-test suites (all if none named)",
 	  cmd_selftest },
-	{ "trace", "trace start|stop|dump|bench",
+	{ "trace", "trace start [EVENT ...]|stop|dump|bench",
 	  "scheduler events into per-CPU buffers; dump prints them as ftrace text, bench "
 	  "measures a tracepoint",
 	  cmd_trace },

@@ -103,7 +103,13 @@ static const struct cmd_help helps[] = {
 		      "  (nested with A/B); the clamps restrict its tasks' requests. Weight is\n"
 		      "  stored only: the CFS group hierarchy is not built yet.\n" },
 	{ "trace", "  start: fresh per-CPU buffers, events on; stop: off; dump: ftrace text\n"
-		   "  (tools/trace.py turns it into a picture); bench: one tracepoint's cost.\n" },
+		   "  (tools/trace.py turns it into a picture); bench: one tracepoint's cost.\n"
+		   "  start EVENT ...: record only those events (default: all), e.g.\n"
+		   "  'trace start sched_switch sched_migrate_task cpu_frequency'. Events:\n"
+		   "  sched_switch sched_wakeup sched_wakeup_new sched_migrate_task\n"
+		   "  cpu_frequency cpu_idle (most of a dump) sched_pelt_cfs sched_pelt_se\n"
+		   "  sched_overutilized sched_compute_energy.\n"
+		   "  To a picture: make run LOG=FILE, then make trace-log LOG=FILE.\n" },
 };
 
 const char *shell_help_text(const char *name)

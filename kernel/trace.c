@@ -30,7 +30,17 @@ enum trace_type {
 	T_PELT_CFS,
 	T_PELT_SE,
 	T_OVERUTIL,
-	T_ENERGY
+	T_ENERGY,
+	T_NR
+};
+
+/* The events' names, as printed in the dump and typed after `trace start`. */
+static const char *const trace_names[T_NR] = {
+	[T_SWITCH] = "sched_switch",	     [T_WAKEUP] = "sched_wakeup",
+	[T_WAKEUP_NEW] = "sched_wakeup_new", [T_MIGRATE] = "sched_migrate_task",
+	[T_FREQ] = "cpu_frequency",	     [T_IDLE] = "cpu_idle",
+	[T_PELT_CFS] = "sched_pelt_cfs",     [T_PELT_SE] = "sched_pelt_se",
+	[T_OVERUTIL] = "sched_overutilized", [T_ENERGY] = "sched_compute_energy",
 };
 
 struct trace_task {
@@ -78,6 +88,7 @@ static struct trace_buf bufs[NR_CPUS];
 static unsigned int nr_entries;
 static unsigned long trace_pages; /* per CPU, set by the first start() */
 static bool fill_once;		  /* trace_start_fill(): drop instead of overwriting */
+static u32 event_mask = ~0u;	  /* bit T_x: event x is recorded (Linux: events/X/enable) */
 static u64 dropped[NR_CPUS];	  /* events refused by a full buffer in fill_once mode */
 
 /* Linux shows idle as pid 0, swapper/N. */
@@ -104,6 +115,10 @@ static struct trace_entry *trace_get(enum trace_type type, unsigned long *flags)
 	*flags = arch_irq_save();
 	cpu = arch_cpu_id();
 	b = &bufs[cpu];
+	if (!(event_mask & (1u << type))) {
+		arch_irq_restore(*flags);
+		return NULL;
+	}
 	if (!b->e || !READ_ONCE(trace_on) || (fill_once && b->head >= nr_entries)) {
 		if (b->e && READ_ONCE(trace_on))
 			dropped[cpu]++;
@@ -242,11 +257,12 @@ void __trace_sched_pelt_se(unsigned int cpu, const struct task_struct *p)
 
 /* ---- control and output -------------------------------------------------------------- */
 
-static int start(bool once)
+static int start(bool once, u32 mask)
 {
 	unsigned int cpu;
 
 	trace_stop();
+	event_mask = mask;
 	if (!trace_pages) /* once: buffers keep their size */
 		trace_pages =
 			MAX(TRACE_PAGES_MIN, MIN(TRACE_PAGES_MAX, page_alloc_total_count() / 8 /
@@ -272,12 +288,30 @@ static int start(bool once)
 
 int trace_start(void)
 {
-	return start(false);
+	return start(false, ~0u);
 }
 
 int trace_start_fill(void)
 {
-	return start(true);
+	return start(true, ~0u);
+}
+
+int trace_event_bit(const char *name)
+{
+	for (int i = 0; i < T_NR; i++)
+		if (!strcmp(trace_names[i], name))
+			return i;
+	return -1;
+}
+
+const char *trace_event_name(int bit)
+{
+	return bit >= 0 && bit < T_NR ? trace_names[bit] : NULL;
+}
+
+int trace_start_events(u32 mask)
+{
+	return start(false, mask);
 }
 
 void trace_stop(void)
@@ -288,7 +322,7 @@ void trace_stop(void)
 static void print_entry(const struct trace_entry *e)
 {
 	char head[64], body[192];
-	const char *name = "?";
+	const char *name = e->type < T_NR ? trace_names[e->type] : "?";
 
 	if (e->cur.pid == 0)
 		ksnprintf(head, sizeof(head), "%16s-%-7d", "<idle>", 0);
@@ -296,7 +330,6 @@ static void print_entry(const struct trace_entry *e)
 		ksnprintf(head, sizeof(head), "%16s-%-7d", e->cur.comm, e->cur.pid);
 	switch (e->type) {
 	case T_SWITCH:
-		name = "sched_switch";
 		ksnprintf(body, sizeof(body),
 			  "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%c%s ==> "
 			  "next_comm=%s next_pid=%d next_prio=%d",
@@ -306,39 +339,32 @@ static void print_entry(const struct trace_entry *e)
 		break;
 	case T_WAKEUP:
 	case T_WAKEUP_NEW:
-		name = e->type == T_WAKEUP ? "sched_wakeup" : "sched_wakeup_new";
 		ksnprintf(body, sizeof(body), "comm=%s pid=%d prio=%d target_cpu=%03d",
 			  e->wk.p.comm, e->wk.p.pid, e->wk.p.prio, e->wk.cpu);
 		break;
 	case T_MIGRATE:
-		name = "sched_migrate_task";
 		ksnprintf(body, sizeof(body), "comm=%s pid=%d prio=%d orig_cpu=%d dest_cpu=%d",
 			  e->wk.p.comm, e->wk.p.pid, e->wk.p.prio, e->wk.cpu, e->wk.dest);
 		break;
 	case T_FREQ:
 	case T_IDLE:
-		name = e->type == T_FREQ ? "cpu_frequency" : "cpu_idle";
 		ksnprintf(body, sizeof(body), "state=%u cpu_id=%u", e->pw.state, e->pw.cpu);
 		break;
 	case T_PELT_CFS:
-		name = "sched_pelt_cfs";
 		ksnprintf(body, sizeof(body), "cpu=%u path=/ load=%lu util=%lu util_est=%u",
 			  (unsigned int)e->cpu, e->pelt.load, e->pelt.util, e->pelt.util_est);
 		break;
 	case T_PELT_SE:
-		name = "sched_pelt_se";
 		ksnprintf(body, sizeof(body),
 			  "cpu=%u path=(null) comm=%s pid=%d load=%lu util=%lu util_est=%u",
 			  (unsigned int)e->cpu, e->pelt.p.comm, e->pelt.p.pid, e->pelt.load,
 			  e->pelt.util, e->pelt.util_est);
 		break;
 	case T_OVERUTIL: /* LISA: sched_overutilized overutilized= span= */
-		name = "sched_overutilized";
 		ksnprintf(body, sizeof(body), "overutilized=%u span=0-%u", e->pw.state,
 			  nr_cpu_ids - 1);
 		break;
 	case T_ENERGY: /* ~0: that candidate was not evaluated */
-		name = "sched_compute_energy";
 		ksnprintf(body, sizeof(body),
 			  "comm=%s pid=%d prev_cpu=%d prev_energy=%lld dst_cpu=%d energy=%lld",
 			  e->en.p.comm, e->en.p.pid, e->en.prev, (long long)e->en.prev_delta,
@@ -429,6 +455,7 @@ void trace_bench(void)
 {
 	const int n = 10000;
 	bool was_on = trace_on;
+	u32 was_mask = event_mask;
 	u64 t0, t1, t2;
 
 	if (!bufs[arch_cpu_id()].e && trace_start()) {
@@ -440,11 +467,13 @@ void trace_bench(void)
 	for (int i = 0; i < n; i++)
 		trace_sched_wakeup(current);
 	t1 = arch_clock_ns();
+	event_mask = ~0u; /* measure a recorded event even after `trace start cpu_idle` */
 	__atomic_store_n(&trace_on, true, __ATOMIC_RELEASE);
 	for (int i = 0; i < n; i++)
 		trace_sched_wakeup(current);
 	t2 = arch_clock_ns();
 	trace_on = was_on;
+	event_mask = was_mask;
 	printk("trace: sched_wakeup tracepoint: off %llu ns/call, on %llu ns/event (%d calls)\n",
 	       (t1 - t0) / (u64)n, (t2 - t1) / (u64)n, n);
 }

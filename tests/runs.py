@@ -350,6 +350,23 @@ RUNS += [
 # \x03 Ctrl-C, \x1b[A Up. "{wait:RX}" inside keys waits for RX before the rest,
 # "{sleep:S}" lets S s of host time pass (a benchmark gets going). An expected
 # regex starting with "!" must match no line.
+
+
+def only_events(*names):
+    """A step check: the dump has events, and every one is among names (`trace start
+    EVENTS`: Linux's per-event enable, here chosen by name)."""
+    import re
+
+    def check(lines):
+        got = {m.group(1) for m in
+               (re.match(r"^ *\S+-\d+ +\[\d{3}\] \S+ +\d+\.\d{6}: (\w+): ", l)
+                for l in lines) if m}
+        if not got or not got <= set(names):
+            return "only events %s, got %s" % (sorted(names), sorted(got))
+        return None
+    return check
+
+
 SHELL_SCRIPT = [
     ("help", "help\r", [r"^  ps +tasks", r"^  spawn ", r"^  poweroff ", r"'help CMD'"]),
     ("help-cmd", "help spawn\r", [r"usage: spawn NAME \[work=US\]", r"^  period=US  periodic"]),
@@ -538,6 +555,16 @@ SHELL_SCRIPT = [
     ("trace-bad", "trace sideways\r", [r"unknown trace action 'sideways'", r"usage: trace"]),
     ("trace-bench", "trace bench\r",
      [r"^trace: sched_wakeup tracepoint: off \d+ ns/call, on \d+ "]),
+    # trace start EVENTS records only those; a bad name is refused and nothing starts.
+    ("trace-start-some", "trace start sched_switch sched_migrate_task\r",
+     [r"^trace: on, events: sched_switch sched_migrate_task$"]),
+    ("trace-sleep-some", "sleep 50\r", []),
+    ("trace-dump-some", "trace dump\r",
+     [r": sched_switch: prev_comm=tr ", only_events("sched_switch", "sched_migrate_task")]),
+    ("trace-start-bad-event", "trace start sched_switch cpu_nap\r",
+     [r"^trace: unknown event 'cpu_nap'; the events: sched_switch sched_wakeup "
+      r"sched_wakeup_new sched_migrate_task cpu_frequency cpu_idle sched_pelt_cfs",
+      r"^trace: not started$", r"!^trace: on"]),
     ("kill-tr", "kill {pid:tr}\r", [r"killed \d+"]),
     ("cpu-list", "cpu\r", [r"^cpu0 online$", r"^cpu3 online$", r"^cpu7 online$"]),
     ("cpu-offline", "cpu offline 3\r",

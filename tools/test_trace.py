@@ -119,6 +119,83 @@ class TraceTool(unittest.TestCase):
             self.assertEqual(data[:8], b"\x89PNG\r\n\x1a\n")
             self.assertGreater(len(data), 10000)
 
+    def test_capacity_lines(self):
+        """Each cluster's capacity from the boot lines and Linux 6.1's misfit
+        threshold: fits_capacity(util, cap) is util * 1280 < cap * 1024."""
+        little = "topology: cpu=4 mpidr=0x100 cluster=1 freq_domain=1 capacity=462\n"
+        caps = ktrace.capacities_from_log(POWER_LOG + little)
+        self.assertEqual(caps, {0: 1024, 1: 1024, 4: 462})
+        got = ktrace.capacity_lines([[0, 1], [4]], caps)
+        self.assertEqual([(k, c) for k, c, _ in got], [(0, 1024), (1, 462)])
+        for _, cap, thr in got:
+            fits = [u for u in range(cap + 1) if u * 1280 < cap * 1024]
+            self.assertTrue(max(fits) < thr <= max(fits) + 1, (cap, thr))
+
+    def test_colours_stable(self):
+        """A task has one colour whatever else a picture holds (the demo's on and
+        off halves are drawn apart); the kernel's own tasks are grey."""
+        a = ktrace.colour_slots(["small", "hog", "small2", "init"])
+        b = ktrace.colour_slots(["hog", "migration/4", "small2", "small", "run"])
+        for c in ("small", "hog", "small2"):
+            self.assertEqual(a[c], b[c], c)
+        self.assertEqual(len({a[c] for c in ("small", "hog", "small2")}), 3)
+        self.assertIsInstance(b["migration/4"], str)  # a grey level
+        self.assertFalse({a[c] for c in ("small", "hog", "small2")} & {14, 15})  # greys
+
+    def test_plot_title_counts(self):
+        """plot() titles count migrations and each cluster's frequency changes."""
+        ev = lambda ts, name, **f: dict({"common_comm": "x", "common_pid": 5,  # noqa: E731
+                                         "common_cpu": 0, "ts": ts, "event": name},
+                                        **{k: str(v) for k, v in f.items()})
+        events = [ev(0.0, "cpu_frequency", state=500000, cpu_id=0),
+                  ev(0.1, "sched_migrate_task", comm="x", pid=5, orig_cpu=0, dest_cpu=4),
+                  ev(0.2, "cpu_frequency", state=900000, cpu_id=0),
+                  ev(0.3, "cpu_frequency", state=900000, cpu_id=0)]
+        self.assertEqual(ktrace.half_stats(events, [[0, 1], [4]]),
+                         "0.300 s, 1 migrations, frequency changes: 1 / 0")
+        with tempfile.TemporaryDirectory() as d:
+            titles = []
+            orig = ktrace.plot_panels
+            ktrace.plot_panels = lambda panels, *a, **k: titles.extend(t for t, _ in panels)
+            try:
+                ktrace.plot(events, os.path.join(d, "x.png"), "demo", [[0, 1], [4]])
+            finally:
+                ktrace.plot_panels = orig
+        self.assertEqual(titles, ["demo\n0.300 s, 1 migrations, frequency changes: 1 / 0"])
+
+    def test_lenient(self):
+        """A console log kept by `make run LOG=` may carry other output inside a dump."""
+        lines = ktrace.extract(SAMPLE.replace("# littlebig trace end", "spawned x pid 3\n"
+                                              "# littlebig trace end"))[0]
+        events, skipped = ktrace.parse_lenient(lines)
+        self.assertEqual((len(events), skipped), (3, 1))
+
+    def test_make_trace_log(self):
+        """`make run LOG=FILE` tees the console; `make trace-log LOG=FILE` draws each
+        dump of it: the shell run's full dump and its `trace start sched_switch
+        sched_migrate_task` one, which has only those events."""
+        if not os.path.exists(SHELL_LOG):
+            self.skipTest("no %s (the shell run makes it)" % SHELL_LOG)
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        with tempfile.TemporaryDirectory() as d:
+            log = os.path.join(d, "session.log")
+            r = subprocess.run(["make", "-s", "-n", "-C", root, "run", "LOG=" + log],
+                               capture_output=True, text=True)
+            self.assertIn("| tee " + log, r.stdout)
+            with open(SHELL_LOG, "rb") as f, open(log, "wb") as g:
+                g.write(f.read())
+            r = subprocess.run(["make", "-s", "-C", root, "trace-log", "LOG=" + log],
+                               capture_output=True, text=True, timeout=300)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            pngs = sorted(glob.glob(os.path.join(d, "session-*.png")))
+            self.assertGreaterEqual(len(pngs), 2, r.stdout)
+            for png in pngs:
+                with open(png, "rb") as f:
+                    self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+            with open(os.path.join(d, "session-2.txt")) as f:
+                names = {e["event"] for e in ktrace.parse(f.read().splitlines())}
+            self.assertTrue(names and names <= {"sched_switch", "sched_migrate_task"}, names)
+
 
 class MakeTraceE1(unittest.TestCase):
     """`make trace E=1`: E1 short with each half traced, as a user runs it."""

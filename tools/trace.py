@@ -16,6 +16,9 @@ Debian's python3-matplotlib (tools/deps.sh), hence /usr/bin/python3.
                                                  with experiment=N,short,trace): a .txt
                                                  each, one PNG side by side
     tools/trace.py record OUTDIR                 the demo, features on and off
+    tools/trace.py log LOG [OUTDIR]              every `trace dump` in a console log
+                                                 (make run LOG=FILE) -> LOG-N.txt and
+                                                 LOG-N.png (make trace-log LOG=FILE)
 """
 
 import argparse
@@ -223,26 +226,76 @@ def _draw(axes, tl, clusters, title, color):
         if not IDLE_OR_SYSTEM.match(comm):
             axu.plot([p[0] - t0 for p in pts], [p[1] for p in pts], label=comm + " util_avg",
                      color=color(comm), linewidth=1)
+    for k, cap, thr in tl.get("capacity", []):  # black: task colours are tab20's
+        axu.axhline(cap, color="k", linewidth=0.8, label="cluster capacity")
+        axu.axhline(thr, color="k", linewidth=0.8, linestyle=":",
+                    label="misfit above (capacity x 0.8)")
+        axu.text(0, cap, " cluster %d: %d" % (k, cap), va="bottom", fontsize="x-small")
+        axu.text(0, thr, " misfit > %.0f" % thr, va="bottom", fontsize="x-small")
+    if tl.get("capacity"):
+        axu.set_ylim(bottom=0)
     axu.set_ylabel("util_avg")
     axu.set_xlabel("time (s from the first event)")
     return [plt.Rectangle((0, 0), 1, 1, color=color(c)) for c in sorted(
         {comm for r in tl["runs"].values() for _, _, comm in r})]
 
 
+def colour_slots(comms):
+    """{task name: tab20 slot, or a grey level as a string}, the same for a task
+    whatever else a picture holds: a user task's slot comes from a hash of its
+    name (the next free slot on a collision, in name order; the strong shades
+    before the light; not tab20's greys), so the off and on halves of a demo,
+    drawn apart, agree; the kernel's own tasks (init, run, migration/N) are greys."""
+    import zlib
+    table, used = {}, set()
+    for c in sorted(comms):
+        h = zlib.crc32(c.encode())
+        if IDLE_OR_SYSTEM.match(c):
+            table[c] = str(0.45 + 0.1 * (h % 4))
+            continue
+        free = [s for s in [2 * ((h + k) % 10) + light for light in (0, 1)
+                            for k in range(10)]
+                if s not in used and s // 2 != 7]  # tab20's 14, 15: grey
+        table[c] = free[0] if free else h % 20
+        used.add(table[c])
+    return table
+
+
 def _colors(timelines):
-    """One colour per task name, the same in every panel."""
+    """One colour per task name, the same in every panel and picture (colour_slots)."""
     import matplotlib.pyplot as plt
-    comms = sorted({comm for tl in timelines for r in tl["runs"].values() for _, _, comm in r})
+    comms = ({comm for tl in timelines for r in tl["runs"].values() for _, _, comm in r} |
+             {t.rsplit("-", 1)[0] for tl in timelines for t in tl["util"]})
     cmap = plt.get_cmap("tab20")
-    table = {c: cmap(i % 20) for i, c in enumerate(comms)}
+    table = {c: v if isinstance(v, str) else cmap(v) for c, v in colour_slots(comms).items()}
     return lambda comm: table.get(comm, "grey")
 
 
-def plot_panels(panels, out, clusters=("0-3", "4-7"), suptitle="", ncols=None, model=None):
+def capacities_from_log(text):
+    """Each CPU's capacity_orig from the boot lines ("topology: cpu=4 ...
+    capacity=1024"), {} if the log has none."""
+    return {int(c): int(cap) for c, cap in
+            re.findall(r"^topology: cpu=(\d+) .*?\bcapacity=(\d+)", text, re.M)}
+
+
+def capacity_lines(clusters, caps):
+    """[(cluster index, capacity, misfit threshold)] for the util panel: a task
+    is misfit on a CPU when its util does not fit (Linux 6.1 fits_capacity():
+    util * 1280 < capacity * 1024, i.e. below 80 % of the capacity)."""
+    out = []
+    for k, cl in enumerate(clusters):
+        if cl and cl[0] in caps:
+            out.append((k, caps[cl[0]], caps[cl[0]] * 1024 / 1280))
+    return out
+
+
+def plot_panels(panels, out, clusters=("0-3", "4-7"), suptitle="", ncols=None, model=None,
+                caps=None):
     """panels: [(title, events)] on one time scale (the longest panel's), one
     PNG, ncols panels a row (default: all in one row). Each panel: CPU lanes,
     frequency (and each cluster's power, dashed, given the power model of
-    power_model_from_log), util_avg."""
+    power_model_from_log), util_avg (with each cluster's capacity and misfit
+    threshold, given caps {cpu: capacity} from capacities_from_log)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -252,6 +305,7 @@ def plot_panels(panels, out, clusters=("0-3", "4-7"), suptitle="", ncols=None, m
     for tl, (_, ev) in zip(tls, panels):
         if model:
             tl["power"] = cluster_power(ev, model, clusters)
+        tl["capacity"] = capacity_lines(clusters, caps or {})
     color = _colors(tls)
     n = len(panels)
     ncols = ncols or n
@@ -300,9 +354,12 @@ def pair_layout(labels):
     return list(range(n)), min(n, 4)
 
 
-def plot(events, out, title="", clusters=("0-3", "4-7")):
-    """One trace as one timeline (the shell's `trace dump`, the demo)."""
-    plot_panels([(title or "scheduler timeline", events)], out, clusters)
+def plot(events, out, title="", clusters=("0-3", "4-7"), caps=None):
+    """One trace as one timeline (the shell's `trace dump`, the demo), its title
+    counting the migrations and frequency changes."""
+    clusters = [cpulist(c) if isinstance(c, str) else c for c in clusters]
+    title = "%s\n%s" % (title or "scheduler timeline", half_stats(events, clusters))
+    plot_panels([(title, events)], out, clusters, caps=caps)
 
 
 def clusters_from_log(text):
@@ -397,7 +454,7 @@ def cmd_halves(args):
     png = os.path.join(args.outdir, args.name + ".png")
     order, ncols = pair_layout([l for l, _ in halves])
     plot_panels([panels[i] for i in order], png, clusters, sup, ncols,
-                power_model_from_log(text))
+                power_model_from_log(text), capacities_from_log(text))
     print("trace.py: %s" % png)
 
 
@@ -448,16 +505,58 @@ def cmd_record(args):
     pngs = []
     for tag, feat in (("on", args.feature), ("off", "NO_" + args.feature)):
         log = os.path.join(args.outdir, "%s-%s.log" % (args.name, tag))
-        blocks = extract(record(argv, feat, log))
+        text = record(argv, feat, log)
+        blocks = extract(text)
         if not blocks:
             sys.exit("trace.py: no trace in %s" % log)
         txt = os.path.join(args.outdir, "%s-%s.txt" % (args.name, tag))
         with open(txt, "w") as f:
             f.write("# tracer: nop\n#\n" + "\n".join(blocks[0]) + "\n")
         png = os.path.join(args.outdir, "%s-%s.png" % (args.name, tag))
-        plot(parse(blocks[0]), png, title="%s: %s" % (args.name, feat))
+        plot(parse(blocks[0]), png, title="%s: %s" % (args.name, feat),
+             clusters=clusters_from_log(text) or ("0-3", "4-7"),
+             caps=capacities_from_log(text))
         print("trace.py: %s (%d events), %s" % (txt, len(parse(blocks[0])), png))
         pngs.append(png)
+    return pngs
+
+
+def parse_lenient(lines):
+    """parse(), skipping lines that are not ftrace text (a console log kept by
+    `make run LOG=FILE` can have other output inside a dump); (events, skipped)."""
+    keep = [l for l in lines if l.startswith("#") or not l.strip() or LINE_RE.match(l)]
+    return parse(keep), len(lines) - len(keep)
+
+
+def cmd_log(args):
+    """Each `trace dump` of a console log -> OUTDIR/BASE-N.txt and BASE-N.png, the
+    clusters from the log's topology lines (else --clusters)."""
+    with open(args.log, errors="replace") as f:
+        text = f.read()
+    blocks = extract(text)
+    if not blocks:
+        sys.exit("trace.py: no '%s' in %s (type `trace start`, then `trace stop` and "
+                 "`trace dump` in the shell)" % (BEGIN, args.log))
+    outdir = args.outdir or os.path.dirname(os.path.abspath(args.log))
+    os.makedirs(outdir, exist_ok=True)
+    base = os.path.splitext(os.path.basename(args.log))[0]
+    clusters = clusters_from_log(text) or [cpulist(c) for c in args.clusters.split(",")]
+    pngs = []
+    for i, lines in enumerate(blocks, 1):
+        events, skipped = parse_lenient(lines)
+        if not events:
+            print("trace.py: dump %d of %s has no events, skipped" % (i, args.log))
+            continue
+        stem = os.path.join(outdir, "%s-%d" % (base, i))
+        with open(stem + ".txt", "w") as f:
+            f.write("\n".join(lines) + "\n")
+        plot_panels([("%s, dump %d\n%s" % (base, i, half_stats(events, clusters)), events)],
+                    stem + ".png", clusters, model=power_model_from_log(text),
+                    caps=capacities_from_log(text))
+        print("trace.py: dump %d: %d events%s -> %s.txt, %s.png"
+              % (i, len(events), ", %d other lines skipped" % skipped if skipped else "",
+                 stem, stem))
+        pngs.append(stem + ".png")
     return pngs
 
 
@@ -485,6 +584,10 @@ def main(argv=None):
     p.add_argument("--name", default="demo")
     p.add_argument("--feature", default="MISFIT")
     p.add_argument("--qemu", default=os.environ.get("QEMU", "qemu-system-aarch64"))
+    p = sub.add_parser("log")
+    p.add_argument("log")
+    p.add_argument("outdir", nargs="?", default=None)
+    p.add_argument("--clusters", default="0-3,4-7")
     args = ap.parse_args(argv)
     if args.cmd == "extract":
         with open(args.log, errors="replace") as f:
@@ -502,6 +605,8 @@ def main(argv=None):
     elif args.cmd == "halves":
         args.name = args.name or "e%s" % args.experiment
         cmd_halves(args)
+    elif args.cmd == "log":
+        cmd_log(args)
     else:
         cmd_record(args)
 
