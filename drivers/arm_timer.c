@@ -2,6 +2,7 @@
  * each CPU's one-shot deadline and CNTVCT as the clock. The frequency is
  * read from CNTFRQ_EL0, never assumed (QEMU: 62.5 MHz; HiKey960: 1.92 MHz).
  * Its PPI comes from the DT's arm,armv8-timer node (entry 2: virtual). */
+#include "bootargs.h"
 #include "drivers.h"
 #include "kernel.h"
 #include "sysreg.h"
@@ -14,6 +15,11 @@ static u64 freq;
 static u64 ns_mult;  /* ns = cnt * ns_mult >> 32 */
 static u64 cnt_mult; /* cnt = ns * cnt_mult >> 32 */
 static int timer_irq = -1;
+/* Boot option speed_stall=spin|wfi (default wfi): how arm_timer_stall_until()
+ * waits. Under -icount a vCPU in wfi gives its round-robin share of the one
+ * instruction per ns to the busy ones, so with every CPU busy a stalling LITTLE
+ * speeds the bigs up; a spinning stall keeps its share (README "speed="). */
+static bool stall_spin;
 
 u64 arm_timer_freq(void)
 {
@@ -68,10 +74,16 @@ int arm_timer_clock_init(void)
 int arm_timer_init(const struct dtb *dt)
 {
 	int node = dtb_find_compatible(dt, -1, "arm,armv8-timer");
+	char v[8];
 
 	if (!freq) {
 		printk("timer: CNTFRQ_EL0 is 0 (firmware did not set it)\n");
 		return -1;
+	}
+	if (bootarg_get("speed_stall", v, sizeof(v))) { /* silent by default */
+		stall_spin = !strcmp(v, "spin");
+		printk("timer: speed_stall=%s: stalls %s\n", v,
+		       stall_spin ? "spin on the counter" : "wait in wfi");
 	}
 	timer_irq = node >= 0 ? dt_irq(dt, node, 2) : 27;
 	if (timer_irq < 0)
@@ -90,7 +102,7 @@ void arm_timer_cpu_init(void)
  * interrupt held below the core (a pending masked interrupt would end wfi at
  * once: docs/design.md, QEMU facts), then give the timer back its own deadline. IRQs are off, so
  * the stall's timer interrupt only ends wfi; it is never taken. */
-void arm_timer_stall_until(u64 ns)
+static void stall_wfi_until(u64 ns)
 {
 	u64 cval = read_sysreg(cntv_cval_el0), ctl = read_sysreg(cntv_ctl_el0);
 	u64 cnt = (u64)(((unsigned __int128)ns * cnt_mult) >> 32) + 1;
@@ -105,6 +117,18 @@ void arm_timer_stall_until(u64 ns)
 	write_sysreg(cntv_ctl_el0, ctl);
 	isb();
 	gic_set_pmr(pmr);
+}
+
+/* speed_stall=spin: read the counter until the deadline. IRQs are off, so
+ * nothing is taken before it; the vCPU stays busy for QEMU's round-robin. */
+void arm_timer_stall_until(u64 ns)
+{
+	if (!stall_spin) {
+		stall_wfi_until(ns);
+		return;
+	}
+	while (arm_timer_read_ns() < ns)
+		;
 }
 
 /* Disabled, not merely masked: a parked CPU's wfi must not wake for it. */

@@ -54,7 +54,8 @@ int arch_cpu_suspend(u32 psci_param);
  * priority) so that wfi sleeps and the CPU takes no instructions from the
  * shared -icount budget; returns with interrupts in the state they had, and
  * pending interrupts are then taken. Call with IRQs disabled. (The speed
- * model's stall, kernel/sched/speed.c; an idle state's exit latency.) */
+ * model's stall, kernel/sched/speed.c; an idle state's exit latency.) Boot
+ * option speed_stall=spin (arm64): spin on the clock instead, IRQs still off. */
 void arch_stall_until(u64 deadline_ns);
 /* Inside spin loops: lets other (v)CPUs run. */
 void arch_cpu_relax(void);

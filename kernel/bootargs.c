@@ -5,10 +5,24 @@
 
 static char cmdline[BOOTARGS_MAX];
 static const char *const known[] = {
-	"selftest",	    "panic",	   "console",	      "earlycon",    "sched_features",
-	"cpufreq",	    "crashtest",   "watchdog_thresh", "nohz",	     "bench",
-	"experiment",	    "stress_seed", "speed",	      "speed_clock", "cpuidle",
-	"cpuidle_governor", NULL
+	"selftest",
+	"panic",
+	"console",
+	"earlycon",
+	"sched_features",
+	"cpufreq",
+	"crashtest",
+	"watchdog_thresh",
+	"nohz",
+	"bench",
+	"experiment",
+	"stress_seed",
+	"speed",
+	"speed_clock",
+	"speed_stall",
+	"cpuidle",
+	"cpuidle_governor",
+	NULL,
 };
 
 /* Find word `key` (exact, before '=' or a space); returns its start or NULL. */
