@@ -119,7 +119,7 @@ static void e3_print(const struct e3_row *r, u64 loops, u64 per_update, u64 clk,
 
 int experiment_e3(bool shortrun)
 {
-	u64 loops = shortrun ? 4 : 100, upd = 0, tns = 0, clk, per_update, wake;
+	u64 loops = shortrun ? 20 : 100, upd = 0, tns = 0, clk, per_update, wake;
 	struct e3_row r[4];
 	int n = 0;
 
@@ -137,8 +137,12 @@ int experiment_e3(bool shortrun)
 	if (!shortrun)
 		return 0;
 	printk("KTAP version 1\n1..3\n");
-	/* Linear in G: 8 groups take 5..11 times one group. */
-	ktap_check(&n, r[3].ns * 10 >= r[0].ns * 50 && r[3].ns * 10 <= r[0].ns * 110,
+	/* Linear in G once the groups fill the machine: 8 groups take 1.6..2.5 times
+	 * 4 (published 2.06), and time grows with G. One group of 40 tasks leaves
+	 * CPUs idle between messages (G=2 took 1.31x G=1), so G=1 is no baseline. */
+	ktap_check(&n,
+		   r[3].ns * 10 >= r[2].ns * 16 && r[3].ns * 10 <= r[2].ns * 25 &&
+			   r[0].ns < r[1].ns && r[1].ns < r[2].ns,
 		   "e3_hackbench_linear_in_groups");
 	ktap_check(&n, r[3].updates > r[0].updates && per_update > 0, "e3_pelt_updates_counted");
 	/* Small next to what it serves: under a tenth of a wakeup. */
