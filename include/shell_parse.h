@@ -58,7 +58,8 @@ struct spawn_args {
 	long work, period, nice, prio; /* us, us (0: CPU-bound), -20..19, 1..99 */
 	long runtime, deadline;	       /* us, SCHED_DEADLINE only (0: unset) */
 	unsigned int policy;
-	cpumask_t mask;
+	cpumask_t mask; /* cpus=, else every online CPU */
+	bool cpus_given;
 };
 bool parse_spawn_args(int argc, char **argv, const cpumask_t *online, struct spawn_args *a);
 /* top [-d MS] [-n COUNT]: *count -1 means until a key. */

@@ -591,9 +591,9 @@ static int cmd_spawn(int argc, char **argv)
 		sched_setscheduler(t, a.policy, 0);
 		set_user_nice(t, (int)a.nice);
 	}
-	/* No cpus= (the default: every online CPU) means every possible CPU, as
-	 * Linux's default affinity, so a CPU brought online later is usable. */
-	set_cpus_allowed(t, cpumask_equal(&a.mask, cpu_online_mask) ? cpu_possible_mask : &a.mask);
+	/* No cpus=: every possible CPU, as Linux's default affinity, so a CPU
+	 * brought online later is usable. */
+	set_cpus_allowed(t, a.cpus_given ? &a.mask : cpu_possible_mask);
 	s->t = t;
 	wake_up_new_task(t);
 	printk("spawned %s pid %d: %s, work %ld us%s", t->comm, t->pid, policy_name(a.policy),

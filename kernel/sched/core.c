@@ -240,7 +240,7 @@ void double_rq_unlock(struct rq *a, struct rq *b)
 /* Linux: __task_rq_lock(). With p->pi_lock held, lock the rq p is on; the
  * load balancer moves queued tasks without pi_lock, so check after locking
  * that p is still there (and not between two run queues). */
-static struct rq *task_rq_lock(struct task_struct *p)
+struct rq *task_rq_lock(struct task_struct *p)
 {
 	for (;;) {
 		struct rq *rq = task_rq(p);

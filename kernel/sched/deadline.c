@@ -132,15 +132,7 @@ bool update_dl_rq_load_avg(struct rq *rq, bool running)
 static struct rq *dl_timer_lock(struct task_struct *p)
 {
 	spin_lock(&p->pi_lock);
-	for (;;) {
-		struct rq *rq = task_rq(p);
-
-		spin_lock(&rq->lock);
-		if (rq == task_rq(p) && p->on_rq != TASK_ON_RQ_MIGRATING)
-			return rq;
-		spin_unlock(&rq->lock);
-		arch_cpu_relax();
-	}
+	return task_rq_lock(p);
 }
 
 static void dl_timer_unlock(struct task_struct *p, struct rq *rq)

@@ -323,6 +323,8 @@ void why_note_move(struct task_struct *p, int src, int dst, int level, int idle,
 void update_misfit_status(struct task_struct *p, struct rq *rq);
 unsigned long cpu_load(const struct rq *rq);
 bool idle_cpu(int cpu);
+/* core.c (Linux: __task_rq_lock()): with p->pi_lock held, lock the rq p is on. */
+struct rq *task_rq_lock(struct task_struct *p);
 void update_cpu_capacity(struct rq *rq);
 void post_init_entity_util_avg(struct task_struct *p); /* a new task, on its first rq */
 int select_idle_capacity(struct task_struct *p, const cpumask_t *span, int target);
