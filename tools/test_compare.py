@@ -123,7 +123,9 @@ class Table(unittest.TestCase):
     LINUX = ("compare: run pingpong\nRESULT pingpong loops=10 usec_per_op=20.000 "
              "migrations=2\ncompare: run spin up\nRESULT spin_up from_cpu=0 first_big_ms=40.0\n")
     LB = ("bench: run pipe,n=10000\nRESULT pingpong loops=10 usec_per_op=10.000 migrations=0 "
-          "features=X\nbench: run spin,up\nRESULT spin_up from_cpu=0 first_big_ms=never\n")
+          "features=X\nRESULT energy bench=pipe total joules=1.5\n"
+          "RESULT cpuidle bench=pipe enabled=0 governor=menu\n"
+          "bench: run spin,up\nRESULT spin_up from_cpu=0 first_big_ms=never\n")
 
     def parse(self, text):
         with tempfile.NamedTemporaryFile("w", suffix=".log") as f:
