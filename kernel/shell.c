@@ -759,6 +759,7 @@ static void run_in_thread(const char *spec, bool exp)
 	unsigned long pages = page_alloc_free_count();
 	struct task_struct *t;
 	bool stopped = false;
+	u64 start = arch_clock_ns(), next_progress = 0;
 
 	bench_interrupt(false);
 	t = kthread_run(run_job_fn, &job, "run");
@@ -770,6 +771,8 @@ static void run_in_thread(const char *spec, bool exp)
 	while (!__atomic_load_n(&job.done, __ATOMIC_ACQUIRE)) {
 		int c = console_trygetc();
 
+		if (!stopped)
+			bench_progress_report(start, &next_progress);
 		if (c == 0x03 && !stopped) { /* only Ctrl-C stops a run */
 			printk("^C\n");
 			bench_interrupt(true);
@@ -970,8 +973,8 @@ static const struct command commands[] = {
 	  cmd_renice },
 	{ "run", "run BENCH [k=v ...] | run experiment N [short] [trace]",
 	  "run a benchmark (pipe, hackbench, tbench, sysbench-threads, sysbench-cpu,"
-	  " rtapp FILE) or experiment; "
-	  "Ctrl-C stops it",
+	  " rtapp FILE) or experiment; a progress line each second of a long one; "
+	  "Ctrl-C stops it (pipe and E1 print what they did, marked partial)",
 	  cmd_run },
 	{ "selftest", "selftest [suite,suite]", "run self-test suites (all if none named)",
 	  cmd_selftest },

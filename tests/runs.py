@@ -519,14 +519,24 @@ SHELL_SCRIPT = [
      "{sleep:1}\x03", [r"\^C", r"^run: interrupted; .*\(kmalloc in use (\d+) -> \1 bytes, "
                        r"free pages (\d+) -> \2\)"]),
     ("ps-after-ctrl-c", "ps\r", [r"^ +\d+ init ", r"!^ +\d+ (hb-send|hb-recv|run) "]),
-    ("run-pipe-ctrl-c", "run pipe n=100000000\r{wait:^run: pipe,n=100000000 started}{sleep:1}"
-     "\x03", [r"^run: interrupted; .*\(kmalloc in use (\d+) -> \1 bytes, "
-              r"free pages (\d+) -> \2\)", r"!^RESULT"]),
+    # A long run prints progress once it has lasted a second of emulated time; Ctrl-C
+    # then prints what was done, marked partial, never as a RESULT line.
+    ("run-pipe-ctrl-c", "run pipe n=100000000\r{wait:^run: progress: pipe}\x03",
+     [r"^run: progress: pipe,n=100000000 \d+ of 100000000 \(0 %\), 1\.\d{3} s$",
+      r"^  partial result \(interrupted\): [1-9]\d* of 100000000 round trips in \d+\.\d{3} s: "
+      r"\d+ ops/sec", r"^run: interrupted; .*\(kmalloc in use (\d+) -> \1 bytes, "
+      r"free pages (\d+) -> \2\)", r"!^RESULT"]),
     ("ps-after-pipe", "ps\r", [r"^ +\d+ init ", r"!^ +\d+ (pipe-0|pipe-1|run) "]),
     # An experiment stopped mid-way: no table, its feature flag back as it was.
-    ("run-experiment-ctrl-c", "run experiment 1 n=5000000\r"
-     "{wait:^run: experiment 1,n=5000000 started}{sleep:1}\x03",
-     [r"^run: interrupted; ", r"!^E1:", r"!^RESULT e1 "]),
+    # Stopped in its second half (the progress line names the half): both halves'
+    # numbers so far, marked partial.
+    ("run-experiment-ctrl-c", "run experiment 1 n=100000\r"
+     "{wait:^run: progress: ASYM_PREFER_PREV }\x03",
+     [r"^run: progress: NO_ASYM_PREFER_PREV \d+ of 100000 \(\d+ %\), 1\.\d{3} s$",
+      r"^E1 partial result \(interrupted in the ASYM_PREFER_PREV half\):$",
+      r"^  NO_ASYM_PREFER_PREV: 100000 of 100000 round trips in \d+\.\d{3} s: \d+ ops/sec",
+      r"^  ASYM_PREFER_PREV: (\d+ of 100000 round trips in|no round trip)",
+      r"^run: interrupted; ", r"!^E1:", r"!^RESULT e1 "]),
     ("features-restored", "features\r", [r"^sched_features: (?!.*NO_ASYM_PREFER_PREV)"]),
     ("kill-bad", "kill 1\r", [r"not a task spawned from this shell"]),
     ("ps-pids", "ps\r", [r"hog"]),  # kind_shell fills in "{pid:hog}" from ps lines
@@ -547,6 +557,10 @@ SHELL_SCRIPT = [
     ("trace-start", "trace start\r", [r"^trace: on"]),
     ("trace-spawn", "spawn tr work=3000 period=10000 cpus=4\r", [r"spawned tr pid \d+"]),
     ("sleep-ctrl-c", "sleep 100000\r{wait:sleep 100000\r?\n}\x03", [r"\^C"]),
+    # Any key ends sleep and top, not only Ctrl-C (an hour of emulated time beside a
+    # periodic task would not end within the run's timeout).
+    ("sleep-any-key", "sleep 3600000\r{wait:sleep 3600000\r?\n}q", [r"!\^C"]),
+    ("top-any-key", "top -d 50\r{wait:^ +\\d+ tr }q", [r"top - \d+\.\d{3} s", r"!\^C"]),
     ("sleep", "sleep 50\r", []),
     ("trace-stop", "trace stop\r", [r"^trace: off"]),
     ("trace-dump", "trace dump\r",

@@ -53,8 +53,8 @@ def split_session(text):
 def render(parts, boot, steps_by_name):
     """An excerpt's lines: for each (step, keep[, first]) part the prompt and command,
     then the step's first `first` output lines and those matching regex keep (all
-    lines if neither is given), "..." where lines were left out. Step "boot" is what came before the first
-    prompt (no prompt line)."""
+    lines if neither is given), "..." where lines were left out. Step "boot" is what
+    came before the first prompt (no prompt line)."""
     out = []
     for part in parts:
         step, keep, first = (part + (None,))[:3]
