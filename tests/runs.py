@@ -440,6 +440,7 @@ SHELL_SCRIPT = [
     ("why-name", "why tick\r", [r"^why \d+ \(tick\): rt, "]),
     ("why-no-name", "why nosuch\r", [r"^no task called 'nosuch'$", r"usage: why PID\|NAME"]),
     # The boot prints a summary; the whole topology block on demand.
+    ("help-topology", "help topology\r", [r"^usage: topology$", r"^  At boot the console "]),
     ("topology", "topology\r", [r"^topology: nr_cpus=8 nr_clusters=2 ",
                                 r"^topology: cpu=4 .*capacity=1024 ",
                                 r"^topology: opp freq_domain=1 freq=2362000 "]),
@@ -613,7 +614,8 @@ SHELL_SCRIPT = [
 RUNS += [
     {"name": "shell", "kind": "shell", "append": None,
      "qemu": QEMU_BL44,
-     "script": SHELL_SCRIPT, "timeout": 120, "idle_timeout": 60},
+     # ~45 s on an idle host, 2 s of emulated time of it in the progress steps.
+     "script": SHELL_SCRIPT, "timeout": 300, "idle_timeout": 60},
     # tools/trace.py on the trace the shell run dumped.
     {"name": "trace-tool", "kind": "pyunit", "path": "tools/test_trace.py"},
     # tools/validate_report.py (docs/hikey960.md section 7) on a made-up board log.
