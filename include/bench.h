@@ -25,7 +25,7 @@ int experiment_run(const char *spec);
 /* Ctrl-C of the shell's `run`: bench_interrupt(true) asks the running
  * benchmark to stop early; its threads see it at their next loop, end, and
  * are joined and freed by the benchmark as on a normal end, which then
- * prints what it gathered so far marked partial (pipe and E1; not a RESULT
+ * prints what it gathered so far marked partial (pipe, hackbench, E1; not a RESULT
  * line) and returns -1. bench_interrupt(false) before a run clears it. */
 void bench_interrupt(bool stop);
 /* The shell, before a run starts: 0 if spec names a benchmark (or, with

@@ -974,7 +974,7 @@ static const struct command commands[] = {
 	{ "run", "run BENCH [k=v ...] | run experiment N [short] [trace]",
 	  "run a benchmark (pipe, hackbench, tbench, sysbench-threads, sysbench-cpu,"
 	  " rtapp FILE) or experiment; a progress line each second of a long one; "
-	  "Ctrl-C stops it (pipe and E1 print what they did, marked partial)",
+	  "Ctrl-C stops it (pipe, hackbench and E1 print what they did, marked partial)",
 	  cmd_run },
 	{ "selftest", "selftest [suite,suite]", "run self-test suites (all if none named)",
 	  cmd_selftest },

@@ -367,9 +367,17 @@ static int bench_one(const char *spec)
 		u64 us, m = bench_arg(spec, "m", ~0ull); /* m=: the first 64 CPUs only */
 		cpumask_t mask = cpumask_from_u64(m);
 
+		r.ns = 0;
 		if (bench_hackbench_on(bench_arg(spec, "g", 1), bench_arg(spec, "l", 10),
-				       bench_arg(spec, "w", 0), m == ~0ull ? NULL : &mask, &r))
+				       bench_arg(spec, "w", 0), m == ~0ull ? NULL : &mask, &r)) {
+			us = r.ns / 1000;
+			if (r.ns) /* Ctrl-C: what was delivered (20 x 20 a loop), not a RESULT */
+				printk("  partial result (interrupted): %llu of %llu messages "
+				       "delivered in %llu.%03llu s\n",
+				       r.delivered, r.groups * 20 * 20 * r.loops, us / 1000000,
+				       us / 1000 % 1000);
 			return -1;
+		}
 		us = r.ns / 1000;
 		printk("# %llu sender and receiver threads per group\n# %llu groups == %llu "
 		       "threads run\n\n     Total time: %llu.%03llu [sec]\n",

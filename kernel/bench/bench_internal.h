@@ -33,8 +33,9 @@ void bench_pipe_print_partial(const char *label, const struct pipe_result *r);
  * the phase (an experiment's half, else the benchmark's name) and done of total (0: none). */
 void bench_progress(const char *phase, u64 done, u64 total);
 
+/* Interrupted: delivered of the run's groups x 20 x 20 x loops messages (else all). */
 struct hackbench_result {
-	u64 groups, loops, ns;
+	u64 groups, loops, ns, delivered;
 };
 /* work: emulated work units per message, for its writer and its reader. */
 int bench_hackbench(u64 groups, u64 loops, u64 work, struct hackbench_result *r);
