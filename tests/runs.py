@@ -76,6 +76,8 @@ RUNS = [
     {"name": "lint", "kind": "command", "argv": ["tools/lint.py"]},
     {"name": "lint-rules", "kind": "pyunit", "path": "tools/test_lint.py"},
     {"name": "ktap-parser", "kind": "pyunit", "path": "tools/test_ktap.py"},
+    # make labs' excerpts: rendering, rewriting, and the check (a hand edit fails).
+    {"name": "labs-tool", "kind": "pyunit", "path": "tools/test_labs.py"},
     {"name": "host-unittests", "kind": "unittests", "argv": ["{build}/host/unittests"]},
     # make compare's own parts (initramfs, Linux's tree, the table); no download, no boot.
     {"name": "compare-tool", "kind": "pyunit", "path": "tools/test_compare.py"},
