@@ -31,6 +31,11 @@ Add a run: one entry in RUNS (or a call of a helper that makes one); `tools/runt
 #              case, passed when the output up to the next prompt matches every regex
 #              (a step whose keys end the shell, like poweroff, waits for QEMU's exit);
 #              an entry may instead be a callable: lines -> None if satisfied, else why not
+#   script:    as shell, but the keys are in the initrd and the kernel reads them itself
+#              (boot option script): one line per step, no {wait:}/{sleep:}, "{pid:X}"
+#              becomes X (the shell takes a task's name); the same Image prints the same
+#              session. "doc" and "excerpts": the markdown whose excerpt blocks must equal
+#              this session's lines (tools/labs.py; `make labs` rewrites them)
 #   command:   "argv"    a host program that prints KTAP
 #   all:       "timeout" (s, whole run) and "idle_timeout" (s without output): hang
 #              detectors only.

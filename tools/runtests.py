@@ -2,7 +2,8 @@
 """runtests.py - the host test runner behind `make test`.
 
 Owns: running each test run of the table (RUNS in tests/runs.py: a host program,
-a fuzzer, a QEMU boot with `selftest`), keeping its output in
+a fuzzer, a QEMU boot with `selftest`, a shell session typed or read by the kernel
+from its initrd, the labs' excerpts compared through tools/labs.py), keeping its output in
 build/test-logs/NAME.log, judging it through its KTAP output (tools/ktap.py)
 and printing one line per run, the failures, and last the line
 `N passed, N failed` (leaf test cases over all runs). Exits non-zero on any
