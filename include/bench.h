@@ -25,7 +25,8 @@ int experiment_run(const char *spec);
 /* Ctrl-C of the shell's `run`: bench_interrupt(true) asks the running
  * benchmark to stop early; its threads see it at their next loop, end, and
  * are joined and freed by the benchmark as on a normal end, which then
- * returns -1. bench_interrupt(false) before a run clears it. */
+ * prints what it gathered so far marked partial (pipe, hackbench, E1; not a RESULT
+ * line) and returns -1. bench_interrupt(false) before a run clears it. */
 void bench_interrupt(bool stop);
 /* The shell, before a run starts: 0 if spec names a benchmark (or, with
  * experiment, an experiment) and every key=value or flag is one it takes;
@@ -33,5 +34,9 @@ void bench_interrupt(bool stop);
 int bench_check_spec(const char *spec, bool experiment);
 void bench_print_help(void);
 bool bench_interrupted(void);
+/* The shell, while a run goes on: once it has lasted a second of emulated time,
+ * a progress line ("run: progress: PHASE ...") about every second and at each
+ * new phase. start_ns: when the run started; *next_ns: 0 at first. */
+void bench_progress_report(u64 start_ns, u64 *next_ns);
 
 #endif

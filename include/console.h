@@ -17,6 +17,8 @@ void console_rx_char(char c);
 int console_getc(void);
 /* Non-blocking: -1 if nothing was received. */
 int console_trygetc(void);
+/* console_getc() returns TEXT's characters first (boot option "script"). */
+void console_set_script(const char *text, size_t len);
 
 /* The interactive shell (kernel/shell.c). */
 void console_loop(void) __attribute__((noreturn));

@@ -155,6 +155,11 @@ int topology_parse(const struct dtb *dt, struct topology *topo);
  * summary, one line per cpu, per domain level of each cpu, per frequency
  * domain and per energy-model state. Deterministic (no addresses). */
 void topology_print(const struct topology *topo);
+/* Whether topology_print() ran (a trace dump prints it once for tools/trace.py). */
+bool topology_printed(void);
+/* Three lines for the console's first screen: CPUs, clusters with their
+ * capacities, each frequency domain's OPP range. */
+void topology_print_summary(const struct topology *topo);
 
 /* Recompute every cpu's sched-domain spans and flags (and asym_cpucapacity)
  * over the cpus in `active` (CPU hotplug; topology_parse() passes all):

@@ -22,6 +22,8 @@ static const char *const known[] = {
 	"speed_stall",
 	"cpuidle",
 	"cpuidle_governor",
+	"script",   /* the shell's lines from the initrd (kernel/console.c) */
+	"topology", /* the whole topology block at boot, not the summary */
 	NULL,
 };
 

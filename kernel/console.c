@@ -1,6 +1,7 @@
 /* console.c - console input: received characters go into a ring (IRQ
- * context) and wake the reader. The shell that reads them is kernel/shell.c.
- * Ring under rx_lock. */
+ * context) and wake the reader; a script (boot option "script": the initrd's
+ * text) is read before them. The shell that reads them is kernel/shell.c.
+ * Ring under rx_lock; the script belongs to the one reader. */
 #include "console.h"
 #include "kernel.h"
 #include "sched.h"
@@ -33,9 +34,29 @@ int console_trygetc(void)
 	return c;
 }
 
+/* The shell's lines come from the script first, as if typed, but only where
+ * the shell reads a line: the keys that stop `sleep` or a run
+ * (console_trygetc) stay the serial port's. No host input means the same
+ * Image gives the same output under QEMU -icount (make labs). */
+static const char *script;
+static size_t script_len, script_pos;
+
+void console_set_script(const char *text, size_t len)
+{
+	script = text;
+	script_len = len;
+	script_pos = 0;
+}
+
 int console_getc(void)
 {
 	int c;
+
+	while (script_pos < script_len) {
+		c = (u8)script[script_pos++];
+		if (c) /* a NUL a loader padded with */
+			return c;
+	}
 
 	wait_event(rx_wq, (c = console_trygetc()) >= 0);
 	return c;

@@ -8,6 +8,7 @@
 #include "cpufreq.h"
 #include "cpuidle.h"
 #include "dtb.h"
+#include "initrd.h"
 #include "speed.h"
 #include "kernel.h"
 #include "ktest.h"
@@ -58,6 +59,15 @@ static void init_thread(void *unused)
 		       err ? "refused" : "done");
 		arch_poweroff();
 	}
+	if (bootarg_has("script")) { /* the shell's lines from the initrd (make labs) */
+		size_t len;
+		const char *text = initrd_get(&len);
+
+		if (text)
+			console_set_script(text, len);
+		else
+			printk("script: no initrd to read the lines from\n");
+	}
 	console_loop();
 }
 
@@ -103,7 +113,14 @@ void kernel_main(const struct dtb *dt)
 		if (cpufreq_policy_of((unsigned int)c) >= 0)
 			energy_cpu_freq((unsigned int)c,
 					cpufreq_cur_freq(cpufreq_policy_of((unsigned int)c)));
-	topology_print(&cpu_topology);
+	/* The whole block where a tool reads the log (self-tests, benchmarks, boot
+	 * option "topology"); the console's first screen gets a summary, and its
+	 * `topology` command or a trace dump prints the block. */
+	if (bootarg_has("topology") || bootarg_has("selftest") || bootarg_has("bench") ||
+	    bootarg_has("experiment") || bootarg_has("crashtest"))
+		topology_print(&cpu_topology);
+	else
+		topology_print_summary(&cpu_topology);
 
 	if (!kthread_run(init_thread, NULL, "init"))
 		panic("cannot create the init thread");

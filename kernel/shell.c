@@ -68,14 +68,44 @@ static bool parse_cpulist(const char *s, cpumask_t *mask)
 	return parse_cpulist_of(s, cpu_online_mask, mask);
 }
 
-/* The live task with this pid (a reference to put), or NULL and a message. */
+static struct task_info *snapshot(int *n, int *max);
+
+/* The pid of the one live task called NAME; 0 and a message if none or several. */
+static long pid_of_name(const char *name)
+{
+	int max, n, found = 0;
+	struct task_info *info = snapshot(&n, &max);
+	long pid = 0;
+
+	if (!info)
+		return 0;
+	for (int k = 0; k < n && k < max; k++) {
+		if (!strcmp(info[k].comm, name) && !info[k].is_idle) {
+			pid = info[k].pid;
+			found++;
+		}
+	}
+	kfree(info);
+	if (found > 1)
+		printk("%d tasks are called '%s': give a pid\n", found, name);
+	else if (!found)
+		printk("no task called '%s'\n", name);
+	return found == 1 ? pid : 0;
+}
+
+/* The live task with this pid or name (a reference to put), or NULL and a message. */
 static struct task_struct *get_task_arg(const char *s)
 {
 	struct task_struct *t;
 	long pid;
 
-	if (!parse_long("pid", s, 0, 1000000000, &pid))
+	if (!(s[0] >= '0' && s[0] <= '9') && s[0] != '-') { /* a name, as pgrep finds it */
+		pid = pid_of_name(s);
+		if (!pid)
+			return NULL;
+	} else if (!parse_long("pid", s, 0, 1000000000, &pid)) {
 		return NULL;
+	}
 	if (!pid) { /* as in Linux, every idle task */
 		printk("pid 0 is every CPU's idle task (swapper/N): the scheduler's own, not a "
 		       "task to look at or change\n");
@@ -289,6 +319,15 @@ static void print_cpus(void)
 		       cpu_util_irq(cpu), cpu_nr_running(cpu),
 		       dt ? (di > dt ? 100 : di * 100 / dt) : 0);
 	}
+}
+
+/* topology: every fact read from the device tree (the boot log's block). */
+static int cmd_topology(int argc, char **argv)
+{
+	if (argc != 1)
+		return -1;
+	topology_print(&cpu_topology);
+	return 0;
 }
 
 /* cpu: list the states; cpu offline|online N (kernel/cpu.c says why it refuses). */
@@ -605,22 +644,27 @@ static int cmd_spawn(int argc, char **argv)
 
 static int cmd_kill(int argc, char **argv)
 {
-	long pid;
+	bool by_name;
+	long pid = 0;
 
-	if (argc != 2 || !parse_long("pid", argv[1], 1, 1000000000, &pid))
+	if (argc != 2)
+		return -1;
+	by_name = !(argv[1][0] >= '0' && argv[1][0] <= '9') && argv[1][0] != '-';
+	if (!by_name && !parse_long("pid", argv[1], 1, 1000000000, &pid))
 		return -1;
 	for (int i = 0; i < MAX_SPAWNED; i++) {
 		struct spawned *s = &spawned[i];
 
-		if (!s->t || s->t->pid != pid)
+		if (!s->t || (by_name ? strcmp(s->t->comm, argv[1]) : s->t->pid != pid))
 			continue;
+		pid = s->t->pid;
 		s->stop = true;
 		kthread_join(s->t); /* after its current chunk of work */
 		s->t = NULL;
 		printk("killed %ld\n", pid);
 		return 0;
 	}
-	printk("pid %ld is not a task spawned from this shell (only those can be killed)\n", pid);
+	printk("%s is not a task spawned from this shell (only those can be killed)\n", argv[1]);
 	return -1;
 }
 
@@ -715,6 +759,7 @@ static void run_in_thread(const char *spec, bool exp)
 	unsigned long pages = page_alloc_free_count();
 	struct task_struct *t;
 	bool stopped = false;
+	u64 start = arch_clock_ns(), next_progress = 0;
 
 	bench_interrupt(false);
 	t = kthread_run(run_job_fn, &job, "run");
@@ -726,6 +771,8 @@ static void run_in_thread(const char *spec, bool exp)
 	while (!__atomic_load_n(&job.done, __ATOMIC_ACQUIRE)) {
 		int c = console_trygetc();
 
+		if (!stopped)
+			bench_progress_report(start, &next_progress);
 		if (c == 0x03 && !stopped) { /* only Ctrl-C stops a run */
 			printk("^C\n");
 			bench_interrupt(true);
@@ -882,12 +929,15 @@ static const struct command commands[] = {
 	  "tasks: pid, name, cpu, state, policy, prio, nice, util, vruntime, migrations", cmd_ps },
 	{ "top", "top [-c] [-d MS] [-n COUNT]",
 	  "cpus and ps every MS (1000) until a key is pressed; -c: compact, by cluster", cmd_top },
-	{ "why", "why PID", "why a task is on its CPU: its last wakeup placements, misfit, moves",
-	  cmd_why },
+	{ "why", "why PID|NAME",
+	  "why a task is on its CPU: its last wakeup placements, misfit, moves", cmd_why },
 	{ "cpus", "cpus",
 	  "per CPU: cluster, capacity_orig, capacity_of, OPP, util (cfs, rt, irq), nr_running, "
 	  "idle %",
 	  cmd_cpus },
+	{ "topology", "topology",
+	  "what the device tree says: CPUs, capacities, clusters, domains, OPPs, idle states",
+	  cmd_topology },
 	{ "cpu", "cpu [offline|online N]",
 	  "list CPU states, or take CPU N offline / bring it back online (hotplug)", cmd_cpu },
 	{ "domains", "domains", "each CPU's sched domains: span, groups, flags, balancing",
@@ -908,7 +958,7 @@ static const struct command commands[] = {
 	  "spawn NAME [work=US] [period=US] [nice=N] [policy=normal|batch|idle|fifo|rr|deadline] "
 	  "[prio=1..99] [cpus=LIST] [runtime=US deadline=US]",
 	  "start a task: CPU-bound (no period) or WORK us of work every PERIOD us", cmd_spawn },
-	{ "kill", "kill PID", "stop a task started by spawn", cmd_kill },
+	{ "kill", "kill PID|NAME", "stop a task started by spawn", cmd_kill },
 	{ "cgcreate", "cgcreate A[/B] [weight=W] [uclamp.min=V] [uclamp.max=V]",
 	  "a task group (clamps 0-1024; weight stored only)", shell_cgroup_cgcreate },
 	{ "cgclassify", "cgclassify GROUP PID", "move a task to a group (/ is the root)",
@@ -917,14 +967,14 @@ static const struct command commands[] = {
 	{ "cgdelete", "cgdelete GROUP", "remove an empty group", shell_cgroup_cgdelete },
 	{ "cgroups", "cgroups", "task groups: weight, clamps, tasks and their usage",
 	  shell_cgroup_cgroups },
-	{ "taskset", "taskset PID [CPULIST]", "show or set a task's affinity (like 0-3,6)",
+	{ "taskset", "taskset PID|NAME [CPULIST]", "show or set a task's affinity (like 0-3,6)",
 	  cmd_taskset },
-	{ "renice", "renice PID NICE", "set the nice value (-20..19) of a normal task",
+	{ "renice", "renice PID|NAME NICE", "set the nice value (-20..19) of a normal task",
 	  cmd_renice },
 	{ "run", "run BENCH [k=v ...] | run experiment N [short] [trace]",
 	  "run a benchmark (pipe, hackbench, tbench, sysbench-threads, sysbench-cpu,"
-	  " rtapp FILE) or experiment; "
-	  "Ctrl-C stops it",
+	  " rtapp FILE) or experiment; a progress line each second of a long one; "
+	  "Ctrl-C stops it (pipe, hackbench and E1 print what they did, marked partial)",
 	  cmd_run },
 	{ "selftest", "selftest [suite,suite]", "run self-test suites (all if none named)",
 	  cmd_selftest },
@@ -1006,7 +1056,8 @@ static void run_line(char *line)
 
 void console_loop(void)
 {
-	printk("littlebig console: type 'help'\n");
+	printk("littlebig console: 'help' lists the commands, 'help CMD' explains one; the labs: "
+	       "docs/labs/README.md\n");
 	for (;;) {
 		printk("littlebig> ");
 		if (!read_line())

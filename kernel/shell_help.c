@@ -52,6 +52,15 @@ static const struct cmd_help helps[] = {
 	{ "cpu", "  states: online, offline (powered off by PSCI CPU_OFF), and the hotplug\n"
 		 "  steps between; (inactive): online but taking no tasks yet. Taking a CPU\n"
 		 "  offline migrates its tasks and IRQs and rebuilds the sched domains.\n" },
+	{ "topology",
+	  "  At boot the console shows three lines: machine (CPUs, clusters, equal or\n"
+	  "  asymmetric capacities), clusters (their CPUs and capacity_orig), OPPs (each\n"
+	  "  frequency domain's lowest-highest MHz). This prints every fact: per CPU\n"
+	  "  mpidr, cluster, freq_domain, dmips (capacity-dmips-mhz), capacity\n"
+	  "  (capacity_orig), fmin/fmax kHz; each CPU's domain levels as the tree\n"
+	  "  makes them; each OPP (kHz, microvolt, energy-model power and cost); each\n"
+	  "  idle state (latencies and residency in us). build/host/topology FILE.dtb\n"
+	  "  prints the same lines on the host; boot option 'topology' prints them at boot.\n" },
 	{ "domains", "  one line per CPU and level (MC: its cluster; DIE: the whole machine):\n"
 		     "  span       CPUs of the domain\n"
 		     "  groups     its sched groups, the units the balancer compares\n"

@@ -6,6 +6,7 @@
  * ftrace's text format (`comm-pid [cpu] flags timestamp: event: fields`) so
  * ftrace-text tools (Perfetto, trace-cmd's parsers, tools/trace.py) read it.
  * Not the tracepoints' placement (kernel/sched/) nor plotting (tools/). */
+#include "arch_topology.h"
 #include "cpufreq.h"
 #include "kernel.h"
 #include "mm.h"
@@ -403,6 +404,8 @@ void trace_dump_labelled(const char *label)
 
 	label = label ? label : "";
 	trace_stop();
+	if (!topology_printed()) /* tools/trace.py reads capacities and OPPs from it */
+		topology_print(&cpu_topology);
 	cut = fill_cut(&full_cpu);
 	for_each_cpu(cpu, cpu_online_mask) {
 		struct trace_buf *b = &bufs[cpu];

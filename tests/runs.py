@@ -31,6 +31,11 @@ Add a run: one entry in RUNS (or a call of a helper that makes one); `tools/runt
 #              case, passed when the output up to the next prompt matches every regex
 #              (a step whose keys end the shell, like poweroff, waits for QEMU's exit);
 #              an entry may instead be a callable: lines -> None if satisfied, else why not
+#   script:    as shell, but the keys are in the initrd and the kernel reads them itself
+#              (boot option script): one line per step, no {wait:}/{sleep:}, "{pid:X}"
+#              becomes X (the shell takes a task's name); the same Image prints the same
+#              session. "doc" and "excerpts": the markdown whose excerpt blocks must equal
+#              this session's lines (tools/labs.py; `make labs` rewrites them)
 #   command:   "argv"    a host program that prints KTAP
 #   all:       "timeout" (s, whole run) and "idle_timeout" (s without output): hang
 #              detectors only.
@@ -76,6 +81,8 @@ RUNS = [
     {"name": "lint", "kind": "command", "argv": ["tools/lint.py"]},
     {"name": "lint-rules", "kind": "pyunit", "path": "tools/test_lint.py"},
     {"name": "ktap-parser", "kind": "pyunit", "path": "tools/test_ktap.py"},
+    # make labs' excerpts: rendering, rewriting, and the check (a hand edit fails).
+    {"name": "labs-tool", "kind": "pyunit", "path": "tools/test_labs.py"},
     {"name": "host-unittests", "kind": "unittests", "argv": ["{build}/host/unittests"]},
     # make compare's own parts (initramfs, Linux's tree, the table); no download, no boot.
     {"name": "compare-tool", "kind": "pyunit", "path": "tools/test_compare.py"},
@@ -436,6 +443,14 @@ SHELL_SCRIPT = [
                                       r"^    considered [0-9,-]+; util \d+ fits"]),
     ("why-pid-0", "why 0\r", [r"pid 0 is every CPU's idle task \(swapper/N\)", r"usage: why PID"]),
     ("why-bad", "why 99999\r", [r"no task with pid 99999", r"usage: why PID"]),
+    # A task's name where a pid goes (one task of that name; the labs' sessions use it).
+    ("why-name", "why tick\r", [r"^why \d+ \(tick\): rt, "]),
+    ("why-no-name", "why nosuch\r", [r"^no task called 'nosuch'$", r"usage: why PID\|NAME"]),
+    # The boot prints a summary; the whole topology block on demand.
+    ("help-topology", "help topology\r", [r"^usage: topology$", r"^  At boot the console "]),
+    ("topology", "topology\r", [r"^topology: nr_cpus=8 nr_clusters=2 ",
+                                r"^topology: cpu=4 .*capacity=1024 ",
+                                r"^topology: opp freq_domain=1 freq=2362000 "]),
     ("kill-big", "kill {pid:big}\r", [r"killed \d+"]),
     # SCHED_DEADLINE from the shell: admitted and shown, bad parameters refused, killed.
     ("spawn-deadline", "spawn dl work=2000 period=10000 policy=deadline runtime=3000\r",
@@ -510,16 +525,28 @@ SHELL_SCRIPT = [
     ("typeahead-ran", "", [r"^ +\d+  run pipe n=3000$"]),
     ("run-ctrl-c", "run hackbench g=4 l=100000\r{wait:^run: hackbench,g=4,l=100000 started}"
      "{sleep:1}\x03", [r"\^C", r"^run: interrupted; .*\(kmalloc in use (\d+) -> \1 bytes, "
-                       r"free pages (\d+) -> \2\)"]),
+                       r"free pages (\d+) -> \2\)",
+                       r"^  partial result \(interrupted\): \d+ of 160000000 messages "
+                       r"delivered in \d+\.\d{3} s$", r"!^RESULT hackbench"]),
     ("ps-after-ctrl-c", "ps\r", [r"^ +\d+ init ", r"!^ +\d+ (hb-send|hb-recv|run) "]),
-    ("run-pipe-ctrl-c", "run pipe n=100000000\r{wait:^run: pipe,n=100000000 started}{sleep:1}"
-     "\x03", [r"^run: interrupted; .*\(kmalloc in use (\d+) -> \1 bytes, "
-              r"free pages (\d+) -> \2\)", r"!^RESULT"]),
+    # A long run prints progress once it has lasted a second of emulated time; Ctrl-C
+    # then prints what was done, marked partial, never as a RESULT line.
+    ("run-pipe-ctrl-c", "run pipe n=100000000\r{wait:^run: progress: pipe}\x03",
+     [r"^run: progress: pipe,n=100000000 \d+ of 100000000 \(0 %\), 1\.\d{3} s$",
+      r"^  partial result \(interrupted\): [1-9]\d* of 100000000 round trips in \d+\.\d{3} s: "
+      r"\d+ ops/sec", r"^run: interrupted; .*\(kmalloc in use (\d+) -> \1 bytes, "
+      r"free pages (\d+) -> \2\)", r"!^RESULT"]),
     ("ps-after-pipe", "ps\r", [r"^ +\d+ init ", r"!^ +\d+ (pipe-0|pipe-1|run) "]),
     # An experiment stopped mid-way: no table, its feature flag back as it was.
-    ("run-experiment-ctrl-c", "run experiment 1 n=5000000\r"
-     "{wait:^run: experiment 1,n=5000000 started}{sleep:1}\x03",
-     [r"^run: interrupted; ", r"!^E1:", r"!^RESULT e1 "]),
+    # Stopped in its second half (the progress line names the half): both halves'
+    # numbers so far, marked partial.
+    ("run-experiment-ctrl-c", "run experiment 1 n=100000\r"
+     "{wait:^run: progress: ASYM_PREFER_PREV }\x03",
+     [r"^run: progress: NO_ASYM_PREFER_PREV \d+ of 100000 \(\d+ %\), 1\.\d{3} s$",
+      r"^E1 partial result \(interrupted in the ASYM_PREFER_PREV half\):$",
+      r"^  NO_ASYM_PREFER_PREV: 100000 of 100000 round trips in \d+\.\d{3} s: \d+ ops/sec",
+      r"^  ASYM_PREFER_PREV: (\d+ of 100000 round trips in|no round trip)",
+      r"^run: interrupted; ", r"!^E1:", r"!^RESULT e1 "]),
     ("features-restored", "features\r", [r"^sched_features: (?!.*NO_ASYM_PREFER_PREV)"]),
     ("kill-bad", "kill 1\r", [r"not a task spawned from this shell"]),
     ("ps-pids", "ps\r", [r"hog"]),  # kind_shell fills in "{pid:hog}" from ps lines
@@ -540,6 +567,10 @@ SHELL_SCRIPT = [
     ("trace-start", "trace start\r", [r"^trace: on"]),
     ("trace-spawn", "spawn tr work=3000 period=10000 cpus=4\r", [r"spawned tr pid \d+"]),
     ("sleep-ctrl-c", "sleep 100000\r{wait:sleep 100000\r?\n}\x03", [r"\^C"]),
+    # Any key ends sleep and top, not only Ctrl-C (an hour of emulated time beside a
+    # periodic task would not end within the run's timeout).
+    ("sleep-any-key", "sleep 3600000\r{wait:sleep 3600000\r?\n}q", [r"!\^C"]),
+    ("top-any-key", "top -d 50\r{wait:^ +\\d+ tr }q", [r"top - \d+\.\d{3} s", r"!\^C"]),
     ("sleep", "sleep 50\r", []),
     ("trace-stop", "trace stop\r", [r"^trace: off"]),
     ("trace-dump", "trace dump\r",
@@ -592,7 +623,8 @@ SHELL_SCRIPT = [
 RUNS += [
     {"name": "shell", "kind": "shell", "append": None,
      "qemu": QEMU_BL44,
-     "script": SHELL_SCRIPT, "timeout": 120, "idle_timeout": 60},
+     # ~45 s on an idle host, 2 s of emulated time of it in the progress steps.
+     "script": SHELL_SCRIPT, "timeout": 300, "idle_timeout": 60},
     # tools/trace.py on the trace the shell run dumped.
     {"name": "trace-tool", "kind": "pyunit", "path": "tools/test_trace.py"},
     # tools/validate_report.py (docs/hikey960.md section 7) on a made-up board log.
@@ -924,6 +956,9 @@ def lab7_watts(key):
 
 
 LAB1_SCRIPT = [
+    # The boot's summary, then the whole block on demand (the first screen stays short).
+    ("topology", "topology\r", [r"^topology: cpu=0 .*capacity=462 ", r"^topology: cpu=4 .*"
+                                r"capacity=1024 "]),
     ("cpus", "cpus\r", [r"CPU CLUSTER CAP_ORIG", cap_orig_check]),
     ("domains", "domains\r",
      [r"^cpu0 MC span=0-3 ", r"^cpu4 MC span=4-7 ",
@@ -938,7 +973,7 @@ LAB2_SCRIPT = [
     ("ps-start", "ps\r", [r"^ +\d+ a +4 ", r"^ +\d+ b +4 ", lab2_record]),
     ("sleep-equal", "sleep 500\r", []),
     ("ps-equal", "ps\r", [lab2_share(0)]),
-    ("renice-b", "renice {pid:b} 5\r", [r"pid \d+ \(b\) nice 5"]),
+    ("renice-b", "renice b 5\r", [r"pid \d+ \(b\) nice 5"]),
     ("ps-renice", "ps\r", [r"^ +\d+ b +4 [RrS] normal +125 +5 ", lab2_record]),
     ("sleep-split", "sleep 2000\r", []),
     ("ps-split", "ps\r", [lab2_share(5)]),
@@ -961,7 +996,7 @@ LAB4_SCRIPT = [
     ("e1", "run experiment 1 short\r", [r"^# migrations +\d+ +\d+$", lab4_e1]),
     ("spawn-w", "spawn w work=1000 period=8000\r", [r"spawned w pid \d+"]),
     ("sleep", "sleep 200\r", []),
-    ("why-w", "why {pid:w}\r", [r"^why \d+ \(w\): fair, on CPU \d",
+    ("why-w", "why w\r", [r"^why \d+ \(w\): fair, on CPU \d",
                                 r"^last wakeups \(newest first"]),
     ("poweroff", "poweroff\r", []),
 ]
@@ -973,9 +1008,9 @@ LAB5_SCRIPT = [
     ("top-misfit", "top -c -n 1\r", [r"^cluster 0: capacity 462, misfit above util 369$",
                                       r"^ +\d+ big +cpu0 +R util +\d+ .*does not fit, "
                                       r"pinned: not a misfit"]),
-    ("let-go", "taskset {pid:big} 0-7\r", [r"affinity 0-7"]),
+    ("let-go", "taskset big 0-7\r", [r"affinity 0-7"]),
     ("sleep-moved", "sleep 300\r", []),
-    ("why-moved", "why {pid:big}\r",
+    ("why-moved", "why big\r",
      [r"^why \d+ \(big\): fair, on CPU [4-7] \(capacity_orig 1024",
       r"^last balance move: \d+\.\d{3} s, CPU 0 -> CPU [4-7], DIE domain, active balance"]),
     ("poweroff", "poweroff\r", []),
@@ -998,15 +1033,15 @@ LAB7_SCRIPT = [
                            r"^eas: util=200 on cpu7: pd1 energy \d+ \+ \d+"]),
     ("spawn-small", "spawn s work=1000 period=16000\r", [r"spawned s pid \d+"]),
     ("sleep-on", "sleep 300\r", []),
-    ("why-eas", "why {pid:s}\r", [r"rule: find_energy_efficient_cpu\(\)", lab7_eas_cpu]),
+    ("why-eas", "why s\r", [r"rule: find_energy_efficient_cpu\(\)", lab7_eas_cpu]),
     ("energy-reset-on", "energy reset\r", [r"^energy since_ms=\d+ "]),
     ("sleep-meter-on", "sleep 1000\r", []),
     ("energy-on", "energy\r", [lab7_watts("on")]),
     ("no-eas", "features NO_EAS\r", [r"EAS off: NO_EAS"]),
-    ("kill-s", "kill {pid:s}\r", [r"killed \d+"]),
+    ("kill-s", "kill s\r", [r"killed \d+"]),
     ("spawn-t", "spawn t work=1000 period=16000\r", [r"spawned t pid \d+"]),
     ("sleep-off", "sleep 300\r", []),
-    ("why-no-eas", "why {pid:t}\r", [r"!find_energy_efficient_cpu"]),
+    ("why-no-eas", "why t\r", [r"!find_energy_efficient_cpu"]),
     ("energy-reset-off", "energy reset\r", [r"^energy since_ms=\d+ "]),
     ("sleep-meter-off", "sleep 1000\r", []),
     ("energy-off", "energy\r", [lab7_watts("off")]),
@@ -1024,22 +1059,60 @@ LAB8_SCRIPT = [("offline-%d" % c, "cpu offline %d\r" % c, [r"^cpu: CPU%d offline
     ("sleep", "sleep 200\r", []),
     ("top-symmetric", "top -c -n 1\r", [r"^cluster 0: capacity 462 \(symmetric: no misfit\)$",
                                          r"^ +\d+ hog +cpu[0-3] +R ", r"!MISFIT"]),
-    ("why-never", "why {pid:hog}\r", [r"^misfit: never \(symmetric capacities\)$"]),
+    ("why-never", "why hog\r", [r"^misfit: never \(symmetric capacities\)$"]),
     ("online-4", "cpu online 4\r", [r"^cpu: CPU4 online in \d+ us"]),
     ("domains-asym", "domains\r",
      [r"^cpu0 DIE span=0-4 .*flags=SD_ASYM_CPUCAPACITY\|SD_ASYM_CPUCAPACITY_FULL"]),
     # spawn gave hog the CPUs online then (0-3); let it have CPU 4 too.
-    ("let-go", "taskset {pid:hog} 0-4\r", [r"affinity 0-4"]),
+    ("let-go", "taskset hog 0-4\r", [r"affinity 0-4"]),
     ("sleep-moved", "sleep 200\r", []),
-    ("why-moved", "why {pid:hog}\r",
+    ("why-moved", "why hog\r",
      [r"^why \d+ \(hog\): fair, on CPU 4 ",
       r"^last balance move: \d+\.\d{3} s, CPU [0-3] -> CPU 4, DIE domain, active balance"]),
     ("poweroff", "poweroff\r", []),
 ]
 
+# The excerpts each lab's markdown shows, made from the lab run's session by `make labs`
+# (tools/labs.py) and compared with every fresh run by make test: {name: [(step, keep)]},
+# keep a regex choosing the step's output lines (None: all), "..." marking the rest.
+# A part may add a third element: its first N output lines are kept too.
+PS_HEAD = r"^  PID NAME"
+LAB_EXCERPTS = {
+    1: {"boot": [("boot", r"^machine:|^clusters:|^OPPs:|^littlebig console"),
+                 ("topology", r"^topology: cpu=[04] ")],
+        "cpus": [("cpus", r"^CPU CLUSTER|^ +[04] "), ("domains", r"^cpu[04] ")]},
+    2: {"ps": [("ps-start", PS_HEAD + r"|^ +\d+ [ab] "), ("sleep-equal", None),
+               ("ps-equal", r"^ +\d+ [ab] "), ("renice-b", None),
+               ("ps-renice", r"^ +\d+ [ab] "), ("sleep-split", None),
+               ("ps-split", r"^ +\d+ [ab] ")]},
+    3: {"ps": [("sleep-20", None), ("ps-20", PS_HEAD + r"|^ +\d+ p "), ("sleep-300", None),
+               ("ps-320", r"^ +\d+ p "), ("spawn-little", None), ("sleep-400", None),
+               ("ps-invariant", r"^ +\d+ [pq] ")]},
+    4: {"e1": [("e1", r"^E1: |^\d+ CPUs|^ {17}NO_ASYM_PREFER_PREV|^# migrations|^ops/sec"
+                      r"|^published")],
+        "why": [("why-w", r"^misfit|^last balance", 5)]},
+    5: {"spin": [("spin-up", r"^# a thread|^RESULT spin_up")],
+        "misfit": [("spawn-big", None), ("sleep", None), ("top-misfit", None),
+                   ("let-go", None), ("sleep-moved", None), ("why-moved", None)]},
+    6: {"cpus": [("cpus-opp", r"^CPU CLUSTER|^ +[04] "), ("stats", None)]},
+    7: {"eas": [("schedutil-eas", r"EAS on"), ("eas", r"^eas: util=200 on cpu[04]:")],
+        "why": [("why-eas", r"^misfit", 5)],
+        "energy-on": [("energy-on", r"^energy (since|cluster|total)")],
+        "why-no-eas": [("why-no-eas", r"^misfit", 5)],
+        "energy-off": [("energy-off", r"^energy (since|cluster|total)")]},
+    8: {"offline": [("offline-7", None), ("domains-little", None),
+                    ("eas-off", None), ("spawn-hog", None), ("sleep", None),
+                    ("top-symmetric", None), ("why-never", r"^misfit", 1)],
+        "online": [("online-4", None), ("domains-asym", r"^cpu0 "), ("let-go", None),
+                   ("sleep-moved", None), ("why-moved", r"^last balance", 1)]},
+}
+
+# kind "script": the steps are read by the kernel from the initrd (boot option script),
+# so no host timing enters the session: the same Image prints the same output.
 RUNS += [
-    {"name": "lab%d-%s" % (n, what), "kind": "shell", "append": None, "release": True,
-     "qemu": QEMU_BL44, "script": script, "timeout": 120, "idle_timeout": 60}
+    {"name": "lab%d-%s" % (n, what), "kind": "script", "release": True,
+     "qemu": QEMU_BL44, "script": script, "timeout": 120, "idle_timeout": 60,
+     "doc": "docs/labs/%02d-%s.md" % (n, what), "excerpts": LAB_EXCERPTS[n]}
     for n, what, script in ((1, "topology", LAB1_SCRIPT), (2, "cfs-nice", LAB2_SCRIPT),
                             (3, "pelt", LAB3_SCRIPT), (4, "asym-wakeup", LAB4_SCRIPT),
                             (5, "misfit", LAB5_SCRIPT), (6, "schedutil", LAB6_SCRIPT),

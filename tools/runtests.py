@@ -2,7 +2,8 @@
 """runtests.py - the host test runner behind `make test`.
 
 Owns: running each test run of the table (RUNS in tests/runs.py: a host program,
-a fuzzer, a QEMU boot with `selftest`), keeping its output in
+a fuzzer, a QEMU boot with `selftest`, a shell session typed or read by the kernel
+from its initrd, the labs' excerpts compared through tools/labs.py), keeping its output in
 build/test-logs/NAME.log, judging it through its KTAP output (tools/ktap.py)
 and printing one line per run, the failures, and last the line
 `N passed, N failed` (leaf test cases over all runs). Exits non-zero on any
@@ -506,6 +507,29 @@ def kind_pyunit(run, opt, out):
 SHELL_PROMPT = "littlebig> "
 
 
+def judge_step(out, name, keys, expects, text, bad):
+    """One shell step, a test case: its output (text) must match every regex of expects,
+    match none of those starting with "!", satisfy each callable (tests/runs.py: lab
+    checks get the step's lines and return None when satisfied, else what they missed),
+    and hold no panic. bad: what already went wrong."""
+    import re
+    lines = [l.rstrip("\r") for l in text.split("\n")]
+    bad = list(bad) + [b for b in (f(lines) for f in expects if callable(f)) if b is not None]
+    rxs = [rx for rx in expects if not callable(rx)]
+    bad += [rx for rx in rxs if rx.startswith("!") and
+            any(re.search(rx[1:], l) for l in lines)]
+    bad += [rx for rx in rxs if not rx.startswith("!") and
+            not any(re.search(rx, l) for l in lines)]
+    if any(mark in text for mark in QEMU_PANIC_MARKS):
+        bad.append("no panic")
+    if bad:
+        out.failed += 1
+        out.failures.append(ktap.Failure("shell." + name, "keys %r: no line matches %s"
+                                         % (keys, bad), lines[-DIAG_LINES:]))
+    else:
+        out.passed += 1
+
+
 def kind_shell(run, opt, out):
     """Boot to the shell and type the script, a line once the prompt is back;
     each step is a test case judged on the output up to the next prompt."""
@@ -591,25 +615,8 @@ def kind_shell(run, opt, out):
                 m = re.match(r"^spawned (\w+) pid (\d+)", l)
                 if m:
                     pids[m.group(1)] = m.group(2)
-            # A callable expectation (tests/runs.py: lab checks) gets the step's lines and
-            # returns None when satisfied, else what it missed.
-            bad = [f(lines) for f in expects if callable(f)]
-            bad = [b for b in bad if b is not None]
-            rxs = [rx for rx in expects if not callable(rx)]
-            bad += [rx for rx in rxs if rx.startswith("!") and
-                    any(re.search(rx[1:], l) for l in lines)]
-            bad += [rx for rx in rxs if not rx.startswith("!") and
-                    not any(re.search(rx, l) for l in lines)]
-            if any(mark in text for mark in QEMU_PANIC_MARKS):
-                bad.append("no panic")
-            if got is None and not final:
-                bad.append("the prompt back")
-            if bad:
-                out.failed += 1
-                out.failures.append(ktap.Failure("shell." + name, "keys %r: no line matches %s"
-                                                 % (keys, bad), lines[-DIAG_LINES:]))
-            else:
-                out.passed += 1
+            judge_step(out, name, keys, expects, text,
+                       ["the prompt back"] if got is None and not final else [])
             if got is None and not final:
                 out.problems.append("the shell stopped answering after step %s" % name)
                 return
@@ -631,6 +638,75 @@ def kind_shell(run, opt, out):
         out.tail = [l for l in buf[0].splitlines() if l.strip()][-TAIL_LINES:]
 
 
+def script_keys(script):
+    """A shell script's keys as the kernel reads them from the initrd (boot option
+    `script`): "{pid:NAME}" becomes NAME (the shell takes a task's name where it
+    takes a pid); one line per step, nothing timed by the host."""
+    import re
+    keys = ""
+    for name, k, _ in script:
+        if "{wait:" in k or "{sleep:" in k or k.count("\r") != 1 or not k.endswith("\r"):
+            raise ValueError("step %s: a script step is one line ending in \\r, "
+                             "without {wait:} or {sleep:}" % name)
+        keys += re.sub(r"\{pid:(\w+)\}", r"\1", k)
+    return keys
+
+
+def boot_script(run, opt, out):
+    """Boot with the run's script in the initrd (the shell reads it as if typed; no
+    host input, so under -icount the same Image prints the same session); the log's
+    text once QEMU exited after the last step (poweroff), or None and a problem."""
+    path = os.path.join(opt.build, "test-logs", run["name"] + ".script")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(script_keys(run["script"]))
+    argv = qemu_argv(dict(run, append="script"), opt) + ["-initrd", path]
+    missing = [a for a in (opt.path("{image}", run), opt.path(BL44_DTB))
+               if not os.path.exists(a)]
+    if missing:
+        out.problems.append("missing " + ", ".join(missing) + " (make all builds it)")
+        return None
+    timeout, idle = opt.timeouts(run)
+    p = Process(argv, out.log, opt.verbose, timeout, idle).run()
+    out.tail = list(p.tail)
+    if p.hang:
+        out.problems.append("hang: %s" % p.hang)
+    elif p.returncode != 0:
+        out.problems.append("QEMU exited with status %d" % p.returncode)
+    with open(out.log, errors="replace") as f:
+        text = f.read()
+    return None if out.problems else text
+
+
+def judge_script(run, text, out):
+    """Each step of a script run, judged on its output (up to the next prompt)."""
+    chunks = text.split(SHELL_PROMPT)[1:]
+    for i, (name, keys, expects) in enumerate(run["script"]):
+        if i < len(chunks):
+            judge_step(out, name, keys, expects, chunks[i], [])
+        else:
+            judge_step(out, name, keys, expects, "", ["output (the shell stopped before)"])
+
+
+def kind_script(run, opt, out):
+    """A shell script typed by the kernel itself (boot_script), its steps judged as
+    kind shell's; with "excerpts": each excerpt of the run's doc (docs/labs/) compared
+    with this session (tools/labs.py), one case each."""
+    import labs
+    text = boot_script(run, opt, out)
+    if text is None:
+        return
+    judge_script(run, text, out)
+    for name, diag in labs.compare(run, text) if run.get("excerpts") else []:
+        if diag is None:
+            out.passed += 1
+        else:
+            out.failed += 1
+            out.failures.append(ktap.Failure("excerpt." + name, "%s: block %s is not this "
+                                             "run's output (make labs)" % (run["doc"], name),
+                                             diag))
+
+
 def kind_skip(run, opt, out):
     out.skip_reason = run["reason"]
 
@@ -643,6 +719,7 @@ KINDS = {
     "fuzz": kind_fuzz,
     "qemu": kind_qemu,
     "shell": kind_shell,
+    "script": kind_script,
 }
 EXPANDERS = {"fuzz": expand_fuzz}
 
@@ -653,6 +730,9 @@ def describe(run, opt):
     kind = run["kind"]
     if kind == "skip":
         return "(skipped: %s)" % run["reason"]
+    if kind == "script":
+        return " ".join(shlex.quote(a) for a in qemu_argv(dict(run, append="script"), opt)) + \
+            " -initrd %s" % os.path.join(opt.build, "test-logs", run["name"] + ".script")
     if kind in ("qemu", "shell"):
         return " ".join(shlex.quote(a) for a in qemu_argv(run, opt))
     if kind == "fuzz":
@@ -677,7 +757,9 @@ def report(out, width, verbose):
     for n in out.notes:
         print("      note: " + n)
     for f in out.failures:
-        diags = f.diagnostics if verbose else f.diagnostics[-DIAG_LINES:]
+        # An excerpt's diff is shown whole (up to a screen): it is the report.
+        keep = 40 if f.name.startswith("excerpt.") else DIAG_LINES
+        diags = f.diagnostics if verbose else f.diagnostics[-keep:]
         for d in diags:
             print("          " + d)
         print("      not ok " + f.name + (" # " + f.reason if f.reason else ""))

@@ -233,6 +233,55 @@ bool bench_interrupted(void)
 	return __atomic_load_n(&interrupted, __ATOMIC_ACQUIRE);
 }
 
+/* The running benchmark's progress: written by it, read by the shell's watcher;
+ * the phase is copied (an experiment's label may live on its stack). */
+static spinlock_t progress_lock;
+static char progress_phase[48];
+static u64 progress_done, progress_total, progress_gen;
+
+void bench_progress(const char *phase, u64 done, u64 total)
+{
+	unsigned long flags = spin_lock_irqsave(&progress_lock);
+
+	progress_done = done;
+	progress_total = total;
+	if (phase) {
+		strlcpy_k(progress_phase, phase, sizeof(progress_phase));
+		progress_gen++;
+	}
+	spin_unlock_irqrestore(&progress_lock, flags);
+}
+
+void bench_progress_report(u64 start_ns, u64 *next_ns)
+{
+	static u64 last_gen;
+	u64 now = arch_clock_ns(), done, total, gen;
+	char phase[sizeof(progress_phase)];
+	unsigned long flags;
+
+	flags = spin_lock_irqsave(&progress_lock);
+	done = progress_done;
+	total = progress_total;
+	gen = progress_gen;
+	strlcpy_k(phase, progress_phase, sizeof(phase));
+	spin_unlock_irqrestore(&progress_lock, flags);
+	if (!*next_ns) { /* a new run: quiet for its first second */
+		last_gen = gen;
+		*next_ns = start_ns + NSEC_PER_SEC;
+	}
+	if ((now < *next_ns && gen == last_gen) || now < start_ns + NSEC_PER_SEC)
+		return; /* not due, or a short run: no lines at all */
+	last_gen = gen;
+	*next_ns = now + NSEC_PER_SEC;
+	now -= start_ns;
+	if (total)
+		printk("run: progress: %s %llu of %llu (%llu %%), %llu.%03llu s\n", phase, done,
+		       total, done * 100 / total, now / NSEC_PER_SEC, now / NSEC_PER_MSEC % 1000);
+	else
+		printk("run: progress: %s, %llu.%03llu s\n", phase, now / NSEC_PER_SEC,
+		       now / NSEC_PER_MSEC % 1000);
+}
+
 /* "pipe,n=10;spin,up": each in turn, after a "bench: run SPEC" line (make
  * compare runs its whole list in one boot, as on Linux); -1 if any failed. */
 static int bench_run_list(const char *list)
@@ -284,6 +333,7 @@ int bench_run(const char *spec)
 		return bench_run_list(spec);
 	energy_reset();
 	cpuidle_reset_stats();
+	bench_progress(spec, 0, 0);
 	bench_profile_begin();
 	err = bench_one(spec);
 	bench_profile_end();
@@ -304,8 +354,11 @@ static int bench_one(const char *spec)
 	if (is(spec, "pipe")) {
 		struct pipe_result r;
 
-		if (bench_pipe(bench_arg(spec, "n", 10000), &r))
+		if (bench_pipe(bench_arg(spec, "n", 10000), &r)) {
+			if (r.partial) /* Ctrl-C: what it did, not a RESULT */
+				bench_pipe_print_partial("partial result (interrupted)", &r);
 			return -1;
+		}
 		bench_pipe_print(&r);
 		return 0;
 	}
@@ -314,9 +367,17 @@ static int bench_one(const char *spec)
 		u64 us, m = bench_arg(spec, "m", ~0ull); /* m=: the first 64 CPUs only */
 		cpumask_t mask = cpumask_from_u64(m);
 
+		r.ns = 0;
 		if (bench_hackbench_on(bench_arg(spec, "g", 1), bench_arg(spec, "l", 10),
-				       bench_arg(spec, "w", 0), m == ~0ull ? NULL : &mask, &r))
+				       bench_arg(spec, "w", 0), m == ~0ull ? NULL : &mask, &r)) {
+			us = r.ns / 1000;
+			if (r.ns) /* Ctrl-C: what was delivered (20 x 20 a loop), not a RESULT */
+				printk("  partial result (interrupted): %llu of %llu messages "
+				       "delivered in %llu.%03llu s\n",
+				       r.delivered, r.groups * 20 * 20 * r.loops, us / 1000000,
+				       us / 1000 % 1000);
 			return -1;
+		}
 		us = r.ns / 1000;
 		printk("# %llu sender and receiver threads per group\n# %llu groups == %llu "
 		       "threads run\n\n     Total time: %llu.%03llu [sec]\n",

@@ -33,6 +33,7 @@ struct hb_arg {
 	struct hb_ctx *c;
 	struct hb_group *g;
 	int idx;
+	u64 done; /* a receiver's messages read, written once at its end */
 };
 
 static void hb_sender(void *arg)
@@ -42,12 +43,15 @@ static void hb_sender(void *arg)
 
 	memset(msg, a->idx, sizeof(msg));
 	wait_for_completion(&a->c->go);
-	for (u64 i = 0; i < a->c->loops && !bench_interrupted(); i++)
+	for (u64 i = 0; i < a->c->loops && !bench_interrupted(); i++) {
+		if (a->g == a->c->groups && !a->idx && !(i & 63)) /* one sender reports */
+			bench_progress(NULL, i, a->c->loops);
 		for (int j = 0; j < HB_FDS; j++) {
 			if (a->c->work)
 				cpu_work(a->c->work);
 			pipe_write(&a->g->pipe[j], msg, HB_MSG);
 		}
+	}
 	/* Written data stays readable after the close: a full run is unchanged,
 	 * an interrupted one ends the receivers' reads. */
 	if (!__atomic_sub_fetch(&a->g->senders_left, 1, __ATOMIC_ACQ_REL))
@@ -61,12 +65,15 @@ static void hb_receiver(void *arg)
 	u8 msg[HB_MSG];
 
 	wait_for_completion(&a->c->go);
-	for (u64 i = 0; i < a->c->loops * HB_FDS; i++) {
+	u64 i;
+
+	for (i = 0; i < a->c->loops * HB_FDS; i++) {
 		if (pipe_read_full(&a->g->pipe[a->idx], msg, HB_MSG) < HB_MSG)
 			break; /* EOF: the senders were interrupted */
 		if (a->c->work)
 			cpu_work(a->c->work);
 	}
+	a->done = i;
 }
 
 int bench_hackbench(u64 groups, u64 loops, u64 work, struct hackbench_result *r)
@@ -107,7 +114,7 @@ int bench_hackbench_on(u64 groups, u64 loops, u64 work, const cpumask_t *cpus,
 		struct hb_group *g = &c.groups[i / (2 * HB_FDS)];
 		bool sender = (i % (2 * HB_FDS)) >= HB_FDS;
 
-		args[i] = (struct hb_arg){ &c, g, (int)(i % HB_FDS) };
+		args[i] = (struct hb_arg){ &c, g, (int)(i % HB_FDS), 0 };
 		th[i] = kthread_create(sender ? hb_sender : hb_receiver, &args[i],
 				       sender ? "hb-send" : "hb-recv");
 		if (!th[i]) { /* none started yet: undo and refuse */
@@ -128,6 +135,9 @@ int bench_hackbench_on(u64 groups, u64 loops, u64 work, const cpumask_t *cpus,
 	r->ns = arch_clock_ns() - t0;
 	r->groups = groups;
 	r->loops = loops;
+	r->delivered = 0;
+	for (size_t i = 0; i < nt; i++) /* the receivers' counts (senders keep 0) */
+		r->delivered += args[i].done;
 	ret = bench_interrupted() ? -1 : 0;
 	goto out_free;
 out:

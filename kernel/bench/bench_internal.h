@@ -17,17 +17,25 @@ const char *bench_features(void);
 void bench_profile_begin(void);
 void bench_profile_end(void);
 
+/* Interrupted (Ctrl-C): partial, loops the round trips done of `target`, ns their time. */
 struct pipe_result {
-	u64 loops, ns, migrations[2];
+	u64 loops, ns, migrations[2], target;
+	bool partial;
 };
 int bench_pipe(u64 loops, struct pipe_result *r);
 int bench_pipe_on(u64 loops, const cpumask_t *cpus, struct pipe_result *r);
 /* E1's `perf stat -r` matrix pinned to the biggest CPUs (exp_e1_matrix.c). */
 int experiment_e1_matrix(u64 runs, u64 loops);
 void bench_pipe_print(const struct pipe_result *r);
+/* One line "  LABEL: N of M round trips in S s: OPS ops/sec, migrations A + B" */
+void bench_pipe_print_partial(const char *label, const struct pipe_result *r);
+/* What a run has done so far, for the shell's progress lines (bench_progress_report()):
+ * the phase (an experiment's half, else the benchmark's name) and done of total (0: none). */
+void bench_progress(const char *phase, u64 done, u64 total);
 
+/* Interrupted: delivered of the run's groups x 20 x 20 x loops messages (else all). */
 struct hackbench_result {
-	u64 groups, loops, ns;
+	u64 groups, loops, ns, delivered;
 };
 /* work: emulated work units per message, for its writer and its reader. */
 int bench_hackbench(u64 groups, u64 loops, u64 work, struct hackbench_result *r);

@@ -12,7 +12,7 @@
 struct pp_ctx {
 	struct pipe pipe[2]; /* 0: A -> B, 1: B -> A */
 	struct barrier start;
-	u64 loops, t0, t1;
+	u64 loops, t0, t1, done; /* done: A's round trips (all of loops unless stopped) */
 	u64 migrations[2];
 };
 
@@ -39,8 +39,11 @@ static void pp_thread(void *arg)
 				pipe_close(&c->pipe[0]);
 				break;
 			}
+			if (!(i & 1023))
+				bench_progress(NULL, i, c->loops);
 			pipe_write(&c->pipe[0], &token, sizeof(token));
 			pipe_read_full(&c->pipe[1], &token, sizeof(token));
+			c->done = i + 1;
 		} else {
 			if (pipe_read_full(&c->pipe[0], &token, sizeof(token)) < sizeof(token))
 				break;
@@ -71,6 +74,7 @@ int bench_pipe_on(u64 loops, const cpumask_t *cpus, struct pipe_result *r)
 		return -1;
 	}
 	c->loops = loops;
+	r->partial = false;
 	barrier_init(&c->start, 2);
 	if (pipe_init(&c->pipe[0], 0) || pipe_init(&c->pipe[1], 0))
 		goto nomem;
@@ -89,12 +93,15 @@ int bench_pipe_on(u64 loops, const cpumask_t *cpus, struct pipe_result *r)
 	wake_up_new_task(t[1]);
 	kthread_join(t[0]);
 	kthread_join(t[1]);
-	if (bench_interrupted())
-		goto out;
-	r->loops = loops;
+	r->loops = c->done;
+	r->target = loops;
 	r->ns = c->t1 - c->t0;
 	r->migrations[0] = c->migrations[0];
 	r->migrations[1] = c->migrations[1];
+	if (bench_interrupted()) { /* what was done, for the caller to show as partial */
+		r->partial = c->done > 0;
+		goto out;
+	}
 	ret = 0;
 	goto out;
 nomem:
@@ -104,6 +111,16 @@ out:
 	pipe_destroy(&c->pipe[1]);
 	kfree(c);
 	return ret;
+}
+
+void bench_pipe_print_partial(const char *label, const struct pipe_result *r)
+{
+	u64 us = r->ns / 1000;
+
+	printk("  %s: %llu of %llu round trips in %llu.%03llu s: %llu ops/sec, migrations %llu "
+	       "+ %llu\n",
+	       label, r->loops, r->target, us / 1000000, us / 1000 % 1000,
+	       r->ns ? r->loops * NSEC_PER_SEC / r->ns : 0, r->migrations[0], r->migrations[1]);
 }
 
 void bench_pipe_print(const struct pipe_result *r)

@@ -26,6 +26,22 @@ int pct_change(u64 from, u64 to, char *buf, size_t size)
 			 (d < 0 ? -d : d) % 10);
 }
 
+/* E1 stopped in half `on`: the halves done and the part of this one, marked
+ * partial (no table, no RESULT line: nothing may take them for a whole run). */
+static void e1_print_partial(const struct pipe_result *r, int on)
+{
+	printk("E1 partial result (interrupted in the %s half):\n",
+	       on ? "ASYM_PREFER_PREV" : "NO_ASYM_PREFER_PREV");
+	for (int h = 0; h <= on; h++) {
+		const char *name = h ? "ASYM_PREFER_PREV" : "NO_ASYM_PREFER_PREV";
+
+		if (h < on || r[h].partial)
+			bench_pipe_print_partial(name, &r[h]);
+		else
+			printk("  %s: no round trip done\n", name);
+	}
+}
+
 /* E1: perf bench sched pipe -T with ASYM_PREFER_PREV off and on, with the idle
  * states off unless idle_on (docs/experiments.md): the published runs had none
  * between round trips (149313 ops/s with a migration at every wakeup is 6.7 us a
@@ -49,9 +65,10 @@ static int experiment_e1(bool shortrun, u64 loops, bool idle_on, u64 runs, u64 m
 		experiment_half_begin(feat);
 		err = bench_pipe(loops, &r[on]);
 		experiment_half_end();
-		if (err) { /* interrupted (shell Ctrl-C): no table */
+		if (err) { /* interrupted (shell Ctrl-C): what was done, no table */
 			sched_feat_set(was ? "ASYM_PREFER_PREV" : "NO_ASYM_PREFER_PREV");
 			cpuidle_set_enabled(idle_was);
+			e1_print_partial(r, on);
 			return -1;
 		}
 		bench_pipe_print(&r[on]);
@@ -176,6 +193,7 @@ int experiment_run(const char *spec)
 {
 	bool shortrun = bench_flag(spec, "short");
 
+	bench_progress(spec, 0, 0);
 	experiment_trace_setup(spec);
 	if (!strcmp(spec, "smoke"))
 		return bench_smoke();

@@ -29,6 +29,7 @@ void experiment_trace_setup(const char *spec)
 void experiment_half_begin(const char *label)
 {
 	strlcpy_k(half, label, sizeof(half));
+	bench_progress(label, 0, 0); /* the shell's progress lines name the half */
 	energy_reset();
 	cpuidle_reset_stats();
 	if (!tracing)

@@ -908,9 +908,92 @@ static void print_idle_state(int cpu, int i, const struct topology_idle_state *s
 	       s->level, s->local_timer_stop, s->psci_param);
 }
 
+static bool block_printed;
+
+bool topology_printed(void)
+{
+	return block_printed;
+}
+
+/* Appends to buf (size bytes) at *len; "..." once it is full. */
+#define APPEND(buf, size, len, ...)                                                                \
+	do {                                                                                       \
+		if (*(len) < (size))                                                               \
+			*(len) += (size_t)ksnprintf((buf) + *(len), (size) - *(len), __VA_ARGS__); \
+		if (*(len) >= (size))                                                              \
+			ksnprintf((buf) + (size)-4, 4, "...");                                     \
+	} while (0)
+
+/* "0: CPUs 0-3 capacity 462; 1: CPUs 4-7 capacity 1024" */
+static void format_clusters(const struct topology *topo, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int cl = 0; cl < topo->nr_clusters; cl++) {
+		cpumask_t m = { { 0 } };
+		u32 lo = ~0u, hi = 0;
+		char cpus[64];
+
+		for (int cpu = 0; cpu < topo->nr_cpus; cpu++) {
+			if (topo->cpu[cpu].cluster_id != cl)
+				continue;
+			__cpumask_set_cpu((unsigned int)cpu, &m);
+			lo = MIN(lo, topo->cpu[cpu].capacity_orig);
+			hi = MAX(hi, topo->cpu[cpu].capacity_orig);
+		}
+		if (cpumask_empty(&m))
+			continue;
+		topology_format_mask(cpus, sizeof(cpus), &m);
+		APPEND(buf, size, &len, "%s%d: CPUs %s capacity %u", cl ? "; " : "", cl, cpus, lo);
+		if (hi != lo)
+			APPEND(buf, size, &len, "-%u", hi);
+	}
+}
+
+/* "CPUs 0-3 533-1844 MHz (5 OPPs); CPUs 4-7 903-2362 MHz (5 OPPs)" */
+static void format_opps(const struct topology *topo, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int fd = 0; fd < topo->nr_freq_domains; fd++) {
+		const struct topology_freq_domain *d = &topo->freq_domain[fd];
+		const struct topology_opp_table *t =
+			d->opp_table >= 0 ? &topo->opp_table[d->opp_table] : NULL;
+		char cpus[64];
+
+		if (!t || !t->nr_opps)
+			continue;
+		topology_format_mask(cpus, sizeof(cpus), &d->cpus);
+		APPEND(buf, size, &len, "%sCPUs %s %u-%u MHz (%d OPPs)", len ? "; " : "", cpus,
+		       t->opp[0].freq_khz / 1000, t->opp[t->nr_opps - 1].freq_khz / 1000,
+		       t->nr_opps);
+	}
+	if (!len)
+		APPEND(buf, size, &len, "none (no operating-points-v2 in the tree)");
+}
+
+/* The first screen's three lines; topology_print() has every fact. */
+void topology_print_summary(const struct topology *topo)
+{
+	char buf[320];
+
+	printk("machine: %d CPUs in %d cluster%s, %s capacities ('topology' prints every "
+	       "fact read from the device tree)\n",
+	       topo->nr_cpus, topo->nr_clusters, topo->nr_clusters == 1 ? "" : "s",
+	       topo->asym_cpucapacity ? "asymmetric" : "equal");
+	format_clusters(topo, buf, sizeof(buf));
+	printk("clusters: %s\n", buf);
+	format_opps(topo, buf, sizeof(buf));
+	printk("OPPs: %s\n", buf);
+}
+
 void topology_print(const struct topology *topo)
 {
 	char span[64];
+
+	block_printed = true;
 
 	printk("topology: nr_cpus=%d nr_clusters=%d nr_freq_domains=%d clusters_from=%s "
 	       "asym_cpucapacity=%d\n",

@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""labs.py - the labs' excerpts (docs/labs/NN-*.md) made from real runs: `make labs`.
+
+Owns: rendering a lab run's session into the excerpts its entry in tests/runs.py names
+("excerpts"), finding each excerpt's block in the lab's markdown between the markers
+
+    <!-- excerpt: NAME -->
+    ```
+    ...
+    ```
+    <!-- /excerpt -->
+
+rewriting the blocks (`make labs`) and comparing them with a fresh run (`make test`,
+through tools/runtests.py's kind "script"). Not the runs themselves: a lab run boots
+with its steps in the initrd (boot option `script`), so no host input reaches the
+machine and, under -icount, the same Image prints the same session (tools/runtests.py:
+boot_script).
+
+    tools/labs.py [-k NAME] [--build DIR]     # make labs: boot each lab, rewrite its excerpts
+"""
+
+import argparse
+import difflib
+import os
+import re
+import sys
+
+PROMPT = "littlebig> "
+BEGIN_RE = re.compile(r"^<!-- excerpt: ([\w-]+) -->$")
+END = "<!-- /excerpt -->"
+ANSI_RE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+# Compared as written except these, blanked on both sides (an excerpt may show them):
+# addresses move with the build's layout, not with the scheduler.
+MASKS = [(re.compile(r"0x[0-9a-f]{8,}"), "0x<address>")]
+
+
+def clean(line):
+    return ANSI_RE.sub("", line.rstrip("\r")).rstrip()
+
+
+def split_session(text):
+    """A script run's log -> (boot lines, [(command, output lines)]): one entry per
+    prompt, the command being what the shell echoed after it."""
+    chunks = text.split(PROMPT)
+    boot = [clean(l) for l in chunks[0].split("\n")]
+    steps = []
+    for c in chunks[1:]:
+        lines = [clean(l) for l in c.split("\n")]
+        steps.append((lines[0], lines[1:]))
+    return boot, steps
+
+
+def render(parts, boot, steps_by_name):
+    """An excerpt's lines: for each (step, keep[, first]) part the prompt and command,
+    then the step's first `first` output lines and those matching regex keep (all
+    lines if neither is given), "..." where lines were left out. Step "boot" is what
+    came before the first prompt (no prompt line)."""
+    out = []
+    for part in parts:
+        step, keep, first = (part + (None,))[:3]
+        if step == "boot":
+            cmd, lines = None, boot
+        elif step in steps_by_name:
+            cmd, lines = steps_by_name[step]
+        else:
+            raise KeyError("no step %r in the run" % step)
+        if cmd is not None:
+            out.append(PROMPT + cmd)
+        lines = [l for l in lines if l.strip()]
+        gap = False
+        every = keep is None and first is None
+        for i, l in enumerate(lines):
+            if every or i < (first or 0) or (keep is not None and re.search(keep, l)):
+                if gap:
+                    out.append("...")
+                out.append(l)
+                gap = False
+            else:
+                gap = True
+        if gap:
+            out.append("...")
+    return out
+
+
+def read_blocks(path):
+    """{name: (first line index of the block's body, end index, body lines)} of a
+    markdown file's excerpt blocks, and the file's lines."""
+    with open(path) as f:
+        lines = f.read().split("\n")
+    blocks, i = {}, 0
+    while i < len(lines):
+        m = BEGIN_RE.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines) and lines[j] != END:
+            j += 1
+        body = lines[i + 1:j]
+        if len(body) >= 2 and body[0].startswith("```") and body[-1] == "```":
+            body = body[1:-1]
+        blocks[m.group(1)] = (i + 1, j, body)
+        i = j + 1
+    return blocks, lines
+
+
+def fresh_excerpts(run, log_text):
+    """{name: lines} of the run's excerpts (tests/runs.py "excerpts") from its log."""
+    boot, steps = split_session(log_text)
+    names = [s[0] for s in run["script"]]
+    by_name = dict(zip(names, steps))
+    return {name: render(parts, boot, by_name) for name, parts in run["excerpts"].items()}
+
+
+def masked(lines):
+    out = []
+    for l in lines:
+        for rx, rep in MASKS:
+            l = rx.sub(rep, l)
+        out.append(l)
+    return out
+
+
+def compare(run, log_text):
+    """[(excerpt name, None if the committed block equals this run's, else the
+    diagnostics: a unified diff and the hint)]."""
+    doc = run["doc"]
+    try:
+        blocks, _ = read_blocks(doc)
+    except OSError as e:
+        return [(name, ["cannot read %s: %s" % (doc, e)]) for name in run["excerpts"]]
+    fresh = fresh_excerpts(run, log_text)
+    res = []
+    for name, lines in fresh.items():
+        if name not in blocks:
+            res.append((name, ["%s has no block <!-- excerpt: %s --> (add the markers, "
+                               "then `make labs`)" % (doc, name)]))
+            continue
+        committed = blocks[name][2]
+        if masked(committed) == masked(lines):
+            res.append((name, None))
+            continue
+        diff = list(difflib.unified_diff(committed, lines, doc + " (committed)",
+                                         "this run", lineterm="", n=1))
+        res.append((name, diff + ["the excerpt differs from this run's output: `make labs` "
+                                  "rewrites it (then check the lab's text still fits)"]))
+    for name in blocks:
+        if name not in fresh:
+            res.append((name, ["%s has a block %r that run %s does not make"
+                               % (doc, name, run["name"])]))
+    return res
+
+
+def rewrite(run, log_text):
+    """Write this run's excerpts into its doc; returns the names that changed."""
+    doc = run["doc"]
+    blocks, lines = read_blocks(doc)
+    fresh = fresh_excerpts(run, log_text)
+    missing = [n for n in fresh if n not in blocks]
+    if missing:
+        raise KeyError("%s has no block for %s (add <!-- excerpt: NAME --> and %s)"
+                       % (doc, ", ".join(missing), END))
+    changed = []
+    # Bottom up, so earlier blocks' indices stay valid.
+    for name, (start, end, body) in sorted(blocks.items(), key=lambda kv: -kv[1][0]):
+        if name not in fresh:
+            continue
+        if body != fresh[name]:
+            changed.append(name)
+        lines[start:end] = ["```"] + fresh[name] + ["```"]
+    with open(doc, "w") as f:
+        f.write("\n".join(lines))
+    return sorted(changed)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("-k", metavar="NAME", dest="pattern",
+                    help="only the lab runs whose name contains NAME")
+    ap.add_argument("-v", "--verbose", action="store_true", help="stream the sessions")
+    ap.add_argument("--build", default="build", help="build directory (default: build)")
+    args = ap.parse_args(argv)
+    os.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    sys.path.insert(0, "tools")
+    import runtests  # noqa: E402  (runs and judges the boots)
+
+    opt = runtests.Options(argparse.Namespace(build=args.build, verbose=args.verbose,
+                                              timeout=None, idle_timeout=None))
+    runs = [r for r in runtests.RUNS if r.get("excerpts") and
+            (args.pattern is None or args.pattern in r["name"])]
+    if not runs:
+        print("labs.py: no lab run with excerpts matches %r" % args.pattern, file=sys.stderr)
+        return 2
+    bad = 0
+    for run in runs:
+        out = runtests.Outcome(run["name"], opt.log_path(run["name"]))
+        text = runtests.boot_script(run, opt, out)
+        if text is not None:
+            runtests.judge_script(run, text, out)
+        if text is None or out.total_failed:
+            # A session that breaks the lab's promise must not become its excerpt.
+            runtests.report(out, len(run["name"]), opt.verbose)
+            print("labs.py: %s not rewritten" % run["doc"])
+            bad += 1
+            continue
+        changed = rewrite(run, text)
+        print("labs.py: %s: %d excerpt(s), %s" % (
+            run["doc"], len(run["excerpts"]),
+            "changed: " + ", ".join(changed) if changed else "unchanged"))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
