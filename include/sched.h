@@ -41,11 +41,14 @@ struct load_weight {
 	u32 inv_weight; /* 2^32 / weight, for divisions by multiplication */
 };
 
-/* A CFS entity (no group scheduling: always a task). */
+/* A CFS entity: a task, or a task group on one CPU (my_q set: the group's cfs_rq there;
+ * Linux: CONFIG_FAIR_GROUP_SCHED). A task's cfs_rq and parent follow from its group and
+ * CPU (kernel/sched/sched_internal.h: cfs_rq_of(), parent_entity()). */
+struct cfs_rq;
 struct sched_entity {
 	struct load_weight load;
 	struct rb_node run_node;
-	struct list_head group_node; /* on rq->cfs_tasks while queued */
+	struct list_head group_node; /* on rq->cfs_tasks while queued (tasks only) */
 	int on_rq;
 	u64 exec_start;
 	u64 sum_exec_runtime;
@@ -53,6 +56,12 @@ struct sched_entity {
 	u64 vruntime;
 	u64 nr_migrations;
 	struct sched_avg avg;
+	/* group entities only (a task's are NULL / 0) */
+	int depth;		       /* 0 under the root cfs_rq */
+	struct sched_entity *parent;   /* the parent group's entity on this CPU, NULL at root */
+	struct cfs_rq *cfs_rq;	       /* the cfs_rq it is queued on */
+	struct cfs_rq *my_q;	       /* the cfs_rq it owns */
+	unsigned long runnable_weight; /* my_q->h_nr_running (Linux: se_update_runnable) */
 };
 
 struct sched_rt_entity {
