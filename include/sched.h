@@ -329,8 +329,8 @@ void cpuhp_report_idle_dead(void) __attribute__((noreturn));
 /* Check every run queue's invariants; returns the number of violations. */
 int sched_check_invariants(bool verbose);
 
-/* kernel/sched/group.c: task groups (the cpu cgroup's tree; its CFS hierarchy
- * is not implemented: the weight is stored, the clamps act through uclamp).
+/* kernel/sched/group.c: task groups (the cpu cgroup's tree; its CFS hierarchy is
+ * kernel/sched/fair_group.c's: the weight shares CPU time, the clamps act through uclamp).
  * path "A/B" ("" or "/": root); NULL parent: root; -1 / NULL on refusal. */
 struct task_group *sched_group_find(const char *path);
 struct task_group *sched_group_create(struct task_group *parent, const char *name);
@@ -341,6 +341,14 @@ int sched_move_task(struct task_struct *p, struct task_group *tg);
 struct task_group *task_group(const struct task_struct *p);
 int sched_group_path(const struct task_group *tg, char *buf, size_t size);
 void sched_group_print(void); /* the shell's `cgroups` */
+/* A non-root group on one CPU, read without its lock (a snapshot): its cfs_rq's load and
+ * util, its entity's weight (the share calc_group_shares gave it), load and util. */
+struct sched_group_cpu {
+	unsigned long cfs_load, cfs_util, se_weight, se_load, se_util;
+	unsigned int nr_running; /* tasks below it there (h_nr_running) */
+};
+int sched_group_cpu_stats(struct task_group *tg, unsigned int cpu, struct sched_group_cpu *out);
+long sched_group_load_avg(struct task_group *tg); /* tg->load_avg */
 
 /* kernel/sched/features.c: runtime feature flags, as Linux's sched features. */
 int sched_feat_set(const char *name_or_NO_name); /* 0, or -1 if unknown */

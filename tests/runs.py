@@ -135,6 +135,7 @@ RUNS = [
     # EAS (tests/kernel/selftest_eas.c): schedutil on every policy; placement with EAS on
     # and off, a task outgrowing LITTLE, EAS following the governors.
     {"name": "eas-bl44", "kind": "qemu", "append": "selftest=eas", "qemu": QEMU_BL44},
+    {"name": "cgroup-bl44", "kind": "qemu", "append": "selftest=cgroup", "qemu": QEMU_BL44},
     # Board-sized memory (the HiKey960 has 3 GiB): the allocators take all of it and give
     # it all back (alloc_exhaustion, stress_oom), and a boot at 1 GiB is no different.
     {"name": "mem-1g-bl44", "kind": "qemu", "append": "selftest=boot,alloc,threads",

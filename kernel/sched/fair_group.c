@@ -69,7 +69,8 @@ void online_fair_sched_group(struct task_group *tg)
 {
 	unsigned int cpu;
 
-	for_each_sched_cpu(cpu) {
+	for_each_sched_cpu(cpu)
+	{
 		struct rq *rq = cpu_rq(cpu);
 		unsigned long flags = spin_lock_irqsave(&rq->lock);
 
@@ -85,7 +86,8 @@ void unregister_fair_sched_group(struct task_group *tg)
 {
 	unsigned int cpu;
 
-	for_each_sched_cpu(cpu) {
+	for_each_sched_cpu(cpu)
+	{
 		struct rq *rq = cpu_rq(cpu);
 		unsigned long flags = spin_lock_irqsave(&rq->lock);
 
@@ -116,13 +118,15 @@ void sched_group_set_shares(struct task_group *tg, unsigned long shares)
 
 	shares = MIN(MAX(shares, MIN_SHARES), MAX_SHARES);
 	WRITE_ONCE(tg->shares, shares);
-	for_each_sched_cpu(cpu) {
+	for_each_sched_cpu(cpu)
+	{
 		struct rq *rq = cpu_rq(cpu);
 		unsigned long flags = spin_lock_irqsave(&rq->lock);
 		struct sched_entity *se = tg->se[cpu];
 
 		update_rq_clock(rq);
-		for_each_sched_entity(se) {
+		for_each_sched_entity(se)
+		{
 			update_load_avg(se->cfs_rq, se, UPDATE_TG);
 			update_cfs_group(se);
 		}
@@ -158,14 +162,12 @@ long calc_group_shares(struct cfs_rq *cfs_rq)
 	return MIN(MAX(shares, (long)MIN_SHARES), tg_shares);
 }
 
-/* Linux: update_cfs_group(): a group entity's weight follows its group's load here. */
-void update_cfs_group(struct sched_entity *se)
+/* Linux: update_cfs_group() for a group entity (the wrapper: sched_internal.h). */
+void __update_cfs_group(struct sched_entity *se)
 {
 	struct cfs_rq *gcfs_rq = group_cfs_rq(se);
 	unsigned long shares;
 
-	if (!gcfs_rq)
-		return;
 	shares = (unsigned long)calc_group_shares(gcfs_rq);
 	if (se->load.weight != shares)
 		reweight_entity(se->cfs_rq, se, shares);
@@ -174,12 +176,10 @@ void update_cfs_group(struct sched_entity *se)
 /* Linux: update_tg_load_avg(): tg->load_avg follows the cfs_rq's load_avg, updated only
  * when it moved by more than 1/64 of what was last added (the atomic is shared by all
  * CPUs). The root group's is never read. */
-void update_tg_load_avg(struct cfs_rq *cfs_rq)
+void __update_tg_load_avg(struct cfs_rq *cfs_rq)
 {
 	long delta;
 
-	if (cfs_rq->tg == &root_task_group)
-		return;
 	delta = (long)cfs_rq->avg.load_avg - (long)cfs_rq->tg_load_avg_contrib;
 	if ((unsigned long)(delta < 0 ? -delta : delta) > cfs_rq->tg_load_avg_contrib / 64) {
 		__atomic_add_fetch(&cfs_rq->tg->load_avg, delta, __ATOMIC_RELAXED);
@@ -188,13 +188,6 @@ void update_tg_load_avg(struct cfs_rq *cfs_rq)
 }
 
 /* ---- PELT propagation (Linux 6.1: propagate_entity_load_avg() and its helpers) ---------- */
-
-/* A task's load_sum joined (>0) or left (<0) cfs_rq: its group entity must hear. */
-void add_tg_cfs_propagate(struct cfs_rq *cfs_rq, long runnable_sum)
-{
-	cfs_rq->propagate = 1;
-	cfs_rq->prop_runnable_sum += runnable_sum;
-}
 
 /* Linux: update_tg_cfs_util(): the group entity's util is its cfs_rq's, at once. */
 static void update_tg_cfs_util(struct cfs_rq *cfs_rq, struct sched_entity *se,
@@ -212,7 +205,8 @@ static void update_tg_cfs_util(struct cfs_rq *cfs_rq, struct sched_entity *se,
 	se->avg.util_sum = new_sum;
 	ADD_POS(cfs_rq->avg.util_avg, delta_avg);
 	ADD_POS(cfs_rq->avg.util_sum, delta_sum);
-	cfs_rq->avg.util_sum = MAX(cfs_rq->avg.util_sum, (u32)(cfs_rq->avg.util_avg * PELT_MIN_DIVIDER));
+	cfs_rq->avg.util_sum =
+		MAX(cfs_rq->avg.util_sum, (u32)(cfs_rq->avg.util_avg * PELT_MIN_DIVIDER));
 }
 
 /* Linux: update_tg_cfs_runnable(): likewise for runnable. */
@@ -278,12 +272,10 @@ static void update_tg_cfs_load(struct cfs_rq *cfs_rq, struct sched_entity *se,
 
 /* Linux: propagate_entity_load_avg(): a group entity whose cfs_rq saw an attach or
  * detach takes the change into its own signals and passes it up. 1: it did. */
-int propagate_entity_load_avg(struct sched_entity *se)
+int __propagate_entity_load_avg(struct sched_entity *se)
 {
 	struct cfs_rq *cfs_rq, *gcfs_rq = group_cfs_rq(se);
 
-	if (!gcfs_rq || !gcfs_rq->propagate)
-		return 0;
 	gcfs_rq->propagate = 0;
 	cfs_rq = se->cfs_rq;
 	add_tg_cfs_propagate(cfs_rq, gcfs_rq->prop_runnable_sum);
@@ -307,7 +299,8 @@ void propagate_entity_cfs_rq(struct sched_entity *se)
 {
 	list_add_leaf_cfs_rq(cfs_rq_of(se));
 	se = parent_entity(se);
-	for_each_sched_entity(se) {
+	for_each_sched_entity(se)
+	{
 		update_load_avg(se->cfs_rq, se, UPDATE_TG);
 		list_add_leaf_cfs_rq(se->cfs_rq);
 	}
@@ -324,12 +317,10 @@ void propagate_entity_cfs_rq(struct sched_entity *se)
  * decayed last, always, as it was before groups existed. A cfs_rq leaves once decayed
  * and without children on the list.
  */
-void list_add_leaf_cfs_rq(struct cfs_rq *cfs_rq)
+void __list_add_leaf_cfs_rq(struct cfs_rq *cfs_rq)
 {
 	struct cfs_rq *parent;
 
-	if (cfs_rq->on_list || cfs_rq->tg == &root_task_group)
-		return;
 	parent = tg_se(cfs_rq->tg, cfs_rq->rq->cpu)->cfs_rq;
 	if (parent->tg == &root_task_group) {
 		list_add_tail(&cfs_rq->leaf_cfs_rq_list, &cfs_rq->rq->leaf_cfs_rq_list);
@@ -373,7 +364,8 @@ static void update_cfs_rq_h_load(struct cfs_rq *cfs_rq)
 	if (cfs_rq->last_h_load_update == now)
 		return;
 	WRITE_ONCE(cfs_rq->h_load_next, NULL);
-	for_each_sched_entity(se) {
+	for_each_sched_entity(se)
+	{
 		cfs_rq = se->cfs_rq;
 		WRITE_ONCE(cfs_rq->h_load_next, se);
 		if (cfs_rq->last_h_load_update == now)
@@ -463,4 +455,29 @@ void task_change_group_fair(struct task_struct *p, struct task_group *tg)
 	attach_entity_cfs_rq(cfs_rq, se);
 	if (!queued)
 		se->vruntime += cfs_rq->min_vruntime;
+}
+
+/* ---- what the shell and the tests read ------------------------------------------------ */
+
+int sched_group_cpu_stats(struct task_group *tg, unsigned int cpu, struct sched_group_cpu *out)
+{
+	struct cfs_rq *cfs_rq;
+	struct sched_entity *se;
+
+	if (!tg || tg == &root_task_group || cpu >= nr_cpu_ids)
+		return -1;
+	cfs_rq = tg_cfs_rq(tg, cpu);
+	se = tg_se(tg, cpu);
+	out->cfs_load = READ_ONCE(cfs_rq->avg.load_avg);
+	out->cfs_util = READ_ONCE(cfs_rq->avg.util_avg);
+	out->se_weight = READ_ONCE(se->load.weight);
+	out->se_load = READ_ONCE(se->avg.load_avg);
+	out->se_util = READ_ONCE(se->avg.util_avg);
+	out->nr_running = READ_ONCE(cfs_rq->h_nr_running);
+	return 0;
+}
+
+long sched_group_load_avg(struct task_group *tg)
+{
+	return tg ? __atomic_load_n(&tg->load_avg, __ATOMIC_RELAXED) : 0;
 }

@@ -359,12 +359,46 @@ void unregister_fair_sched_group(struct task_group *tg);
 void free_fair_sched_group(struct task_group *tg);
 void sched_group_set_shares(struct task_group *tg, unsigned long shares);
 long calc_group_shares(struct cfs_rq *cfs_rq);
-void update_cfs_group(struct sched_entity *se);
-void update_tg_load_avg(struct cfs_rq *cfs_rq);
-void add_tg_cfs_propagate(struct cfs_rq *cfs_rq, long runnable_sum);
-int propagate_entity_load_avg(struct sched_entity *se);
 bool skip_blocked_update(struct sched_entity *se);
-void list_add_leaf_cfs_rq(struct cfs_rq *cfs_rq);
+/* The group-only halves; the inline wrappers keep a root-group task's path to one test. */
+void __update_cfs_group(struct sched_entity *se);
+void __update_tg_load_avg(struct cfs_rq *cfs_rq);
+int __propagate_entity_load_avg(struct sched_entity *se);
+void __list_add_leaf_cfs_rq(struct cfs_rq *cfs_rq);
+
+/* Linux: update_cfs_group(): a group entity's weight follows its group's load here. */
+static inline void update_cfs_group(struct sched_entity *se)
+{
+	if (se->my_q)
+		__update_cfs_group(se);
+}
+
+/* Linux: update_tg_load_avg() (the root group's is never read) */
+static inline void update_tg_load_avg(struct cfs_rq *cfs_rq)
+{
+	if (cfs_rq->tg != &root_task_group)
+		__update_tg_load_avg(cfs_rq);
+}
+
+/* A task's load_sum joined (>0) or left (<0) cfs_rq: its group entity must hear.
+ * Linux: add_tg_cfs_propagate(). */
+static inline void add_tg_cfs_propagate(struct cfs_rq *cfs_rq, long runnable_sum)
+{
+	cfs_rq->propagate = 1;
+	cfs_rq->prop_runnable_sum += runnable_sum;
+}
+
+/* Linux: propagate_entity_load_avg() (a task has nothing below it) */
+static inline int propagate_entity_load_avg(struct sched_entity *se)
+{
+	return se->my_q && se->my_q->propagate ? __propagate_entity_load_avg(se) : 0;
+}
+
+static inline void list_add_leaf_cfs_rq(struct cfs_rq *cfs_rq)
+{
+	if (!cfs_rq->on_list && cfs_rq->tg != &root_task_group)
+		__list_add_leaf_cfs_rq(cfs_rq);
+}
 void list_del_leaf_cfs_rq(struct cfs_rq *cfs_rq);
 bool cfs_rq_is_decayed(const struct cfs_rq *cfs_rq);
 unsigned long task_h_load(struct task_struct *p);
