@@ -225,6 +225,7 @@ struct task_info {
 	u64 vruntime, nr_migrations, sum_exec_runtime;
 	u64 dl_runtime, dl_deadline, dl_period; /* ns; SCHED_DEADLINE only */
 	cpumask_t cpus_allowed;
+	char group[24]; /* its task group's path ("/": the root) */
 };
 /* Fills up to max entries in pid order; returns how many tasks there are. */
 int task_snapshot(struct task_info *out, int max);

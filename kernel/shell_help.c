@@ -29,7 +29,8 @@ static const struct cmd_help helps[] = {
 		"  VRUNTIME   CFS virtual runtime minus its CPU's cfs_rq min_vruntime, in us\n"
 		"             (0 = next in line; the most negative runs first); - if not CFS\n"
 		"  MIGR       migrations between CPUs so far\n"
-		"  RUNTIME_MS CPU time used, in ms of emulated time\n" },
+		"  RUNTIME_MS CPU time used, in ms of emulated time\n"
+		"  GROUP      its task group (cgcreate, cgclassify; / is the root group)\n" },
 	{ "top", "  cpus and ps every MS ms (default 1000) until a key; -n COUNT stops after\n"
 		 "  COUNT screens. -c: compact - user tasks only, grouped by cluster, with\n"
 		 "  util (max of util_avg and util_est) against the cluster's capacity and\n"

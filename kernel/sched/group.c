@@ -225,6 +225,22 @@ static void add_usage(struct task_struct *p, void *arg)
 	u->util += READ_ONCE(p->se.avg.util_avg);
 }
 
+/* Each CPU where the group has load: its cfs_rq's load and util, its entity's weight
+ * (its share of tg->shares there, calc_group_shares) and the tasks below it. */
+static void print_group_cpus(struct task_group *tg)
+{
+	struct sched_group_cpu s;
+	unsigned int cpu;
+
+	for_each_cpu(cpu, cpu_online_mask) {
+		if (sched_group_cpu_stats(tg, cpu, &s) ||
+		    (!s.cfs_load && !s.cfs_util && !s.nr_running))
+			continue;
+		printk("  cpu%-3u load %5lu util %4lu weight %5lu tasks %u\n", cpu, s.cfs_load,
+		       s.cfs_util, s.se_weight, s.nr_running);
+	}
+}
+
 static void print_tree(struct task_group *tg)
 {
 	struct group_usage u = { .tg = tg };
@@ -237,10 +253,12 @@ static void print_tree(struct task_group *tg)
 	printk("%-20s %6lu %4u-%-4u %4u-%-4u %5u %12llu %5lu\n", path, tg->shares,
 	       tg->uclamp_req[UCLAMP_MIN], tg->uclamp_req[UCLAMP_MAX], tg->uclamp[UCLAMP_MIN],
 	       tg->uclamp[UCLAMP_MAX], u.tasks, u.runtime / NSEC_PER_USEC, u.util);
+	print_group_cpus(tg);
 	for_each_child(c, tg, pos) print_tree(c);
 }
 
-/* The `cgroups` listing: each group's settings and its tasks' usage. */
+/* The `cgroups` listing: each group's settings and its tasks' usage, then per CPU its
+ * cfs_rq's load and util (tg->load_avg is their sum, within the 1/64 filter). */
 void sched_group_print(void)
 {
 	mutex_lock(&tg_mutex);

@@ -69,8 +69,8 @@ static void group_propagation_detach(struct ktest *t)
 	EXPECT_TRUE(t, se0 > 400);
 	EXPECT_EQ(t, sched_move_task(p, &root_task_group), 0);
 	pu = p->se.avg.util_avg;
-	ktest_diag(t, "after: entity util %lu, its cfs_rq %lu, root %lu, task %lu", gse->avg.util_avg,
-		   gcfs->avg.util_avg, cpu_rq(2)->cfs.avg.util_avg, pu);
+	ktest_diag(t, "after: entity util %lu, its cfs_rq %lu, root %lu, task %lu",
+		   gse->avg.util_avg, gcfs->avg.util_avg, cpu_rq(2)->cfs.avg.util_avg, pu);
 	EXPECT_TRUE(t, gcfs->avg.util_avg + pu <= cfs0 + 2 && gcfs->avg.util_avg + pu + 2 >= cfs0);
 	EXPECT_EQ(t, gse->avg.util_avg, gcfs->avg.util_avg);
 	EXPECT_TRUE(t, gse->avg.util_avg + pu <= se0 + 2 && gse->avg.util_avg + pu + 2 >= se0);
@@ -123,5 +123,5 @@ static void group_task_h_load_nested(struct ktest *t)
 	machine_ok(t);
 }
 
-KTEST_SUITE(fair_group, KTEST_CASE(group_calc_shares_formula),
-	    KTEST_CASE(group_propagation_detach), KTEST_CASE(group_task_h_load_nested));
+KTEST_SUITE(fair_group, KTEST_CASE(group_calc_shares_formula), KTEST_CASE(group_propagation_detach),
+	    KTEST_CASE(group_task_h_load_nested));

@@ -55,8 +55,11 @@ static unsigned int pick_cpus(cpumask_t *saved)
 {
 	unsigned int cpu = 0, c, other = 0;
 
-	for_each_cpu(c, cpu_online_mask) cpu = c;
-	for_each_cpu(c, cpu_online_mask) if (c != cpu) other = c;
+	for_each_cpu(c, cpu_online_mask)
+		cpu = c;
+	for_each_cpu(c, cpu_online_mask)
+		if (c != cpu)
+			other = c;
 	*saved = current->cpus_allowed;
 	set_cpus_allowed(current, cpumask_of(other));
 	return cpu;
@@ -85,7 +88,8 @@ static void measure(struct hog *h, int n, unsigned int *permille)
  * split B's). */
 static void share_by_weight(struct ktest *t, unsigned int wa, unsigned int wb)
 {
-	struct task_group *a = sched_group_create(NULL, "cg-A"), *b = sched_group_create(NULL, "cg-B");
+	struct task_group *a = sched_group_create(NULL, "cg-A"),
+			  *b = sched_group_create(NULL, "cg-B");
 	struct hog h[5] = { 0 };
 	unsigned int pm[5], cpu, share_b = 0, want = 1000 * wa / (wa + wb);
 	cpumask_t saved;
@@ -99,7 +103,8 @@ static void share_by_weight(struct ktest *t, unsigned int wa, unsigned int wb)
 	measure(h, 5, pm);
 	for (int i = 1; i < 5; i++)
 		share_b += pm[i];
-	ktest_diag(t, "cpu%u, weights %u:%u: A %u.%u %%, B %u.%u %% (4 tasks: %u %u %u %u per mille)",
+	ktest_diag(t,
+		   "cpu%u, weights %u:%u: A %u.%u %%, B %u.%u %% (4 tasks: %u %u %u %u per mille)",
 		   cpu, wa, wb, pm[0] / 10, pm[0] % 10, share_b / 10, share_b % 10, pm[1], pm[2],
 		   pm[3], pm[4]);
 	EXPECT_TRUE(t, pm[0] + 20 >= want && pm[0] <= want + 20);
@@ -123,7 +128,8 @@ static void group_weight_ratio(struct ktest *t)
  * one: N and M halve the CPU, and N's half splits 3:1: x 37.5 %, y 12.5 %, M 50 %. */
 static void group_nested_split(struct ktest *t)
 {
-	struct task_group *n = sched_group_create(NULL, "cg-N"), *m = sched_group_create(NULL, "cg-M");
+	struct task_group *n = sched_group_create(NULL, "cg-N"),
+			  *m = sched_group_create(NULL, "cg-M");
 	struct task_group *x = n ? sched_group_create(n, "x") : NULL;
 	struct task_group *y = n ? sched_group_create(n, "y") : NULL;
 	static const unsigned int want[3] = { 375, 125, 500 };
