@@ -400,7 +400,8 @@ SHELL_SCRIPT = [
     ("history", "history\r", [r"^ +\d+  cpus$", r"^ +\d+  help spawn$"]),
     # Idle tasks as Linux's swapper/N, pid 0, CPU0's included; PRIO 120 + nice; vruntime
     # relative to min_vruntime (a few digits, not ~2^64).
-    ("ps", "ps\r", [r"PID NAME +CPU S POLICY PRIO NICE UTIL_AVG UTIL_EST VRUNTIME_US +MIGR",
+    ("ps", "ps\r", [r"PID NAME +CPU S POLICY PRIO NICE UTIL_AVG UTIL_EST VRUNTIME_US +MIGR +"
+                    r"RUNTIME_MS GROUP$",
                     r"^ +\d+ init +\d+ R normal +120 +0 +\d+ +\d+ +-?\d{1,7} +\d+ ",
                     r"^ +0 swapper/0 +0 I idle +- +- ", r"^ +0 swapper/7 +7 I idle +- +- ",
                     r"!idle/"]),
@@ -416,7 +417,7 @@ SHELL_SCRIPT = [
     ("spawn-bad-policy", "spawn x policy=turbo\r", [r"unknown policy 'turbo'"]),
     # fifo prio 10: kernel prio 99 - 10 (Linux: MAX_RT_PRIO - 1 - rt_priority).
     ("ps-spawned", "ps\r", [r"^ +\d+ hog +[4-7] [RrS] normal +125 +5 ",
-                            r"^ +\d+ tick +0 [RrS] fifo +89 +- .* - +\d+ +\d+$"]),
+                            r"^ +\d+ tick +0 [RrS] fifo +89 +- .* - +\d+ +\d+ /$"]),
     ("top-compact", "top -c -n 1\r", [r"^cluster 0: capacity 462, misfit above util 369$",
                                       r"^cluster 1: capacity 1024, misfit above util 819$",
                                       r"^ +\d+ hog +cpu[4-7] +[RrS] util +\d+ = +\d+ % of 1024",

@@ -384,14 +384,11 @@ static void update_cfs_rq_h_load(struct cfs_rq *cfs_rq)
 	}
 }
 
-/* Linux: task_h_load(). A task of the root group: its load_avg, as Linux without
- * CONFIG_FAIR_GROUP_SCHED (with it, x root load / (root load + 1): deviation table). */
-unsigned long task_h_load(struct task_struct *p)
+/* Linux: task_h_load() for a task of a group (the wrapper: sched_internal.h). */
+unsigned long __task_h_load(struct task_struct *p)
 {
 	struct cfs_rq *cfs_rq = task_cfs_rq(p);
 
-	if (cfs_rq->tg == &root_task_group)
-		return p->se.avg.load_avg;
 	update_cfs_rq_h_load(cfs_rq);
 	return (unsigned long)((u64)p->se.avg.load_avg * cfs_rq->h_load /
 			       (cfs_rq->avg.load_avg + 1));

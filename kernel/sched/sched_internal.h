@@ -401,7 +401,13 @@ static inline void list_add_leaf_cfs_rq(struct cfs_rq *cfs_rq)
 }
 void list_del_leaf_cfs_rq(struct cfs_rq *cfs_rq);
 bool cfs_rq_is_decayed(const struct cfs_rq *cfs_rq);
-unsigned long task_h_load(struct task_struct *p);
+unsigned long __task_h_load(struct task_struct *p);
+/* Linux: task_h_load(). A task of the root group: its load_avg, as Linux without
+ * CONFIG_FAIR_GROUP_SCHED (with it, x root load / (root load + 1): deviation table). */
+static inline unsigned long task_h_load(struct task_struct *p)
+{
+	return p->sched_task_group ? __task_h_load(p) : p->se.avg.load_avg;
+}
 void find_matching_se(struct sched_entity **se, struct sched_entity **pse);
 void task_change_group_fair(struct task_struct *p, struct task_group *tg);
 void propagate_entity_cfs_rq(struct sched_entity *se);
