@@ -704,13 +704,14 @@ def nice_weight(nice):
 
 
 def ps_rows(lines):
-    """ps lines -> {name: {"pid", "cpu", "util", "runtime_ms"}} (kernel/shell.c: ps)."""
+    """ps lines -> {name: {"pid", "cpu", "util", "runtime_ms", "group"}} (kernel/shell.c:
+    ps; RUNTIME_MS is the 12th column, GROUP the last)."""
     rows = {}
     for l in lines:
         f = l.split()
-        if len(f) >= 12 and f[0].isdigit() and f[-1].isdigit():
+        if len(f) >= 13 and f[0].isdigit() and f[11].isdigit():
             rows[f[1]] = {"pid": int(f[0]), "cpu": f[2], "util": int(f[7]),
-                          "runtime_ms": int(f[-1])}
+                          "runtime_ms": int(f[11]), "group": f[12]}
     return rows
 
 
