@@ -123,5 +123,46 @@ static void group_task_h_load_nested(struct ktest *t)
 	machine_ok(t);
 }
 
+/* The leaf list update_blocked_averages() walks: a task of A/B on CPU 1 puts B's and A's
+ * cfs_rqs on CPU 1's list, B's first (a child decays and propagates before its parent,
+ * Linux: list_add_leaf_cfs_rq()); once the task sleeps and their blocked load has
+ * decayed to 0, both leave it (cfs_rq_is_decayed()), and the root's load is 0 again. */
+static void group_leaf_list_order(struct ktest *t)
+{
+	struct task_group *a, *b;
+	struct task_struct *p;
+	struct list_head *first;
+	struct rq *rq;
+
+	if (!machine_up(t))
+		return;
+	a = sched_group_create(NULL, "A");
+	b = a ? sched_group_create(a, "B") : NULL;
+	ASSERT_TRUE(t, a && b);
+	rq = cpu_rq(1);
+	p = task_new("p", cpumask_of(1), 0);
+	sched_move_task(p, b);
+	task_start(p, 1);
+	run_for(50 * MS);
+	first = rq->leaf_cfs_rq_list.next;
+	EXPECT_TRUE(t, tg_cfs_rq(b, 1)->on_list && tg_cfs_rq(a, 1)->on_list);
+	EXPECT_EQ(t, first, &tg_cfs_rq(b, 1)->leaf_cfs_rq_list);
+	EXPECT_EQ(t, first->next, &tg_cfs_rq(a, 1)->leaf_cfs_rq_list);
+	EXPECT_EQ(t, tg_cfs_rq(a, 1)->nr_leaf_children, 1u);
+	ASSERT_TRUE(t, task_sleep(t, p));
+	run_for(3000 * MS); /* ~94 half-lives: every sum reaches 0 */
+	spin_lock(&rq->lock);
+	update_blocked_averages(rq);
+	spin_unlock(&rq->lock);
+	ktest_diag(t, "after 3 s asleep: A/B load_sum %llu on_list %d, A %d, root load %lu",
+		   tg_cfs_rq(b, 1)->avg.load_sum, tg_cfs_rq(b, 1)->on_list,
+		   tg_cfs_rq(a, 1)->on_list, rq->cfs.avg.load_avg);
+	EXPECT_FALSE(t, tg_cfs_rq(b, 1)->on_list);
+	EXPECT_FALSE(t, tg_cfs_rq(a, 1)->on_list);
+	EXPECT_TRUE(t, list_empty(&rq->leaf_cfs_rq_list));
+	EXPECT_EQ(t, rq->cfs.avg.load_avg, 0ul);
+	machine_ok(t);
+}
+
 KTEST_SUITE(fair_group, KTEST_CASE(group_calc_shares_formula), KTEST_CASE(group_propagation_detach),
-	    KTEST_CASE(group_task_h_load_nested));
+	    KTEST_CASE(group_task_h_load_nested), KTEST_CASE(group_leaf_list_order));
