@@ -289,7 +289,7 @@ static void update_curr_fair(struct rq *rq)
 /* Linux: place_entity(). New tasks start a slice behind (START_DEBIT);
  * sleepers get at most half a latency period of credit (GENTLE_FAIR_SLEEPERS),
  * never more than they had. */
-static void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, bool initial)
+void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, bool initial)
 {
 	u64 vruntime = cfs_rq->min_vruntime;
 

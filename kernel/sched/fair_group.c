@@ -427,30 +427,41 @@ void find_matching_se(struct sched_entity **se, struct sched_entity **pse)
 	}
 }
 
-/* Linux: task_change_group_fair(), called by sched_move_task() with p dequeued (and put
- * if it ran): its signals leave the old group's cfs_rq and join the new one's, both
- * propagated to the root at once; a sleeping task's vruntime is carried relative to
- * min_vruntime (as switched_from/to_fair do). The group pointer changes in between
- * since a task's cfs_rq follows from it. */
+/* Linux: vruntime_normalized(): a queued task's vruntime was made relative by its
+ * dequeue (DEQUEUE_SAVE), a task that never ran has its fork-time relative one; a
+ * sleeper's is absolute. (No TASK_WAKING here: ttwu holds p->pi_lock throughout.) */
+static bool vruntime_normalized(const struct task_struct *p)
+{
+	return p->on_rq || !p->se.sum_exec_runtime;
+}
+
+/* Linux: task_change_group_fair() = detach_task_cfs_rq(), set_task_rq(),
+ * attach_task_cfs_rq(), called by sched_move_task() with p dequeued (and put if it
+ * ran): its signals leave the old group's cfs_rq and join the new one's, both
+ * propagated to the root at once; a sleeper is placed as a waking one on the old
+ * cfs_rq (no unlimited sleep credit) and carried relative to min_vruntime. The group
+ * pointer changes in between since a task's cfs_rq follows from it. */
 void task_change_group_fair(struct task_struct *p, struct task_group *tg)
 {
 	struct sched_entity *se = &p->se;
-	bool queued = task_on_rq_queued(p), fair = p->sched_class == &fair_sched_class;
+	bool normalized = vruntime_normalized(p);
 	struct cfs_rq *cfs_rq;
 
-	if (!fair || p->state == TASK_NEW) {
+	if (p->sched_class != &fair_sched_class || p->state == TASK_NEW) {
 		WRITE_ONCE(p->sched_task_group, tg);
 		return;
 	}
 	cfs_rq = cfs_rq_of(se);
-	if (!queued)
+	if (!normalized) {
+		place_entity(cfs_rq, se, false);
 		se->vruntime -= cfs_rq->min_vruntime;
+	}
 	detach_entity_cfs_rq(cfs_rq, se);
 	se->avg.last_update_time = 0; /* Linux: "tell se's cfs_rq has been changed" */
 	WRITE_ONCE(p->sched_task_group, tg);
 	cfs_rq = cfs_rq_of(se);
 	attach_entity_cfs_rq(cfs_rq, se);
-	if (!queued)
+	if (!normalized)
 		se->vruntime += cfs_rq->min_vruntime;
 }
 

@@ -436,6 +436,7 @@ void update_load_avg_task(struct rq *rq, struct task_struct *p);
 bool update_blocked_averages(struct rq *rq); /* true: blocked load left to decay */
 void reweight_task(struct task_struct *p, unsigned long weight);
 void reweight_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, unsigned long weight);
+void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, bool initial);
 unsigned long cpu_util(int cpu);			     /* CFS util incl. util_est, clamped */
 unsigned long task_util_est_of(const struct task_struct *p); /* Linux: task_util_est() */
 unsigned long uclamp_task_util(const struct task_struct *p);

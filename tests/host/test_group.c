@@ -164,5 +164,39 @@ static void group_leaf_list_order(struct ktest *t)
 	machine_ok(t);
 }
 
+/* A task that slept long while a hog ran on its CPU has a vruntime far behind
+ * min_vruntime. Moved into a group while asleep, Linux's detach_task_cfs_rq() first
+ * places it as a waking task (place_entity: at most half a latency period of credit,
+ * GENTLE_FAIR_SLEEPERS), so in the new cfs_rq it sits exactly latency / 2 before
+ * min_vruntime, not its whole sleep before. */
+static void group_move_sleeper_placed(struct ktest *t)
+{
+	struct task_group *g;
+	struct task_struct *p;
+	struct cfs_rq *gcfs;
+
+	if (!machine_up(t))
+		return;
+	g = sched_group_create(NULL, "S");
+	ASSERT_TRUE(t, g);
+	p = task_new("s", cpumask_of(2), 0);
+	sched_move_task(p, &root_task_group);
+	task_start(p, 2);
+	run_for(5 * MS);
+	ASSERT_TRUE(t, task_sleep(t, p));
+	sched_move_task(hog(2), &root_task_group);
+	run_for(300 * MS);
+	EXPECT_TRUE(t, (s64)(cpu_rq(2)->cfs.min_vruntime - p->se.vruntime) >
+			       (s64)sysctl_sched_latency);
+	EXPECT_EQ(t, sched_move_task(p, g), 0);
+	gcfs = tg_cfs_rq(g, 2);
+	ktest_diag(t, "in S: vruntime - min_vruntime = %lld us (latency %u us)",
+		   (long long)(s64)(p->se.vruntime - gcfs->min_vruntime) / 1000,
+		   sysctl_sched_latency / 1000);
+	EXPECT_EQ(t, (s64)(p->se.vruntime - gcfs->min_vruntime), -(s64)(sysctl_sched_latency / 2));
+	machine_ok(t);
+}
+
 KTEST_SUITE(fair_group, KTEST_CASE(group_calc_shares_formula), KTEST_CASE(group_propagation_detach),
-	    KTEST_CASE(group_task_h_load_nested), KTEST_CASE(group_leaf_list_order));
+	    KTEST_CASE(group_task_h_load_nested), KTEST_CASE(group_leaf_list_order),
+	    KTEST_CASE(group_move_sleeper_placed));
