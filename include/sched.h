@@ -225,7 +225,8 @@ struct task_info {
 	u64 vruntime, nr_migrations, sum_exec_runtime;
 	u64 dl_runtime, dl_deadline, dl_period; /* ns; SCHED_DEADLINE only */
 	cpumask_t cpus_allowed;
-	char group[24]; /* its task group's path ("/": the root) */
+	char group[24];	  /* its task group's path ("/": the root) */
+	u64 min_vruntime; /* its cfs_rq's (its group's on its CPU) */
 };
 /* Fills up to max entries in pid order; returns how many tasks there are. */
 int task_snapshot(struct task_info *out, int max);
@@ -295,10 +296,11 @@ unsigned long capacity_of(unsigned int cpu);
 unsigned long capacity_orig_of(unsigned int cpu);
 void sched_print_task(const struct task_struct *p); /* /proc/<pid>/sched-like */
 void sched_print_rq_stats(unsigned int cpu);
-void sched_why_print(struct task_struct *p); /* the shell's `why` (why.c) */
-u64 cpu_min_vruntime(unsigned int cpu);	     /* cfs_rq->min_vruntime, for ps */
-void sched_print_domains(void);		     /* each CPU's sched domains (shell) */
-u64 cpu_idle_time_ns(unsigned int cpu);	     /* idle so far, the current stretch included */
+void sched_why_print(struct task_struct *p);	    /* the shell's `why` (why.c) */
+u64 cpu_min_vruntime(unsigned int cpu);		    /* cfs_rq->min_vruntime, for ps */
+u64 task_min_vruntime(const struct task_struct *p); /* its own cfs_rq's (its group's) */
+void sched_print_domains(void);			    /* each CPU's sched domains (shell) */
+u64 cpu_idle_time_ns(unsigned int cpu);		    /* idle so far, the current stretch included */
 /* E3: totals of CFS PELT updates and of their timed ns over all CPUs; then
  * turns their timing on or off (one load and branch per update when off). */
 void sched_pelt_stats(bool timing, u64 *updates, u64 *ns);

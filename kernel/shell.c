@@ -121,7 +121,7 @@ static char task_state_char(const struct task_info *i)
 	return '?';
 }
 
-/* VRUNTIME: a CFS task's vruntime minus its CPU's min_vruntime, in us ("-" if
+/* VRUNTIME: a CFS task's vruntime minus its cfs_rq's min_vruntime, in us ("-" if
  * not CFS): the raw value starts near 2^64 (min_vruntime wraps early) and
  * teaches nothing. */
 static void format_vruntime(char *buf, size_t size, const struct task_info *i)
@@ -130,8 +130,7 @@ static void format_vruntime(char *buf, size_t size, const struct task_info *i)
 		strlcpy_k(buf, "-", size);
 		return;
 	}
-	ksnprintf(buf, size, "%lld",
-		  (long long)(i->vruntime - cpu_min_vruntime((unsigned int)i->cpu)) / 1000);
+	ksnprintf(buf, size, "%lld", (long long)(i->vruntime - i->min_vruntime) / 1000);
 }
 
 static void print_task(const struct task_info *i)

@@ -75,6 +75,11 @@ u64 cpu_min_vruntime(unsigned int cpu)
 	return READ_ONCE(cpu_rq(cpu)->cfs.min_vruntime);
 }
 
+u64 task_min_vruntime(const struct task_struct *p)
+{
+	return p->cpu < 0 ? 0 : READ_ONCE(task_cfs_rq(p)->min_vruntime);
+}
+
 /* What update_cpu_capacity() subtracts (the shell's cpus shows them). */
 unsigned long cpu_util_rt(unsigned int cpu)
 {
