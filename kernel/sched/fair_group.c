@@ -162,15 +162,12 @@ long calc_group_shares(struct cfs_rq *cfs_rq)
 	return MIN(MAX(shares, (long)MIN_SHARES), tg_shares);
 }
 
-/* Linux: update_cfs_group() for a group entity (the wrapper: sched_internal.h). */
+/* Linux 6.1: update_cfs_group() for a group entity (the wrapper: sched_internal.h).
+ * Reweighted even at an unchanged weight, as 6.1 does (its load_avg is recomputed from
+ * load_sum with the current divider; the skip came with 6.7's EEVDF reweight). */
 void __update_cfs_group(struct sched_entity *se)
 {
-	struct cfs_rq *gcfs_rq = group_cfs_rq(se);
-	unsigned long shares;
-
-	shares = (unsigned long)calc_group_shares(gcfs_rq);
-	if (se->load.weight != shares)
-		reweight_entity(se->cfs_rq, se, shares);
+	reweight_entity(se->cfs_rq, se, (unsigned long)calc_group_shares(group_cfs_rq(se)));
 }
 
 /* Linux: update_tg_load_avg(): tg->load_avg follows the cfs_rq's load_avg, updated only
