@@ -76,7 +76,7 @@ int pelt_update_load_sum(struct sched_avg *sa, u64 now, unsigned long load, unsi
 void pelt_update_load_avg(struct sched_avg *sa, unsigned long load);
 
 /* The updates of Linux's pelt.c, by the signal they serve (each "Linux:" in pelt.c). */
-int pelt_update_se(struct sched_avg *sa, u64 now, bool on_rq, bool runnable, bool running,
+int pelt_update_se(struct sched_avg *sa, u64 now, bool on_rq, unsigned long runnable, bool running,
 		   unsigned long weight);
 int pelt_update_blocked_se(struct sched_avg *sa, u64 now, unsigned long weight);
 int pelt_update_cfs_rq(struct sched_avg *sa, u64 now, unsigned long load, unsigned int h_nr_running,

@@ -41,11 +41,14 @@ struct load_weight {
 	u32 inv_weight; /* 2^32 / weight, for divisions by multiplication */
 };
 
-/* A CFS entity (no group scheduling: always a task). */
+/* A CFS entity: a task, or a task group on one CPU (my_q set: the group's cfs_rq there;
+ * Linux: CONFIG_FAIR_GROUP_SCHED). A task's cfs_rq and parent follow from its group and
+ * CPU (kernel/sched/sched_internal.h: cfs_rq_of(), parent_entity()). */
+struct cfs_rq;
 struct sched_entity {
 	struct load_weight load;
 	struct rb_node run_node;
-	struct list_head group_node; /* on rq->cfs_tasks while queued */
+	struct list_head group_node; /* on rq->cfs_tasks while queued (tasks only) */
 	int on_rq;
 	u64 exec_start;
 	u64 sum_exec_runtime;
@@ -53,6 +56,12 @@ struct sched_entity {
 	u64 vruntime;
 	u64 nr_migrations;
 	struct sched_avg avg;
+	/* group entities only (a task's are NULL / 0) */
+	int depth;		       /* 0 under the root cfs_rq */
+	struct sched_entity *parent;   /* the parent group's entity on this CPU, NULL at root */
+	struct cfs_rq *cfs_rq;	       /* the cfs_rq it is queued on */
+	struct cfs_rq *my_q;	       /* the cfs_rq it owns */
+	unsigned long runnable_weight; /* my_q->h_nr_running (Linux: se_update_runnable) */
 };
 
 struct sched_rt_entity {
@@ -216,6 +225,8 @@ struct task_info {
 	u64 vruntime, nr_migrations, sum_exec_runtime;
 	u64 dl_runtime, dl_deadline, dl_period; /* ns; SCHED_DEADLINE only */
 	cpumask_t cpus_allowed;
+	char group[24];	  /* its task group's path ("/": the root) */
+	u64 min_vruntime; /* its cfs_rq's (its group's on its CPU) */
 };
 /* Fills up to max entries in pid order; returns how many tasks there are. */
 int task_snapshot(struct task_info *out, int max);
@@ -285,10 +296,11 @@ unsigned long capacity_of(unsigned int cpu);
 unsigned long capacity_orig_of(unsigned int cpu);
 void sched_print_task(const struct task_struct *p); /* /proc/<pid>/sched-like */
 void sched_print_rq_stats(unsigned int cpu);
-void sched_why_print(struct task_struct *p); /* the shell's `why` (why.c) */
-u64 cpu_min_vruntime(unsigned int cpu);	     /* cfs_rq->min_vruntime, for ps */
-void sched_print_domains(void);		     /* each CPU's sched domains (shell) */
-u64 cpu_idle_time_ns(unsigned int cpu);	     /* idle so far, the current stretch included */
+void sched_why_print(struct task_struct *p);	    /* the shell's `why` (why.c) */
+u64 cpu_min_vruntime(unsigned int cpu);		    /* cfs_rq->min_vruntime, for ps */
+u64 task_min_vruntime(const struct task_struct *p); /* its own cfs_rq's (its group's) */
+void sched_print_domains(void);			    /* each CPU's sched domains (shell) */
+u64 cpu_idle_time_ns(unsigned int cpu);		    /* idle so far, the current stretch included */
 /* E3: totals of CFS PELT updates and of their timed ns over all CPUs; then
  * turns their timing on or off (one load and branch per update when off). */
 void sched_pelt_stats(bool timing, u64 *updates, u64 *ns);
@@ -320,8 +332,8 @@ void cpuhp_report_idle_dead(void) __attribute__((noreturn));
 /* Check every run queue's invariants; returns the number of violations. */
 int sched_check_invariants(bool verbose);
 
-/* kernel/sched/group.c: task groups (the cpu cgroup's tree; its CFS hierarchy
- * is not implemented: the weight is stored, the clamps act through uclamp).
+/* kernel/sched/group.c: task groups (the cpu cgroup's tree; its CFS hierarchy is
+ * kernel/sched/fair_group.c's: the weight shares CPU time, the clamps act through uclamp).
  * path "A/B" ("" or "/": root); NULL parent: root; -1 / NULL on refusal. */
 struct task_group *sched_group_find(const char *path);
 struct task_group *sched_group_create(struct task_group *parent, const char *name);
@@ -332,6 +344,14 @@ int sched_move_task(struct task_struct *p, struct task_group *tg);
 struct task_group *task_group(const struct task_struct *p);
 int sched_group_path(const struct task_group *tg, char *buf, size_t size);
 void sched_group_print(void); /* the shell's `cgroups` */
+/* A non-root group on one CPU, read without its lock (a snapshot): its cfs_rq's load and
+ * util, its entity's weight (the share calc_group_shares gave it), load and util. */
+struct sched_group_cpu {
+	unsigned long cfs_load, cfs_util, se_weight, se_load, se_util;
+	unsigned int nr_running; /* tasks below it there (h_nr_running) */
+};
+int sched_group_cpu_stats(struct task_group *tg, unsigned int cpu, struct sched_group_cpu *out);
+long sched_group_load_avg(struct task_group *tg); /* tg->load_avg */
 
 /* kernel/sched/features.c: runtime feature flags, as Linux's sched features. */
 int sched_feat_set(const char *name_or_NO_name); /* 0, or -1 if unknown */

@@ -151,7 +151,7 @@ static char task_state_char(const struct task_info *i)
 	return '?';
 }
 
-/* VRUNTIME: a CFS task's vruntime minus its CPU's min_vruntime, in us ("-" if
+/* VRUNTIME: a CFS task's vruntime minus its cfs_rq's min_vruntime, in us ("-" if
  * not CFS): the raw value starts near 2^64 (min_vruntime wraps early) and
  * teaches nothing. */
 static void format_vruntime(char *buf, size_t size, const struct task_info *i)
@@ -160,8 +160,7 @@ static void format_vruntime(char *buf, size_t size, const struct task_info *i)
 		strlcpy_k(buf, "-", size);
 		return;
 	}
-	ksnprintf(buf, size, "%lld",
-		  (long long)(i->vruntime - cpu_min_vruntime((unsigned int)i->cpu)) / 1000);
+	ksnprintf(buf, size, "%lld", (long long)(i->vruntime - i->min_vruntime) / 1000);
 }
 
 static void print_task(const struct task_info *i)
@@ -173,11 +172,11 @@ static void print_task(const struct task_info *i)
 	ksnprintf(nice, sizeof(nice), "%d", i->nice);
 	ksnprintf(prio, sizeof(prio), "%d", i->prio);
 	format_vruntime(vr, sizeof(vr), i);
-	printk("%5d %-16s %3d %c %-6s %4s %4s %8lu %8lu %12s %5llu %11llu\n", i->pid, i->comm,
+	printk("%5d %-16s %3d %c %-6s %4s %4s %8lu %8lu %12s %5llu %11llu %s\n", i->pid, i->comm,
 	       i->cpu, task_state_char(i),
 	       strcmp(i->class_name, "stop") ? policy_name(i->policy) : "stop", own ? "-" : prio,
 	       rt || own ? "-" : nice, i->util_avg, i->util_est, vr, i->nr_migrations,
-	       i->sum_exec_runtime / NSEC_PER_MSEC);
+	       i->sum_exec_runtime / NSEC_PER_MSEC, i->group);
 	if (i->policy == SCHED_DEADLINE)
 		printk("      deadline: runtime %llu us, deadline %llu us, period %llu us\n",
 		       i->dl_runtime / NSEC_PER_USEC, i->dl_deadline / NSEC_PER_USEC,
@@ -207,7 +206,7 @@ static void print_tasks(void)
 	if (!info)
 		return;
 	printk("  PID NAME             CPU S POLICY PRIO NICE UTIL_AVG UTIL_EST VRUNTIME_US  MIGR "
-	       " RUNTIME_MS\n");
+	       " RUNTIME_MS GROUP\n");
 	for (int k = 0; k < n && k < max; k++)
 		print_task(&info[k]);
 	if (n > max)

@@ -26,10 +26,12 @@ static const struct cmd_help helps[] = {
 		"  UTIL_AVG   PELT utilization, 0..1024 capacity units: the share of time it\n"
 		"             runs, scaled by CPU capacity and frequency (half-life 32 ms)\n"
 		"  UTIL_EST   util_est: the util it had when it last slept (ewma and enqueued)\n"
-		"  VRUNTIME   CFS virtual runtime minus its CPU's cfs_rq min_vruntime, in us\n"
+		"  VRUNTIME   CFS virtual runtime minus its cfs_rq's min_vruntime (its group's\n"
+		"             on its CPU), in us\n"
 		"             (0 = next in line; the most negative runs first); - if not CFS\n"
 		"  MIGR       migrations between CPUs so far\n"
-		"  RUNTIME_MS CPU time used, in ms of emulated time\n" },
+		"  RUNTIME_MS CPU time used, in ms of emulated time\n"
+		"  GROUP      its task group (cgcreate, cgclassify; / is the root group)\n" },
 	{ "top", "  cpus and ps every MS ms (default 1000) until a key; -n COUNT stops after\n"
 		 "  COUNT screens. -c: compact - user tasks only, grouped by cluster, with\n"
 		 "  util (max of util_avg and util_est) against the cluster's capacity and\n"

@@ -142,6 +142,7 @@ RUNS = [
     # EAS (tests/kernel/selftest_eas.c): schedutil on every policy; placement with EAS on
     # and off, a task outgrowing LITTLE, EAS following the governors.
     {"name": "eas-bl44", "kind": "qemu", "append": "selftest=eas", "qemu": QEMU_BL44},
+    {"name": "cgroup-bl44", "kind": "qemu", "append": "selftest=cgroup", "qemu": QEMU_BL44},
     # Board-sized memory (the HiKey960 has 3 GiB): the allocators take all of it and give
     # it all back (alloc_exhaustion, stress_oom), and a boot at 1 GiB is no different.
     {"name": "mem-1g-bl44", "kind": "qemu", "append": "selftest=boot,alloc,threads",
@@ -406,7 +407,8 @@ SHELL_SCRIPT = [
     ("history", "history\r", [r"^ +\d+  cpus$", r"^ +\d+  help spawn$"]),
     # Idle tasks as Linux's swapper/N, pid 0, CPU0's included; PRIO 120 + nice; vruntime
     # relative to min_vruntime (a few digits, not ~2^64).
-    ("ps", "ps\r", [r"PID NAME +CPU S POLICY PRIO NICE UTIL_AVG UTIL_EST VRUNTIME_US +MIGR",
+    ("ps", "ps\r", [r"PID NAME +CPU S POLICY PRIO NICE UTIL_AVG UTIL_EST VRUNTIME_US +MIGR +"
+                    r"RUNTIME_MS GROUP$",
                     r"^ +\d+ init +\d+ R normal +120 +0 +\d+ +\d+ +-?\d{1,7} +\d+ ",
                     r"^ +0 swapper/0 +0 I idle +- +- ", r"^ +0 swapper/7 +7 I idle +- +- ",
                     r"!idle/"]),
@@ -422,7 +424,7 @@ SHELL_SCRIPT = [
     ("spawn-bad-policy", "spawn x policy=turbo\r", [r"unknown policy 'turbo'"]),
     # fifo prio 10: kernel prio 99 - 10 (Linux: MAX_RT_PRIO - 1 - rt_priority).
     ("ps-spawned", "ps\r", [r"^ +\d+ hog +[4-7] [RrS] normal +125 +5 ",
-                            r"^ +\d+ tick +0 [RrS] fifo +89 +- .* - +\d+ +\d+$"]),
+                            r"^ +\d+ tick +0 [RrS] fifo +89 +- .* - +\d+ +\d+ /$"]),
     ("top-compact", "top -c -n 1\r", [r"^cluster 0: capacity 462, misfit above util 369$",
                                       r"^cluster 1: capacity 1024, misfit above util 819$",
                                       r"^ +\d+ hog +cpu[4-7] +[RrS] util +\d+ = +\d+ % of 1024",
@@ -734,13 +736,14 @@ def nice_weight(nice):
 
 
 def ps_rows(lines):
-    """ps lines -> {name: {"pid", "cpu", "util", "runtime_ms"}} (kernel/shell.c: ps)."""
+    """ps lines -> {name: {"pid", "cpu", "util", "runtime_ms", "group"}} (kernel/shell.c:
+    ps; RUNTIME_MS is the 12th column, GROUP the last)."""
     rows = {}
     for l in lines:
         f = l.split()
-        if len(f) >= 12 and f[0].isdigit() and f[-1].isdigit():
+        if len(f) >= 13 and f[0].isdigit() and f[11].isdigit():
             rows[f[1]] = {"pid": int(f[0]), "cpu": f[2], "util": int(f[7]),
-                          "runtime_ms": int(f[-1])}
+                          "runtime_ms": int(f[11]), "group": f[12]}
     return rows
 
 

@@ -463,7 +463,7 @@ static struct rq *find_busiest_queue(struct lb_env *env, const cpumask_t *group)
 /* Linux: task_hot(): ran within the migration cost, or is a buddy. */
 static int task_hot(struct task_struct *p, struct lb_env *env)
 {
-	struct cfs_rq *cfs_rq = &env->src_rq->cfs;
+	struct cfs_rq *cfs_rq = cfs_rq_of(&p->se);
 
 	if (p->sched_class != &fair_sched_class || p->policy == SCHED_IDLE)
 		return 0;
@@ -522,7 +522,7 @@ static bool detach_fits(struct lb_env *env, struct task_struct *p)
 
 	switch (env->migration_type) {
 	case migrate_load:
-		load = MAX(p->se.avg.load_avg, 1ul); /* Linux: task_h_load() */
+		load = MAX(task_h_load(p), 1ul);
 		/* Not too much load, less strict after each failure. */
 		if ((env->sd->nr_balance_failed >= 64 ? 0 : load >> env->sd->nr_balance_failed) >
 		    (unsigned long)env->imbalance)

@@ -985,6 +985,10 @@ static struct task_struct *pick_migratable(struct rq *rq)
 			return list_first_entry(&rq->rt.queue[prio], struct task_struct,
 						rt.run_list);
 	node = rb_first_cached(&rq->cfs.tasks_timeline);
+	/* a group entity in a tree is not running: its own tree holds its tasks */
+	while (node && !entity_is_task(rb_entry(node, struct sched_entity, run_node)))
+		node = rb_first_cached(
+			&rb_entry(node, struct sched_entity, run_node)->my_q->tasks_timeline);
 	return node ? container_of(rb_entry(node, struct sched_entity, run_node),
 				   struct task_struct, se)
 		    : NULL;
@@ -1081,6 +1085,8 @@ void sched_init_cpu(unsigned int cpu, struct task_struct *idle)
 	sched_debug_rq_init(cpu);
 	rq->cpu = cpu;
 	init_cfs_rq(&rq->cfs);
+	init_cfs_rq_of(&rq->cfs, rq, &root_task_group);
+	INIT_LIST_HEAD(&rq->leaf_cfs_rq_list);
 	init_rt_rq(&rq->rt);
 	init_uclamp_rq(rq);
 	init_dl_rq(&rq->dl);

@@ -27,12 +27,6 @@ void sched_tunables_init(unsigned int nr_cpus)
 	sysctl_sched_wakeup_granularity = 1000000 * factor;
 }
 
-/* Linux: cfs_rq_of(): no group scheduling, so the cfs_rq of the task's rq. */
-static inline struct cfs_rq *cfs_rq_of(struct sched_entity *se)
-{
-	return &task_rq(task_of(se))->cfs;
-}
-
 /* ---- capacity (arch_scale_*: kernel/arch_topology.c) -------------------------------- */
 
 unsigned long capacity_orig_of(unsigned int cpu)
@@ -79,6 +73,11 @@ unsigned long cpu_util_cfs(unsigned int cpu)
 u64 cpu_min_vruntime(unsigned int cpu)
 {
 	return READ_ONCE(cpu_rq(cpu)->cfs.min_vruntime);
+}
+
+u64 task_min_vruntime(const struct task_struct *p)
+{
+	return p->cpu < 0 ? 0 : READ_ONCE(task_cfs_rq(p)->min_vruntime);
 }
 
 /* What update_cpu_capacity() subtracts (the shell's cpus shows them). */
@@ -149,7 +148,7 @@ void update_misfit_status(struct task_struct *p, struct rq *rq)
 		rq->misfit_task_load = 0;
 		return;
 	}
-	rq->misfit_task_load = MAX(p->se.avg.load_avg, 1ul);
+	rq->misfit_task_load = MAX(task_h_load(p), 1ul);
 }
 
 unsigned long cpu_load(const struct rq *rq)
@@ -245,15 +244,21 @@ static u64 sched_period(unsigned long nr_running)
 	return sysctl_sched_latency;
 }
 
-/* slice = period x w / W (W includes se when it is not queued yet). */
+/* Linux 6.1: sched_slice() (ALT_PERIOD, BASE_SLICE): the period for all CFS tasks of
+ * the CPU, times w / W at each level up the hierarchy (W includes se when it is not
+ * queued yet). */
 static u64 sched_slice(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
-	unsigned long nr = cfs_rq->nr_running + !se->on_rq;
-	unsigned long w = cfs_rq->load.weight + (se->on_rq ? 0 : se->load.weight);
-	u64 slice = sched_period(nr);
+	u64 slice = sched_period(rq_of(cfs_rq)->cfs.h_nr_running + !se->on_rq);
 
-	if (w)
-		slice = slice * se->load.weight / w;
+	for_each_sched_entity(se)
+	{
+		struct cfs_rq *qcfs_rq = cfs_rq_of(se);
+		unsigned long w = qcfs_rq->load.weight + (se->on_rq ? 0 : se->load.weight);
+
+		if (w)
+			slice = slice * se->load.weight / w;
+	}
 	return MAX(slice, (u64)sysctl_sched_min_granularity);
 }
 
@@ -276,19 +281,20 @@ static void update_curr(struct cfs_rq *cfs_rq)
 	curr->sum_exec_runtime += delta;
 	curr->vruntime += calc_delta_fair(delta, curr);
 	update_min_vruntime(cfs_rq);
-	account_cpu_work(rq, task_of(curr), delta);
+	if (entity_is_task(curr))
+		account_cpu_work(rq, task_of(curr), delta);
 }
 
 static void update_curr_fair(struct rq *rq)
 {
 	lockdep_assert_held(&rq->lock);
-	update_curr(&rq->cfs);
+	update_curr(cfs_rq_of(&rq->curr->se));
 }
 
 /* Linux: place_entity(). New tasks start a slice behind (START_DEBIT);
  * sleepers get at most half a latency period of credit (GENTLE_FAIR_SLEEPERS),
  * never more than they had. */
-static void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, bool initial)
+void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, bool initial)
 {
 	u64 vruntime = cfs_rq->min_vruntime;
 
@@ -306,16 +312,12 @@ static void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, bool in
 	se->vruntime = vruntime;
 }
 
-/* A task's weight changes (nice, policy; the core has dequeued it and put it
- * back if it ran): its load leaves the cfs_rq's at the old weight and comes
- * back at the new one, load_avg recomputed from its unweighted load_sum.
- * Linux: reweight_task() -> reweight_entity(). */
-void reweight_task(struct task_struct *p, unsigned long weight)
+/* An entity's weight changes (a task's nice or policy, the core having dequeued it and
+ * put it back if it ran; a group entity's share, fair_group.c): its load leaves the
+ * cfs_rq's at the old weight and comes back at the new one, load_avg recomputed from
+ * its unweighted load_sum. Linux: reweight_entity(). */
+void reweight_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, unsigned long weight)
 {
-	struct cfs_rq *cfs_rq = &task_rq(p)->cfs;
-	struct sched_entity *se = &p->se;
-
-	lockdep_assert_held(&task_rq(p)->lock);
 	if (se->on_rq) {
 		if (cfs_rq->curr == se)
 			update_curr(cfs_rq);
@@ -329,26 +331,36 @@ void reweight_task(struct task_struct *p, unsigned long weight)
 		update_load_add(&cfs_rq->load, se->load.weight);
 }
 
+void reweight_task(struct task_struct *p, unsigned long weight)
+{
+	lockdep_assert_held(&task_rq(p)->lock);
+	reweight_entity(cfs_rq_of(&p->se), &p->se, weight);
+}
+
 /* ---- enqueue, dequeue, pick ------------------------------------------------------------ */
 
+/* h_nr_running is counted by enqueue/dequeue_task_fair() at every level (Linux). */
 static void account_entity_enqueue(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	update_load_add(&cfs_rq->load, se->load.weight);
 	cfs_rq->nr_running++;
-	cfs_rq->h_nr_running++;
-	if (task_of(se)->policy == SCHED_IDLE)
-		cfs_rq->idle_h_nr_running++;
-	list_add(&se->group_node, &rq_of(cfs_rq)->cfs_tasks); /* balance.c's LRU */
+	if (entity_is_task(se))
+		list_add(&se->group_node, &rq_of(cfs_rq)->cfs_tasks); /* balance.c's LRU */
 }
 
 static void account_entity_dequeue(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	update_load_sub(&cfs_rq->load, se->load.weight);
 	cfs_rq->nr_running--;
-	cfs_rq->h_nr_running--;
-	if (task_of(se)->policy == SCHED_IDLE)
-		cfs_rq->idle_h_nr_running--;
-	list_del_init(&se->group_node);
+	if (entity_is_task(se))
+		list_del_init(&se->group_node);
+}
+
+/* Linux: se_update_runnable(): a group entity is as runnable as its tasks. */
+static void se_update_runnable(struct sched_entity *se)
+{
+	if (!entity_is_task(se))
+		se->runnable_weight = se->my_q->h_nr_running;
 }
 
 /* vruntime is kept relative to min_vruntime while a task is between run
@@ -364,41 +376,73 @@ static void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int f
 	update_curr(cfs_rq);
 	if (renorm && !curr)
 		se->vruntime += cfs_rq->min_vruntime;
-	update_load_avg(cfs_rq, se, DO_ATTACH);
+	update_load_avg(cfs_rq, se, UPDATE_TG | DO_ATTACH);
+	se_update_runnable(se);
+	update_cfs_group(se);
 	account_entity_enqueue(cfs_rq, se);
 	if (flags & ENQUEUE_WAKEUP)
 		place_entity(cfs_rq, se, false);
 	if (!curr)
 		__enqueue_entity(cfs_rq, se);
 	se->on_rq = 1;
+	if (cfs_rq->nr_running == 1)
+		list_add_leaf_cfs_rq(cfs_rq);
 }
 
 /* Buddies: entities pick_next_entity() prefers to the leftmost while that stays fair.
  * next: the wakee that preempted (cache hot with what its waker touched); last: the task
- * it preempted (hot with its own data); skip: a task that yielded. A SCHED_IDLE task is
- * never a buddy (Linux: se_is_idle()). */
+ * it preempted (hot with its own data); skip: a task that yielded. Set and cleared at
+ * every level up the hierarchy. A SCHED_IDLE task is never a buddy (Linux: se_is_idle()). */
+static bool se_is_idle(struct sched_entity *se)
+{
+	return entity_is_task(se) && task_of(se)->policy == SCHED_IDLE;
+}
+
 static void set_next_buddy(struct sched_entity *se)
 {
-	if (WARN_ON_ONCE(!se->on_rq) || task_of(se)->policy == SCHED_IDLE)
-		return;
-	cfs_rq_of(se)->next = se;
+	for_each_sched_entity(se)
+	{
+		if (WARN_ON_ONCE(!se->on_rq) || se_is_idle(se))
+			return;
+		cfs_rq_of(se)->next = se;
+	}
 }
 
 static void set_last_buddy(struct sched_entity *se)
 {
-	if (WARN_ON_ONCE(!se->on_rq) || task_of(se)->policy == SCHED_IDLE)
-		return;
-	cfs_rq_of(se)->last = se;
+	for_each_sched_entity(se)
+	{
+		if (WARN_ON_ONCE(!se->on_rq) || se_is_idle(se))
+			return;
+		cfs_rq_of(se)->last = se;
+	}
 }
+
+static void set_skip_buddy(struct sched_entity *se)
+{
+	for_each_sched_entity(se) cfs_rq_of(se)->skip = se;
+}
+
+/* Linux: __clear_buddies_last/next/skip(): up while the parent's buddy is the path. */
+#define CLEAR_BUDDY(se, field)                                                                     \
+	do {                                                                                       \
+		struct sched_entity *__s = (se);                                                   \
+		for_each_sched_entity(__s)                                                         \
+		{                                                                                  \
+			if (cfs_rq_of(__s)->field != __s)                                          \
+				break;                                                             \
+			cfs_rq_of(__s)->field = NULL;                                              \
+		}                                                                                  \
+	} while (0)
 
 static void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	if (cfs_rq->last == se)
-		cfs_rq->last = NULL;
+		CLEAR_BUDDY(se, last);
 	if (cfs_rq->next == se)
-		cfs_rq->next = NULL;
+		CLEAR_BUDDY(se, next);
 	if (cfs_rq->skip == se)
-		cfs_rq->skip = NULL;
+		CLEAR_BUDDY(se, skip);
 }
 
 /* A task leaving for another rq under both locks (balancer, forced migration:
@@ -406,10 +450,13 @@ static void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se)
  * that goes to sleep leaves them here, to decay as blocked load. */
 static void dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
 {
-	int action = task_of(se)->on_rq == TASK_ON_RQ_MIGRATING ? DO_DETACH : 0;
+	int action = UPDATE_TG;
 
+	if (entity_is_task(se) && task_of(se)->on_rq == TASK_ON_RQ_MIGRATING)
+		action |= DO_DETACH;
 	update_curr(cfs_rq);
 	update_load_avg(cfs_rq, se, action);
+	se_update_runnable(se);
 	clear_buddies(cfs_rq, se);
 	if (se != cfs_rq->curr)
 		__dequeue_entity(cfs_rq, se);
@@ -417,36 +464,92 @@ static void dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int f
 	account_entity_dequeue(cfs_rq, se);
 	if (!(flags & DEQUEUE_SLEEP))
 		se->vruntime -= cfs_rq->min_vruntime; /* leaving for another rq */
+	update_cfs_group(se);
 	update_min_vruntime(cfs_rq);
 }
 
-/* schedutil hears of it from update_load_avg() (a decay or an attach), as in
- * Linux 6.1, not on every enqueue. */
+/* Linux 6.1: enqueue_task_fair(). Up the hierarchy, each entity not yet queued is
+ * enqueued (the parents as wakeups); above the first one already queued, each is
+ * brought up to date and reweighted. schedutil hears of it from update_load_avg() (a
+ * decay or an attach), as in Linux 6.1, not on every enqueue. */
 static void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 {
+	struct sched_entity *se = &p->se;
+	unsigned int idle = p->policy == SCHED_IDLE;
+	bool task_new = !(flags & ENQUEUE_WAKEUP);
+	struct cfs_rq *cfs_rq;
+
 	lockdep_assert_held(&rq->lock);
 	util_est_enqueue_task(&rq->cfs, p);
-	enqueue_entity(&rq->cfs, &p->se, flags);
+	for_each_sched_entity(se)
+	{
+		if (se->on_rq)
+			break;
+		cfs_rq = cfs_rq_of(se);
+		enqueue_entity(cfs_rq, se, flags);
+		cfs_rq->h_nr_running++;
+		cfs_rq->idle_h_nr_running += idle;
+		flags = ENQUEUE_WAKEUP;
+	}
+	for_each_sched_entity(se)
+	{
+		cfs_rq = cfs_rq_of(se);
+		update_load_avg(cfs_rq, se, UPDATE_TG);
+		se_update_runnable(se);
+		update_cfs_group(se);
+		cfs_rq->h_nr_running++;
+		cfs_rq->idle_h_nr_running += idle;
+	}
 	/* Not a new task's first enqueue: its util is a guess (half the spare capacity). */
-	if (flags & ENQUEUE_WAKEUP)
+	if (!task_new)
 		update_overutilized_status(rq);
 }
 
-/* util_est: the task's estimate leaves the rq's first; its own is refreshed
- * last, from the util_avg that dequeue_entity() has just brought up to date. */
+/* Linux 6.1: dequeue_task_fair(). Up the hierarchy, each entity is dequeued until one
+ * whose cfs_rq keeps other load (a sleeping task there makes its group entity the next
+ * buddy); above it, each is brought up to date and reweighted. util_est: the task's
+ * estimate leaves the rq's first; its own is refreshed last, from the util_avg that
+ * dequeue_entity() has just brought up to date. */
 static void dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 {
+	struct sched_entity *se = &p->se;
+	unsigned int idle = p->policy == SCHED_IDLE;
+	bool task_sleep = flags & DEQUEUE_SLEEP;
+	struct cfs_rq *cfs_rq;
+
 	lockdep_assert_held(&rq->lock);
 	util_est_dequeue_task(&rq->cfs, p);
-	dequeue_entity(&rq->cfs, &p->se, flags);
-	util_est_update_task(&rq->cfs, p, flags & DEQUEUE_SLEEP);
+	for_each_sched_entity(se)
+	{
+		cfs_rq = cfs_rq_of(se);
+		dequeue_entity(cfs_rq, se, flags);
+		cfs_rq->h_nr_running--;
+		cfs_rq->idle_h_nr_running -= idle;
+		if (cfs_rq->load.weight) {
+			se = parent_entity(se); /* not dequeued: updated below */
+			if (task_sleep && se)
+				set_next_buddy(se);
+			break;
+		}
+		flags |= DEQUEUE_SLEEP;
+	}
+	for_each_sched_entity(se)
+	{
+		cfs_rq = cfs_rq_of(se);
+		update_load_avg(cfs_rq, se, UPDATE_TG);
+		se_update_runnable(se);
+		update_cfs_group(se);
+		cfs_rq->h_nr_running--;
+		cfs_rq->idle_h_nr_running -= idle;
+	}
+	util_est_update_task(&rq->cfs, p, task_sleep);
 }
 
 static void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	if (se->on_rq) {
 		__dequeue_entity(cfs_rq, se);
-		update_load_avg(cfs_rq, se, 0);
+		update_load_avg(cfs_rq, se, UPDATE_TG);
 	}
 	se->exec_start = rq_of(cfs_rq)->clock_task;
 	cfs_rq->curr = se;
@@ -496,6 +599,8 @@ static struct sched_entity *pick_next_entity(struct cfs_rq *cfs_rq, struct sched
 	return se;
 }
 
+/* Linux 6.1: pick_next_task_fair()'s simple path (the core has put prev already): down
+ * the hierarchy, the entity each cfs_rq picks becomes its curr, to a task. */
 static struct task_struct *pick_next_task_fair(struct rq *rq)
 {
 	struct cfs_rq *cfs_rq = &rq->cfs;
@@ -505,21 +610,21 @@ static struct task_struct *pick_next_task_fair(struct rq *rq)
 	lockdep_assert_held(&rq->lock);
 	if (!cfs_rq->nr_running)
 		return NULL;
-	se = pick_next_entity(cfs_rq, NULL);
-	clear_buddies(cfs_rq, se);
-	set_next_entity(cfs_rq, se);
+	do {
+		se = pick_next_entity(cfs_rq, NULL);
+		clear_buddies(cfs_rq, se);
+		set_next_entity(cfs_rq, se);
+		cfs_rq = group_cfs_rq(se);
+	} while (cfs_rq);
 	p = task_of(se);
 	list_move(&se->group_node, &rq->cfs_tasks); /* most recently picked first */
 	update_misfit_status(p, rq);
 	return p;
 }
 
-static void put_prev_task_fair(struct rq *rq, struct task_struct *p)
+/* Linux: put_prev_entity() */
+static void put_prev_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
-	struct cfs_rq *cfs_rq = &rq->cfs;
-	struct sched_entity *se = &p->se;
-
-	lockdep_assert_held(&rq->lock);
 	if (se->on_rq) {
 		update_curr(cfs_rq);
 		__enqueue_entity(cfs_rq, se);
@@ -528,12 +633,22 @@ static void put_prev_task_fair(struct rq *rq, struct task_struct *p)
 	cfs_rq->curr = NULL;
 }
 
+static void put_prev_task_fair(struct rq *rq, struct task_struct *p)
+{
+	struct sched_entity *se = &p->se;
+
+	lockdep_assert_held(&rq->lock);
+	for_each_sched_entity(se) put_prev_entity(cfs_rq_of(se), se);
+}
+
 static void set_next_task_fair(struct rq *rq, struct task_struct *p, bool first)
 {
+	struct sched_entity *se = &p->se;
+
 	lockdep_assert_held(&rq->lock);
 	if (task_on_rq_queued(p))
 		list_move(&p->se.group_node, &rq->cfs_tasks);
-	set_next_entity(&rq->cfs, &p->se);
+	for_each_sched_entity(se) set_next_entity(cfs_rq_of(se), se);
 	update_misfit_status(p, rq);
 }
 
@@ -561,30 +676,37 @@ static void check_preempt_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr)
 		resched_curr(rq_of(cfs_rq));
 }
 
+/* Linux: entity_tick() at each level of the running task's hierarchy. */
 static void task_tick_fair(struct rq *rq, struct task_struct *curr)
 {
-	struct cfs_rq *cfs_rq = &rq->cfs;
+	struct sched_entity *se = &curr->se;
 
 	lockdep_assert_held(&rq->lock);
-	update_curr(cfs_rq);
-	update_load_avg(cfs_rq, &curr->se, 0);
-	if (cfs_rq->nr_running > 1)
-		check_preempt_tick(cfs_rq, &curr->se);
+	for_each_sched_entity(se)
+	{
+		struct cfs_rq *cfs_rq = cfs_rq_of(se);
+
+		update_curr(cfs_rq);
+		update_load_avg(cfs_rq, se, UPDATE_TG);
+		update_cfs_group(se);
+		if (cfs_rq->nr_running > 1)
+			check_preempt_tick(cfs_rq, se);
+	}
 	update_misfit_status(curr, rq);
 	update_overutilized_status(rq);
 }
 
 /* Linux 6.1: check_preempt_wakeup(). SCHED_IDLE never preempts; anything preempts
  * SCHED_IDLE; otherwise the wakee preempts if curr is ahead of it by more than the
- * wakeup granularity, and becomes the next buddy so that the pick takes it. With
+ * wakeup granularity, compared at the level where their hierarchies meet
+ * (find_matching_se), and becomes the next buddy so that the pick takes it. With
  * sched_nr_latency or more tasks queued (scale), NEXT_BUDDY marks every wakee and
  * LAST_BUDDY marks the preempted task, so that it gets the CPU back. */
 static void check_preempt_wakeup(struct rq *rq, struct task_struct *p, int wake_flags)
 {
 	struct task_struct *curr = rq->curr;
 	struct sched_entity *se = &curr->se, *pse = &p->se;
-	struct cfs_rq *cfs_rq = &rq->cfs;
-	bool scale = cfs_rq->nr_running >= sched_nr_latency, next_buddy_marked = false;
+	bool scale = task_cfs_rq(curr)->nr_running >= sched_nr_latency, next_buddy_marked = false;
 
 	lockdep_assert_held(&rq->lock);
 	if (se == pse)
@@ -599,7 +721,8 @@ static void check_preempt_wakeup(struct rq *rq, struct task_struct *p, int wake_
 		goto preempt;
 	if (p->policy != SCHED_NORMAL || !sched_feat(WAKEUP_PREEMPTION))
 		return; /* batch and idle tasks do not preempt */
-	update_curr(cfs_rq);
+	find_matching_se(&se, &pse);
+	update_curr(cfs_rq_of(se));
 	if (wakeup_preempt_entity(se, pse) == 1) {
 		if (!next_buddy_marked)
 			set_next_buddy(pse);
@@ -610,20 +733,21 @@ preempt:
 	resched_curr(rq);
 	if (!se->on_rq || curr == rq->idle)
 		return;
-	if (sched_feat(LAST_BUDDY) && scale)
+	if (sched_feat(LAST_BUDDY) && scale && entity_is_task(se))
 		set_last_buddy(se);
 }
 
+/* Linux: yield_task_fair(): the skip buddy at each level. */
 static void yield_task_fair(struct rq *rq)
 {
-	struct cfs_rq *cfs_rq = &rq->cfs;
+	struct cfs_rq *cfs_rq = task_cfs_rq(rq->curr);
 
 	lockdep_assert_held(&rq->lock);
-	if (cfs_rq->nr_running <= 1)
+	if (rq->cfs.h_nr_running <= 1)
 		return;
 	clear_buddies(cfs_rq, &rq->curr->se);
 	update_curr(cfs_rq);
-	cfs_rq->skip = &rq->curr->se;
+	set_skip_buddy(&rq->curr->se);
 }
 
 /* Linux: sched_child_runs_first (off by default): the child swaps vruntime with its parent
@@ -637,7 +761,7 @@ static unsigned int sysctl_sched_child_runs_first;
 static void task_fork_fair(struct task_struct *p)
 {
 	struct rq *rq = this_rq();
-	struct cfs_rq *cfs_rq = &rq->cfs;
+	struct cfs_rq *cfs_rq = task_cfs_rq(current);
 	struct sched_entity *se = &p->se, *curr;
 
 	spin_lock(&rq->lock); /* IRQs are off: wake_up_new_task() holds p->pi_lock */
@@ -669,7 +793,7 @@ static void task_fork_fair(struct task_struct *p)
  * the share is ~1024x the rq's util and the cap decides, as in Linux. */
 void post_init_entity_util_avg(struct task_struct *p)
 {
-	struct cfs_rq *cfs_rq = &task_rq(p)->cfs;
+	struct cfs_rq *cfs_rq = cfs_rq_of(&p->se);
 	struct sched_avg *sa = &p->se.avg;
 	long cpu_scale = (long)arch_scale_cpu_capacity(rq_of(cfs_rq)->cpu);
 	long cap = (cpu_scale - (long)cfs_rq->avg.util_avg) / 2;
@@ -696,16 +820,16 @@ void post_init_entity_util_avg(struct task_struct *p)
  * enqueue attaches it (last_update_time 0). Linux: migrate_task_rq_fair(). */
 static void migrate_task_rq_fair(struct task_struct *p, int new_cpu)
 {
-	struct rq *rq = task_rq(p);
 	struct sched_entity *se = &p->se;
+	struct cfs_rq *cfs_rq = cfs_rq_of(se);
 
-	/* A wakeup (queued nowhere): make vruntime relative to the old rq; a
+	/* A wakeup (queued nowhere): make vruntime relative to the old cfs_rq; a
 	 * queued task's was made relative by its dequeue. */
 	if (!p->on_rq)
-		se->vruntime -= READ_ONCE(rq->cfs.min_vruntime);
+		se->vruntime -= READ_ONCE(cfs_rq->min_vruntime);
 	if (p->on_rq != TASK_ON_RQ_MIGRATING && se->avg.last_update_time) {
-		remove_entity_load_avg(&rq->cfs, se);
-		migrate_se_pelt_lag(rq, se);
+		remove_entity_load_avg(cfs_rq, se);
+		migrate_se_pelt_lag(cfs_rq, se);
 	}
 	se->avg.last_update_time = 0; /* attach on the next enqueue */
 	se->exec_start = 0;	      /* migrated: no longer cache hot (balance.c task_hot) */
@@ -724,8 +848,8 @@ static void switched_from_fair(struct rq *rq, struct task_struct *p)
 	lockdep_assert_held(&rq->lock);
 	/* Keep vruntime meaningful if it comes back (Linux: detach_task_cfs_rq). */
 	if (!task_on_rq_queued(p))
-		p->se.vruntime -= rq->cfs.min_vruntime;
-	detach_entity_cfs_rq(&rq->cfs, &p->se);
+		p->se.vruntime -= cfs_rq_of(&p->se)->min_vruntime;
+	detach_entity_cfs_rq(cfs_rq_of(&p->se), &p->se);
 }
 
 static void switched_to_fair(struct rq *rq, struct task_struct *p)
@@ -735,15 +859,15 @@ static void switched_to_fair(struct rq *rq, struct task_struct *p)
 	 * switched_from_fair left it relative (Linux: attach_task_cfs_rq). A
 	 * queued task was made absolute by its enqueue. */
 	if (!task_on_rq_queued(p))
-		p->se.vruntime += rq->cfs.min_vruntime;
-	attach_entity_cfs_rq(&rq->cfs, &p->se);
+		p->se.vruntime += cfs_rq_of(&p->se)->min_vruntime;
+	attach_entity_cfs_rq(cfs_rq_of(&p->se), &p->se);
 }
 
 /* An exited task's blocked load leaves its last cfs_rq (rq lock not held).
  * Linux: task_dead_fair(). */
 static void task_dead_fair(struct task_struct *p)
 {
-	remove_entity_load_avg(&task_rq(p)->cfs, &p->se);
+	remove_entity_load_avg(cfs_rq_of(&p->se), &p->se);
 }
 
 void init_cfs_rq(struct cfs_rq *cfs_rq)
@@ -1115,8 +1239,7 @@ static int wake_affine_idle(int this_cpu, int prev_cpu, bool sync)
 /* Linux: wake_affine_weight(). Compare the two CPUs' loads as they would be with the
  * wakee moved to this_cpu, each scaled by the other's capacity (so the load per unit of
  * capacity is compared); WA_BIAS holds prev to half the domain's imbalance_pct more.
- * A sync waker's load leaves this_cpu. Loads are task_h_load(), the entities' load_avg
- * (no group scheduling). this_cpu, or -1. */
+ * A sync waker's load leaves this_cpu. Loads are task_h_load(). this_cpu, or -1. */
 static int wake_affine_weight(struct sched_domain *sd, struct task_struct *p, int this_cpu,
 			      int prev_cpu, bool sync)
 {
@@ -1124,13 +1247,13 @@ static int wake_affine_weight(struct sched_domain *sd, struct task_struct *p, in
 	unsigned long task_load;
 
 	if (sync) {
-		unsigned long current_load = current->se.avg.load_avg;
+		unsigned long current_load = task_h_load(current);
 
 		if ((s64)current_load > this_eff_load)
 			return this_cpu;
 		this_eff_load -= (s64)current_load;
 	}
-	task_load = p->se.avg.load_avg;
+	task_load = task_h_load(p);
 	this_eff_load += (s64)task_load;
 	if (sched_feat(WA_BIAS))
 		this_eff_load *= 100;

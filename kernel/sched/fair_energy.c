@@ -317,7 +317,7 @@ u64 sched_energy_delta(int pd_index, const struct task_struct *p, int dst_cpu, u
 /* Linux: sync_entity_load_avg(): p's signals decayed to its old cfs_rq's last update. */
 static void sync_entity_load_avg(struct task_struct *p)
 {
-	const struct cfs_rq *cfs_rq = &task_rq(p)->cfs;
+	const struct cfs_rq *cfs_rq = cfs_rq_of(&p->se);
 
 	pelt_update_blocked_se(&p->se.avg, READ_ONCE(cfs_rq->avg.last_update_time),
 			       p->se.load.weight);

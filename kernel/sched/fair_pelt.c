@@ -29,10 +29,13 @@ static void pelt_floor_sums(struct sched_avg *sa, bool load, bool util_runnable)
 	}
 }
 
-/* The schedutil hook for the root cfs_rq (Linux: cfs_rq_util_change()). */
+/* The schedutil hook, for the root cfs_rq only (Linux: cfs_rq_util_change()). */
 static void cfs_rq_util_change(struct cfs_rq *cfs_rq)
 {
-	cpufreq_update_util(rq_of(cfs_rq), 0);
+	struct rq *rq = rq_of(cfs_rq);
+
+	if (&rq->cfs == cfs_rq)
+		cpufreq_update_util(rq, 0);
 }
 
 /* Decay the cfs_rq and fold in the load of tasks that left it while blocked
@@ -62,6 +65,9 @@ static int update_cfs_rq_load_avg(u64 now, struct cfs_rq *cfs_rq)
 		SUB_POS(sa->runnable_avg, runnable);
 		SUB_POS(sa->runnable_sum, (u64)runnable * divider);
 		pelt_floor_sums(sa, true, true);
+		/* runnable is the unweighted load: it estimates the load_sum that left */
+		add_tg_cfs_propagate(cfs_rq,
+				     -(long)(((u64)runnable * divider) >> SCHED_CAPACITY_SHIFT));
 		decayed = 1;
 	}
 	decayed |= pelt_update_cfs_rq(sa, now, cfs_rq->load.weight, cfs_rq->h_nr_running,
@@ -89,8 +95,10 @@ static void attach_entity_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *s
 	cfs_rq->avg.util_sum += se->avg.util_sum;
 	cfs_rq->avg.runnable_avg += se->avg.runnable_avg;
 	cfs_rq->avg.runnable_sum += se->avg.runnable_sum;
+	add_tg_cfs_propagate(cfs_rq, (long)se->avg.load_sum);
 	cfs_rq_util_change(cfs_rq);
-	trace_sched_pelt_cfs(rq_of(cfs_rq)->cpu, &cfs_rq->avg);
+	if (cfs_rq == &rq_of(cfs_rq)->cfs) /* the trace shows the CPU's signals */
+		trace_sched_pelt_cfs(rq_of(cfs_rq)->cpu, &cfs_rq->avg);
 }
 
 /* Linux: dequeue_load_avg(): the entity's load leaves the cfs_rq's. */
@@ -113,8 +121,10 @@ static void detach_entity_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *s
 	SUB_POS(sa->runnable_avg, se->avg.runnable_avg);
 	SUB_POS(sa->runnable_sum, se->avg.runnable_sum);
 	pelt_floor_sums(sa, false, true);
+	add_tg_cfs_propagate(cfs_rq, -(long)se->avg.load_sum);
 	cfs_rq_util_change(cfs_rq);
-	trace_sched_pelt_cfs(rq_of(cfs_rq)->cpu, &cfs_rq->avg);
+	if (cfs_rq == &rq_of(cfs_rq)->cfs) /* the trace shows the CPU's signals */
+		trace_sched_pelt_cfs(rq_of(cfs_rq)->cpu, &cfs_rq->avg);
 }
 
 /* Linux: enqueue_load_avg(). */
@@ -124,11 +134,12 @@ void enqueue_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se)
 	cfs_rq->avg.load_sum += se->load.weight * se->avg.load_sum;
 }
 
-/* Linux: update_load_avg(). Entity first, then the run queue, at PELT time;
- * then attach (DO_ATTACH: enqueue of a task that migrated, last_update_time
- * 0) or detach (DO_DETACH: dequeue of a migrating task); schedutil hears of
- * it on attach/detach or when a signal decayed (Linux: cfs_rq_util_change).
- * Counted per rq, and timed while sched_pelt_timing is on (E3). */
+/* Linux: update_load_avg(). Entity first, then the run queue, at PELT time,
+ * then (a group entity) what its cfs_rq propagates; then attach (DO_ATTACH:
+ * enqueue of a task that migrated, last_update_time 0) or detach (DO_DETACH:
+ * dequeue of a migrating task); schedutil hears of it on attach/detach or
+ * when a signal decayed (Linux: cfs_rq_util_change), tg->load_avg likewise
+ * (UPDATE_TG). Counted per rq, and timed while sched_pelt_timing is on (E3). */
 void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
 {
 	struct rq *rq = rq_of(cfs_rq);
@@ -136,18 +147,27 @@ void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
 	u64 t0 = READ_ONCE(sched_pelt_timing) ? arch_clock_ns() : 0;
 	int decayed;
 
-	if (se->avg.last_update_time && pelt_update_se(&se->avg, now, se->on_rq, se->on_rq,
-						       cfs_rq->curr == se, se->load.weight))
+	if (se->avg.last_update_time &&
+	    pelt_update_se(&se->avg, now, se->on_rq,
+			   entity_is_task(se) ? (unsigned long)se->on_rq : se->runnable_weight,
+			   cfs_rq->curr == se, se->load.weight) &&
+	    entity_is_task(se))
 		trace_sched_pelt_se(rq->cpu, task_of(se));
 	decayed = update_cfs_rq_load_avg(now, cfs_rq);
-	if (decayed)
+	if (decayed && cfs_rq == &rq->cfs)
 		trace_sched_pelt_cfs(rq->cpu, &cfs_rq->avg);
-	if (!se->avg.last_update_time && (flags & DO_ATTACH))
+	decayed |= propagate_entity_load_avg(se);
+	if (!se->avg.last_update_time && (flags & DO_ATTACH)) {
 		attach_entity_load_avg(cfs_rq, se);
-	else if (flags & DO_DETACH)
+		update_tg_load_avg(cfs_rq);
+	} else if (flags & DO_DETACH) {
 		detach_entity_load_avg(cfs_rq, se);
-	else if (decayed)
+		update_tg_load_avg(cfs_rq);
+	} else if (decayed) {
 		cfs_rq_util_change(cfs_rq);
+		if (flags & UPDATE_TG)
+			update_tg_load_avg(cfs_rq);
+	}
 	rq->nr_pelt_updates++;
 	if (t0)
 		rq->pelt_update_ns += arch_clock_ns() - t0;
@@ -156,7 +176,7 @@ void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
 void update_load_avg_task(struct rq *rq, struct task_struct *p)
 {
 	lockdep_assert_held(&rq->lock);
-	update_load_avg(&rq->cfs, &p->se, 0);
+	update_load_avg(cfs_rq_of(&p->se), &p->se, 0);
 }
 
 /* A task leaves CFS for another class: its signals, brought up to now, leave
@@ -168,6 +188,8 @@ void detach_entity_cfs_rq(struct cfs_rq *cfs_rq, struct sched_entity *se)
 		return;
 	update_load_avg(cfs_rq, se, 0);
 	detach_entity_load_avg(cfs_rq, se);
+	update_tg_load_avg(cfs_rq);
+	propagate_entity_cfs_rq(se);
 }
 
 /* ... and comes back: aged to now as blocked (ATTACH_AGE_LOAD), then attached.
@@ -176,6 +198,8 @@ void attach_entity_cfs_rq(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	update_load_avg(cfs_rq, se, 0);
 	attach_entity_load_avg(cfs_rq, se);
+	update_tg_load_avg(cfs_rq);
+	propagate_entity_cfs_rq(se);
 }
 
 /* Age a sleeping entity to its cfs_rq's last update, then queue its signals
@@ -198,8 +222,9 @@ void remove_entity_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se)
  * idle plus the time since, and age the leaving entity to that. Not needed
  * once the signals are 0. Linux: migrate_se_pelt_lag() (CONFIG_NO_HZ_COMMON).
  */
-void migrate_se_pelt_lag(struct rq *rq, struct sched_entity *se)
+void migrate_se_pelt_lag(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
+	struct rq *rq = rq_of(cfs_rq);
 	u64 now, lut;
 
 	if (!se->avg.load_sum && !se->avg.util_sum && !se->avg.runnable_sum)
@@ -207,7 +232,7 @@ void migrate_se_pelt_lag(struct rq *rq, struct sched_entity *se)
 	if (READ_ONCE(rq->curr) != rq->idle)
 		return;
 	now = READ_ONCE(rq->clock_pelt_idle);
-	lut = READ_ONCE(rq->cfs.avg.last_update_time);
+	lut = READ_ONCE(cfs_rq->avg.last_update_time);
 	if (now < lut)
 		now = lut; /* the cfs_rq is more recent than the estimate */
 	else
@@ -232,6 +257,29 @@ static bool update_blocked_others(struct rq *rq, bool *done)
 	return decayed;
 }
 
+/* Linux: __update_blocked_fair() but the root: each group cfs_rq with load on this CPU,
+ * children first (fair_group.c's leaf list), decays and passes what changed to its
+ * group entity, which thus reaches the root cfs_rq (decayed by the caller, last). */
+static void update_blocked_groups(struct rq *rq, bool *done)
+{
+	u64 now = rq_clock_pelt(rq);
+	struct list_head *pos, *n;
+
+	list_for_each_safe(pos, n, &rq->leaf_cfs_rq_list) {
+		struct cfs_rq *cfs_rq = list_entry(pos, struct cfs_rq, leaf_cfs_rq_list);
+		struct sched_entity *se = tg_se(cfs_rq->tg, rq->cpu);
+
+		if (update_cfs_rq_load_avg(now, cfs_rq))
+			update_tg_load_avg(cfs_rq);
+		if (!skip_blocked_update(se))
+			update_load_avg(se->cfs_rq, se, UPDATE_TG);
+		if (cfs_rq_is_decayed(cfs_rq))
+			list_del_leaf_cfs_rq(cfs_rq);
+		if (cfs_rq->avg.load_avg || cfs_rq->avg.util_avg)
+			*done = false; /* Linux: cfs_rq_has_blocked() */
+	}
+}
+
 /*
  * Decay the signals a CPU keeps for tasks that are not running there (its
  * blocked load), and its rt/irq signals. Called by the balancer for itself
@@ -239,8 +287,8 @@ static bool update_blocked_others(struct rq *rq, bool *done)
  * rq->lock) but updates the rq clock. Returns true while some signal is
  * still above 0 (Linux: !done, kept in rq->has_blocked_load), so that the
  * NO_HZ idle balancer knows to come back.
- * Linux: update_blocked_averages() (no task groups: __update_blocked_fair()
- * is the root cfs_rq only).
+ * Linux: update_blocked_averages(); __update_blocked_fair() is
+ * update_blocked_groups() and then the root cfs_rq.
  */
 bool update_blocked_averages(struct rq *rq)
 {
@@ -251,6 +299,8 @@ bool update_blocked_averages(struct rq *rq)
 	update_rq_clock(rq);
 	sched_oracle_event(SCHED_EV_BLOCKED, rq, NULL, 0);
 	decayed = update_blocked_others(rq, &done);
+	if (!list_empty(&rq->leaf_cfs_rq_list))
+		update_blocked_groups(rq, &done);
 	decayed |= update_cfs_rq_load_avg(rq_clock_pelt(rq), cfs_rq) != 0;
 	if (cfs_rq->avg.load_avg || cfs_rq->avg.util_avg)
 		done = false; /* Linux: cfs_rq_has_blocked() */

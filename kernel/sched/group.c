@@ -1,10 +1,9 @@
 /* group.c - task groups (Linux: struct task_group, the cpu cgroup's tree):
  * creation, nesting, removal, moving a task (sched_move_task), cpu.weight and
  * cpu.uclamp.min/max with their effective values (cpu_util_update_eff), read by
- * uclamp.c's uclamp_tg_restrict(). NOT the CFS hierarchy: a group has no
- * sched_entity or cfs_rq per CPU yet, so its weight is stored, shown, and moves
- * no CPU time (docs/deviations.md). The tree is under tg_mutex; a task's group
- * pointer is written under its rq lock (change_task) and read locklessly. */
+ * uclamp.c's uclamp_tg_restrict(). The CFS hierarchy (each group's entity and
+ * cfs_rq per CPU) is fair_group.c's. The tree is under tg_mutex; a task's group
+ * pointer is written under its rq lock (change_task) and read under it. */
 #include "mm.h"
 #include "mutex.h"
 #include "sched_internal.h"
@@ -114,15 +113,22 @@ struct task_group *sched_group_create(struct task_group *parent, const char *nam
 	strlcpy_k(tg->name, name, sizeof(tg->name));
 	tg->parent = parent;
 	tg->shares = NICE_0_LOAD;
+	if (alloc_fair_sched_group(tg, parent)) {
+		free_fair_sched_group(tg);
+		kfree(tg);
+		return NULL;
+	}
 	tg->uclamp_req[UCLAMP_MIN] = uclamp_none(UCLAMP_MIN);
 	tg->uclamp_req[UCLAMP_MAX] = uclamp_none(UCLAMP_MAX);
 	INIT_LIST_HEAD(&tg->children);
 	mutex_lock(&tg_mutex);
 	if (find_child(parent, name, len)) {
 		mutex_unlock(&tg_mutex);
+		free_fair_sched_group(tg);
 		kfree(tg);
 		return NULL;
 	}
+	online_fair_sched_group(tg);
 	list_add_tail(&tg->siblings, &parent->children);
 	cpu_util_update_eff(tg);
 	mutex_unlock(&tg_mutex);
@@ -155,18 +161,22 @@ int sched_group_destroy(struct task_group *tg)
 		return -1;
 	}
 	list_del_init(&tg->siblings);
+	unregister_fair_sched_group(tg);
 	mutex_unlock(&tg_mutex);
+	free_fair_sched_group(tg);
 	kfree(tg);
 	return 0;
 }
 
 /* Linux: cpu.weight 1..10000 -> shares = weight x 1024 / 100, rounded
- * (sched_weight_from_cgroup()). Stored only: no CFS hierarchy yet. */
+ * (sched_weight_from_cgroup()), then sched_group_set_shares(). */
 int sched_group_set_weight(struct task_group *tg, unsigned int weight)
 {
 	if (!tg || tg == &root_task_group || weight < 1 || weight > 10000)
 		return -1;
-	WRITE_ONCE(tg->shares, ((unsigned long)weight * NICE_0_LOAD + 50) / 100);
+	mutex_lock(&tg_mutex);
+	sched_group_set_shares(tg, ((unsigned long)weight * NICE_0_LOAD + 50) / 100);
+	mutex_unlock(&tg_mutex);
 	return 0;
 }
 
@@ -215,6 +225,22 @@ static void add_usage(struct task_struct *p, void *arg)
 	u->util += READ_ONCE(p->se.avg.util_avg);
 }
 
+/* Each CPU where the group has load: its cfs_rq's load and util, its entity's weight
+ * (its share of tg->shares there, calc_group_shares) and the tasks below it. */
+static void print_group_cpus(struct task_group *tg)
+{
+	struct sched_group_cpu s;
+	unsigned int cpu;
+
+	for_each_cpu(cpu, cpu_online_mask) {
+		if (sched_group_cpu_stats(tg, cpu, &s) ||
+		    (!s.cfs_load && !s.cfs_util && !s.nr_running))
+			continue;
+		printk("  cpu%-3u load %5lu util %4lu weight %5lu tasks %u\n", cpu, s.cfs_load,
+		       s.cfs_util, s.se_weight, s.nr_running);
+	}
+}
+
 static void print_tree(struct task_group *tg)
 {
 	struct group_usage u = { .tg = tg };
@@ -227,10 +253,12 @@ static void print_tree(struct task_group *tg)
 	printk("%-20s %6lu %4u-%-4u %4u-%-4u %5u %12llu %5lu\n", path, tg->shares,
 	       tg->uclamp_req[UCLAMP_MIN], tg->uclamp_req[UCLAMP_MAX], tg->uclamp[UCLAMP_MIN],
 	       tg->uclamp[UCLAMP_MAX], u.tasks, u.runtime / NSEC_PER_USEC, u.util);
+	print_group_cpus(tg);
 	for_each_child(c, tg, pos) print_tree(c);
 }
 
-/* The `cgroups` listing: each group's settings and its tasks' usage. */
+/* The `cgroups` listing: each group's settings and its tasks' usage, then per CPU its
+ * cfs_rq's load and util (tg->load_avg is their sum, within the 1/64 filter). */
 void sched_group_print(void)
 {
 	mutex_lock(&tg_mutex);
@@ -240,15 +268,19 @@ void sched_group_print(void)
 	mutex_unlock(&tg_mutex);
 }
 
+/* Linux: sched_change_group() -> task_change_group_fair() (a task that is not fair
+ * only changes its pointer). */
 static void apply_group(struct task_struct *p, long arg)
 {
 	struct task_group *tg = (struct task_group *)arg;
 
-	WRITE_ONCE(p->sched_task_group, tg == &root_task_group ? NULL : tg);
+	task_change_group_fair(p, tg == &root_task_group ? NULL : tg);
 }
 
-/* Linux: sched_move_task(): dequeue (and put) the task, change its group,
- * enqueue (and set next) again, so its rq's clamp buckets recount it. */
+/* Linux: sched_move_task(): dequeue (and put) the task, change its group (its
+ * signals leave one hierarchy and join the other), enqueue (and set next) again,
+ * so that it is queued on its new group's cfs_rq and its rq's clamp buckets
+ * recount it. */
 int sched_move_task(struct task_struct *p, struct task_group *tg)
 {
 	if (!p || !tg || p->is_idle)

@@ -158,10 +158,11 @@ void pelt_update_load_avg(struct sched_avg *sa, unsigned long load)
 /*
  * A scheduling entity, queued or not, `now` being its rq's PELT clock. Load
  * counts while queued, weighted by `weight` (scale_load_down(se->load.weight),
- * 1024 at nice 0); util while it is the running one. A moved util_avg re-arms
+ * 1024 at nice 0); util while it is the running one; runnable is 1/0 for a task,
+ * its h_nr_running for a group entity (Linux: se_runnable()). A moved util_avg re-arms
  * util_est (Linux: cfs_se_util_change()). Linux: __update_load_avg_se().
  */
-int pelt_update_se(struct sched_avg *sa, u64 now, bool on_rq, bool runnable, bool running,
+int pelt_update_se(struct sched_avg *sa, u64 now, bool on_rq, unsigned long runnable, bool running,
 		   unsigned long weight)
 {
 	if (!pelt_update_load_sum(sa, now, on_rq, runnable, running))

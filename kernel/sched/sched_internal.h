@@ -65,6 +65,8 @@ extern u32 sysctl_sched_features;
 void sched_feat_init_from_bootargs(void);
 
 /* ---- run queues ---------------------------------------------------------------- */
+struct task_group;
+struct rq;
 struct cfs_rq {
 	struct load_weight load;
 	unsigned int nr_running;
@@ -79,7 +81,44 @@ struct cfs_rq {
 		int nr;
 		unsigned long load_avg, util_avg, runnable_avg;
 	} removed;
+	/* group scheduling (fair_group.c; Linux: CONFIG_FAIR_GROUP_SCHED) */
+	struct rq *rq;			   /* the CPU's rq (Linux: cfs_rq->rq) */
+	struct task_group *tg;		   /* whose cfs_rq: &root_task_group for rq->cfs */
+	unsigned long tg_load_avg_contrib; /* what tg->load_avg holds of ours */
+	long propagate;			   /* a (de)attach below: tell the parent */
+	long prop_runnable_sum;		   /* ... the load_sum it moved */
+	unsigned long h_load;		   /* the hierarchical load (balancer) */
+	u64 last_h_load_update;		   /* jiffies of h_load */
+	struct sched_entity *h_load_next;  /* the path down update_cfs_rq_h_load() walks */
+	struct list_head leaf_cfs_rq_list; /* on rq->leaf_cfs_rq_list: children first */
+	int on_list;
+	unsigned int nr_leaf_children; /* children of ours on that list */
 };
+
+/* group.c: task groups (Linux: struct task_group); their CFS side is fair_group.c's */
+struct task_group {
+	struct task_group *parent;
+	struct list_head siblings, children; /* under tg_mutex */
+	char name[32];
+	unsigned long shares;		     /* cpu.weight x 1024 / 100 */
+	unsigned int uclamp_req[UCLAMP_CNT]; /* cpu.uclamp.min/max as written */
+	unsigned int uclamp[UCLAMP_CNT];     /* effective: capped by the parent's */
+	/* per possible CPU (nr_cpu_ids of each), NULL for the root: its cfs_rq is rq->cfs */
+	struct sched_entity **se;
+	struct cfs_rq **cfs_rq;
+	long load_avg; /* sum of the cfs_rqs' tg_load_avg_contrib (atomic) */
+};
+extern struct task_group root_task_group;
+
+/* A non-root group's cfs_rq and entity on cpu. */
+static inline struct cfs_rq *tg_cfs_rq(struct task_group *tg, unsigned int cpu)
+{
+	return tg->cfs_rq[cpu];
+}
+static inline struct sched_entity *tg_se(struct task_group *tg, unsigned int cpu)
+{
+	return tg->se[cpu];
+}
 
 /* uclamp's per-rq aggregation (uclamp.c; Linux: struct uclamp_rq). */
 #define UCLAMP_BUCKETS	 5 /* Linux: CONFIG_UCLAMP_BUCKETS_COUNT's default */
@@ -171,12 +210,13 @@ struct rq {
 	 * level made struct rq 19 KiB at NR_CPUS 256). */
 	cpumask_t *sd_groups;
 	struct sched_domain *sd_asym_cpucapacity;
-	struct list_head cfs_tasks;	/* queued CFS tasks, the last picked first (MRU) */
-	unsigned long next_balance;	/* jiffies (balance.c) */
-	unsigned int nohz_flags;	/* NOHZ_*_KICK asked of this CPU (atomic) */
-	unsigned int nohz_idle_balance; /* the kick's flags, to run from its idle loop */
-	bool idle_balance;		/* idle at its last tick (Linux: rq->idle_balance) */
-	bool nohz_tick_stopped;		/* in nohz.idle_cpus_mask */
+	struct list_head cfs_tasks;	   /* queued CFS tasks, the last picked first (MRU) */
+	struct list_head leaf_cfs_rq_list; /* cfs_rqs with load, children first, root last */
+	unsigned long next_balance;	   /* jiffies (balance.c) */
+	unsigned int nohz_flags;	   /* NOHZ_*_KICK asked of this CPU (atomic) */
+	unsigned int nohz_idle_balance;	   /* the kick's flags, to run from its idle loop */
+	bool idle_balance;		   /* idle at its last tick (Linux: rq->idle_balance) */
+	bool nohz_tick_stopped;		   /* in nohz.idle_cpus_mask */
 	bool has_blocked_load;
 	unsigned long last_blocked_load_update_tick;	 /* jiffies */
 	u64 idle_stamp, avg_idle, max_idle_balance_cost; /* ns: newidle's gates */
@@ -268,21 +308,122 @@ static inline struct task_struct *task_of(struct sched_entity *se)
 	return container_of(se, struct task_struct, se);
 }
 
-static inline struct rq *rq_of(struct cfs_rq *cfs_rq)
+static inline struct rq *rq_of(const struct cfs_rq *cfs_rq)
 {
-	return container_of(cfs_rq, struct rq, cfs);
+	return cfs_rq->rq;
 }
 
-/* fair_pelt.c (for fair.c): update_load_avg() flags (Linux's; no UPDATE_TG: no groups) */
+/* ---- the CFS hierarchy (Linux: CONFIG_FAIR_GROUP_SCHED) ---------------------------------- */
+/* A group entity owns a cfs_rq (my_q); a task does not. A task's cfs_rq and parent are its
+ * group's on its CPU (Linux stores them at set_task_rq(); derived here, under the lock that
+ * guards p->cpu and p->sched_task_group, so that no p->cpu write needs a hook). */
+static inline bool entity_is_task(const struct sched_entity *se)
+{
+	return !se->my_q;
+}
+
+static inline struct cfs_rq *task_cfs_rq(const struct task_struct *p)
+{
+	struct task_group *tg = p->sched_task_group;
+
+	return tg ? tg_cfs_rq(tg, (unsigned int)p->cpu) : &task_rq(p)->cfs;
+}
+
+static inline struct cfs_rq *cfs_rq_of(struct sched_entity *se)
+{
+	return entity_is_task(se) ? task_cfs_rq(task_of(se)) : se->cfs_rq;
+}
+
+static inline struct cfs_rq *group_cfs_rq(const struct sched_entity *se)
+{
+	return se->my_q;
+}
+
+static inline struct sched_entity *parent_entity(struct sched_entity *se)
+{
+	if (!entity_is_task(se))
+		return se->parent;
+	return task_of(se)->sched_task_group
+		       ? tg_se(task_of(se)->sched_task_group, (unsigned int)task_of(se)->cpu)
+		       : NULL;
+}
+
+#define for_each_sched_entity(se) for (; se; se = parent_entity(se))
+
+/* fair_group.c */
+#define MIN_SHARES 2ul	       /* Linux: MIN_SHARES (unscaled) */
+#define MAX_SHARES (1ul << 18) /* Linux: MAX_SHARES */
+int alloc_fair_sched_group(struct task_group *tg, struct task_group *parent);
+void online_fair_sched_group(struct task_group *tg);
+void unregister_fair_sched_group(struct task_group *tg);
+void free_fair_sched_group(struct task_group *tg);
+void sched_group_set_shares(struct task_group *tg, unsigned long shares);
+long calc_group_shares(struct cfs_rq *cfs_rq);
+bool skip_blocked_update(struct sched_entity *se);
+/* The group-only halves; the inline wrappers keep a root-group task's path to one test. */
+void __update_cfs_group(struct sched_entity *se);
+void __update_tg_load_avg(struct cfs_rq *cfs_rq);
+int __propagate_entity_load_avg(struct sched_entity *se);
+void __list_add_leaf_cfs_rq(struct cfs_rq *cfs_rq);
+
+/* Linux: update_cfs_group(): a group entity's weight follows its group's load here. */
+static inline void update_cfs_group(struct sched_entity *se)
+{
+	if (se->my_q)
+		__update_cfs_group(se);
+}
+
+/* Linux: update_tg_load_avg() (the root group's is never read) */
+static inline void update_tg_load_avg(struct cfs_rq *cfs_rq)
+{
+	if (cfs_rq->tg != &root_task_group)
+		__update_tg_load_avg(cfs_rq);
+}
+
+/* A task's load_sum joined (>0) or left (<0) cfs_rq: its group entity must hear.
+ * Linux: add_tg_cfs_propagate(). */
+static inline void add_tg_cfs_propagate(struct cfs_rq *cfs_rq, long runnable_sum)
+{
+	cfs_rq->propagate = 1;
+	cfs_rq->prop_runnable_sum += runnable_sum;
+}
+
+/* Linux: propagate_entity_load_avg() (a task has nothing below it) */
+static inline int propagate_entity_load_avg(struct sched_entity *se)
+{
+	return se->my_q && se->my_q->propagate ? __propagate_entity_load_avg(se) : 0;
+}
+
+static inline void list_add_leaf_cfs_rq(struct cfs_rq *cfs_rq)
+{
+	if (!cfs_rq->on_list && cfs_rq->tg != &root_task_group)
+		__list_add_leaf_cfs_rq(cfs_rq);
+}
+void list_del_leaf_cfs_rq(struct cfs_rq *cfs_rq);
+bool cfs_rq_is_decayed(const struct cfs_rq *cfs_rq);
+unsigned long __task_h_load(struct task_struct *p);
+/* Linux: task_h_load(). A task of the root group: its load_avg, as Linux without
+ * CONFIG_FAIR_GROUP_SCHED (with it, x root load / (root load + 1): deviation table). */
+static inline unsigned long task_h_load(struct task_struct *p)
+{
+	return p->sched_task_group ? __task_h_load(p) : p->se.avg.load_avg;
+}
+void find_matching_se(struct sched_entity **se, struct sched_entity **pse);
+void task_change_group_fair(struct task_struct *p, struct task_group *tg);
+void propagate_entity_cfs_rq(struct sched_entity *se);
+void init_cfs_rq_of(struct cfs_rq *cfs_rq, struct rq *rq, struct task_group *tg);
+
+/* fair_pelt.c (for fair.c): update_load_avg() flags (Linux's) */
 #define DO_ATTACH 0x1
 #define DO_DETACH 0x2
+#define UPDATE_TG 0x4 /* and tg->load_avg when the cfs_rq decayed */
 void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
 void enqueue_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void dequeue_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void remove_entity_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void detach_entity_cfs_rq(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void attach_entity_cfs_rq(struct cfs_rq *cfs_rq, struct sched_entity *se);
-void migrate_se_pelt_lag(struct rq *rq, struct sched_entity *se);
+void migrate_se_pelt_lag(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void util_est_enqueue_task(struct cfs_rq *cfs_rq, struct task_struct *p);
 void util_est_dequeue_task(struct cfs_rq *cfs_rq, struct task_struct *p);
 void util_est_update_task(struct cfs_rq *cfs_rq, struct task_struct *p, bool task_sleep);
@@ -294,6 +435,8 @@ void init_cfs_rq(struct cfs_rq *cfs_rq);
 void update_load_avg_task(struct rq *rq, struct task_struct *p);
 bool update_blocked_averages(struct rq *rq); /* true: blocked load left to decay */
 void reweight_task(struct task_struct *p, unsigned long weight);
+void reweight_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, unsigned long weight);
+void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, bool initial);
 unsigned long cpu_util(int cpu);			     /* CFS util incl. util_est, clamped */
 unsigned long task_util_est_of(const struct task_struct *p); /* Linux: task_util_est() */
 unsigned long uclamp_task_util(const struct task_struct *p);
@@ -414,16 +557,6 @@ static inline void cpufreq_update_util(struct rq *rq, unsigned int flags)
 void sched_debug_check_rqs(struct rq *a, struct rq *b);
 void sched_debug_rq_init(unsigned int cpu);
 
-/* group.c: task groups (Linux: struct task_group without the CFS hierarchy) */
-struct task_group {
-	struct task_group *parent;
-	struct list_head siblings, children; /* under tg_mutex */
-	char name[32];
-	unsigned long shares;		     /* cpu.weight x 1024 / 100 (stored only) */
-	unsigned int uclamp_req[UCLAMP_CNT]; /* cpu.uclamp.min/max as written */
-	unsigned int uclamp[UCLAMP_CNT];     /* effective: capped by the parent's */
-};
-extern struct task_group root_task_group;
 void sched_group_init(void);
 /* core.c's dequeue / fn / enqueue dance (Linux: __sched_setscheduler's) */
 void sched_change_task(struct task_struct *p, void (*fn)(struct task_struct *, long), long arg);

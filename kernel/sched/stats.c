@@ -74,41 +74,67 @@ void sched_print_rq_stats(unsigned int cpu)
 static u64 last_min_vruntime[NR_CPUS]; /* under that CPU's rq->lock */
 static bool last_min_valid[NR_CPUS];
 
-/* The CFS side of one rq: tree order and placement, counts and weights. */
-static int check_cfs_rq(struct rq *rq, bool verbose)
+/* One cfs_rq of the hierarchy, and those of the group entities on it: tree order and
+ * placement, counts and weights (h_nr_running: the tasks below). Returns the tasks. */
+static unsigned int check_cfs_level(struct rq *rq, struct cfs_rq *cfs, bool verbose, int *badp)
 {
-	struct cfs_rq *cfs = &rq->cfs;
-	unsigned int n = 0;
+	unsigned int n = 0, h = 0;
 	unsigned long weight = 0;
 	u64 prev_v = 0;
 	int bad = 0;
 
 	for (struct rb_node *nd = rb_first_cached(&cfs->tasks_timeline); nd; nd = rb_next(nd)) {
 		struct sched_entity *se = rb_entry(nd, struct sched_entity, run_node);
-		struct task_struct *p = container_of(se, struct task_struct, se);
 
-		CHECK(n == 0 || (s64)(se->vruntime - prev_v) >= 0,
-		      "cpu%u: tree out of order at %s (pid %d)", rq->cpu, p->comm, p->pid);
-		CHECK(p->cpu == (int)rq->cpu, "cpu%u: %s (pid %d) queued here but p->cpu=%d",
-		      rq->cpu, p->comm, p->pid, p->cpu);
-		CHECK(task_on_rq_queued(p) && se->on_rq,
-		      "cpu%u: %s (pid %d) in the tree but not on_rq (on_rq=%d se.on_rq=%d)",
-		      rq->cpu, p->comm, p->pid, p->on_rq, se->on_rq);
-		CHECK(rq->curr != p && cfs->curr != se,
-		      "cpu%u: %s (pid %d) both running and queued in the tree", rq->cpu, p->comm,
-		      p->pid);
+		CHECK(n == 0 || (s64)(se->vruntime - prev_v) >= 0, "cpu%u: tree out of order",
+		      rq->cpu);
+		CHECK(se->on_rq && cfs->curr != se, "cpu%u: entity in the tree not on_rq or curr",
+		      rq->cpu);
+		if (entity_is_task(se)) {
+			struct task_struct *p = task_of(se);
+
+			CHECK(p->cpu == (int)rq->cpu,
+			      "cpu%u: %s (pid %d) queued here but p->cpu=%d", rq->cpu, p->comm,
+			      p->pid, p->cpu);
+			CHECK(task_on_rq_queued(p), "cpu%u: %s (pid %d) in the tree but on_rq=%d",
+			      rq->cpu, p->comm, p->pid, p->on_rq);
+			CHECK(rq->curr != p,
+			      "cpu%u: %s (pid %d) both running and queued in the tree", rq->cpu,
+			      p->comm, p->pid);
+			CHECK(cfs_rq_of(se) == cfs, "cpu%u: %s (pid %d) in another group's tree",
+			      rq->cpu, p->comm, p->pid);
+			h++;
+		} else {
+			h += check_cfs_level(rq, se->my_q, verbose, &bad);
+		}
 		prev_v = se->vruntime;
 		weight += se->load.weight;
 		n++;
 	}
 	if (cfs->curr && cfs->curr->on_rq) {
 		weight += cfs->curr->load.weight;
+		h += entity_is_task(cfs->curr)
+			     ? 1
+			     : check_cfs_level(rq, cfs->curr->my_q, verbose, &bad);
 		n++;
 	}
 	CHECK(n == cfs->nr_running, "cpu%u: cfs nr_running %u, found %u queued", rq->cpu,
 	      cfs->nr_running, n);
-	CHECK(weight == cfs->load.weight, "cpu%u: cfs load weight %lu, queued tasks sum to %lu",
+	CHECK(h == cfs->h_nr_running, "cpu%u: cfs h_nr_running %u, found %u tasks", rq->cpu,
+	      cfs->h_nr_running, h);
+	CHECK(weight == cfs->load.weight, "cpu%u: cfs load weight %lu, queued entities sum to %lu",
 	      rq->cpu, cfs->load.weight, weight);
+	*badp += bad;
+	return h;
+}
+
+/* The CFS side of one rq: the hierarchy, and the root's min_vruntime never going back. */
+static int check_cfs_rq(struct rq *rq, bool verbose)
+{
+	struct cfs_rq *cfs = &rq->cfs;
+	int bad = 0;
+
+	check_cfs_level(rq, cfs, verbose, &bad);
 	if (!last_min_valid[rq->cpu]) { /* the first look: nothing to compare with */
 		last_min_valid[rq->cpu] = true;
 		last_min_vruntime[rq->cpu] = cfs->min_vruntime;
@@ -257,6 +283,21 @@ static void mark_queued(struct task_struct *p, unsigned int cpu, int *bad, bool 
 	p->debug_seen_cpu = (int)cpu;
 }
 
+/* Every task queued in cfs (curr of a group excepted: the rq's curr), down the groups. */
+static void mark_cfs_queued(struct cfs_rq *cfs, unsigned int cpu, int *bad, bool verbose)
+{
+	for (struct rb_node *nd = rb_first_cached(&cfs->tasks_timeline); nd; nd = rb_next(nd)) {
+		struct sched_entity *se = rb_entry(nd, struct sched_entity, run_node);
+
+		if (entity_is_task(se))
+			mark_queued(task_of(se), cpu, bad, verbose);
+		else
+			mark_cfs_queued(se->my_q, cpu, bad, verbose);
+	}
+	if (cfs->curr && cfs->curr->on_rq && !entity_is_task(cfs->curr))
+		mark_cfs_queued(cfs->curr->my_q, cpu, bad, verbose);
+}
+
 struct task_check {
 	int bad;
 	bool verbose;
@@ -289,11 +330,7 @@ static int check_all_tasks(bool verbose)
 	for_each_cpu(cpu, cpu_online_mask) {
 		struct rq *rq = cpu_rq(cpu);
 
-		for (struct rb_node *nd = rb_first_cached(&rq->cfs.tasks_timeline); nd;
-		     nd = rb_next(nd))
-			mark_queued(container_of(rb_entry(nd, struct sched_entity, run_node),
-						 struct task_struct, se),
-				    cpu, &bad, verbose);
+		mark_cfs_queued(&rq->cfs, cpu, &bad, verbose);
 		for (int prio = 0; prio < MAX_RT_PRIO; prio++) {
 			struct list_head *pos;
 
