@@ -13,7 +13,7 @@
 
 /* What the callback does on its first run, as other CPUs acting while it runs. */
 enum meanwhile {
-	REARM_ON_2,	     /* CPU 2 re-arms it (timer_start), CPU 3 tries to cancel it */
+	REARM_ON_2,	    /* CPU 2 re-arms it (timer_start), CPU 3 tries to cancel it */
 	REARM_ON_2_EXPIRED, /* CPU 2 re-arms it already due and takes its interrupt */
 };
 
