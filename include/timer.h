@@ -1,6 +1,7 @@
 /* timer.h - per-CPU one-shot timers and the scheduler tick, multiplexed on
  * each CPU's single arch deadline (kernel/timer.c). Callbacks run in IRQ
- * context on the CPU the timer was armed on. */
+ * context on the CPU the timer was armed on (or, armed by timer_start() while
+ * its callback ran, on the CPU running that callback). */
 #ifndef TIMER_H
 #define TIMER_H
 
@@ -13,20 +14,28 @@
 struct timer {
 	u64 expires; /* absolute, ns (arch_clock_ns) */
 	void (*fn)(struct timer *t);
-	struct list_head node;
-	int cpu; /* -1 when not queued */
+	struct list_head node; /* empty when not queued */
+	/* Its base: the CPU it is queued on, or whose interrupt ran its callback
+	 * last; -1 never armed, -2 moving between bases. Changed only under that
+	 * base's lock while it runs no callback of this timer (kernel/timer.c). */
+	int cpu;
 };
 
 void timer_init(struct timer *t, void (*fn)(struct timer *t));
-/* Arm on the calling CPU (replacing a pending arming). */
+/* Wait for a callback in flight, then arm on the calling CPU (replacing a
+ * pending arming). Never from t's own callback. */
 void timer_add(struct timer *t, u64 expires);
-/* Returns true if it was pending. Safe against the callback running elsewhere
- * only in that it never returns while t is queued. */
+/* Linux: del_timer_sync(), hrtimer_cancel(): true if it was pending. On return
+ * t is neither queued nor running its callback on any CPU (the caller may free
+ * it). Never from t's own callback. O(1) in the number of CPUs. */
 bool timer_cancel(struct timer *t);
 /* Linux: hrtimer_start(): arm on the calling CPU without waiting for a
- * callback in flight (it may be spinning on a lock the caller holds). */
+ * callback in flight (it may be spinning on a lock the caller holds); while
+ * that callback runs, t is queued on the CPU running it instead, as Linux's
+ * switch_hrtimer_base() keeps it. */
 void timer_start(struct timer *t, u64 expires);
-/* Linux: hrtimer_try_to_cancel(): 1 dequeued, 0 not queued, -1 callback running. */
+/* Linux: hrtimer_try_to_cancel(): 1 dequeued, 0 not queued, -1 callback
+ * running (t stays queued if it was re-armed meanwhile). */
 int timer_try_cancel(struct timer *t);
 
 /* Sleep the current task for ns of (emulated) time. */

@@ -19,8 +19,19 @@ struct timer_base {
 	bool running;
 	bool tick_stopped;	     /* NO_HZ idle: no tick until tick_nohz_idle_exit() */
 	u64 nohz_wake;		     /* while stopped: the latest next interrupt */
-	struct timer *running_timer; /* callback in progress, for timer_cancel */
+	struct timer *running_timer; /* callback in progress (Linux: base->running_timer) */
 } __attribute__((aligned(64)));
+
+/* The invariant every function here keeps (Linux: timer->flags' CPU with
+ * base->running_timer, and hrtimer's timer->base with hrtimer_callback_running()):
+ * t->cpu names the one base that can hold t at all, queued on its list or
+ * running its callback, and it changes only under that base's lock, and only
+ * while that base is not running t's callback. So timer_cancel() looks at one
+ * base, whatever NR_CPUS is: under t's base lock, "not queued and not its
+ * running_timer" means no CPU touches t until it is armed again. (It read
+ * every base's running_timer: NR_CPUS of them, 1984 instructions a call.) */
+#define TIMER_NO_BASE	(-1) /* never armed since timer_init() */
+#define TIMER_MIGRATING (-2) /* between two bases' locks in timer_start(): wait */
 
 static struct timer_base bases[NR_CPUS];
 static bool tick_nohz_enabled = true;
@@ -31,6 +42,7 @@ static bool tick_nohz_enabled = true;
  * vCPU, stops delivering device interrupts (the console's input). */
 #define NOHZ_IDLE_MAX_NS (800 * NSEC_PER_MSEC)
 
+/* Only for this CPU's base: the deadline programmed is this CPU's. */
 static void reprogram(struct timer_base *b)
 {
 	u64 next = b->tick_stopped ? b->nohz_wake : b->next_tick;
@@ -43,103 +55,135 @@ static void reprogram(struct timer_base *b)
 void timer_init(struct timer *t, void (*fn)(struct timer *t))
 {
 	t->fn = fn;
-	t->cpu = -1;
+	t->cpu = TIMER_NO_BASE;
 	INIT_LIST_HEAD(&t->node);
 }
 
-/* Dequeue t if queued; true if it was. Does not wait for a running callback. */
-static bool timer_dequeue(struct timer *t)
+/* Linux: lock_timer_base(). IRQs off. t's base, locked, or NULL if t was never
+ * armed. t->cpu is read without a lock and checked again under it: it changes
+ * only under the lock of the base it names. */
+static struct timer_base *timer_lock_base(struct timer *t)
 {
 	for (;;) {
-		/* Acquire: pairs with timer_interrupt()'s release of cpu = -1, so
-		 * that once -1 is seen, running_timer already names t. */
-		int cpu = __atomic_load_n(&t->cpu, __ATOMIC_ACQUIRE);
+		int cpu = READ_ONCE(t->cpu);
 		struct timer_base *b;
-		unsigned long flags;
 
-		if (cpu < 0)
-			break;
-		b = &bases[cpu];
-		flags = spin_lock_irqsave(&b->lock);
-		if (t->cpu == cpu) {
-			list_del_init(&t->node);
-			t->cpu = -1;
-			spin_unlock_irqrestore(&b->lock, flags);
-			return true;
+		if (cpu == TIMER_NO_BASE)
+			return NULL;
+		if (cpu == TIMER_MIGRATING) {
+			arch_cpu_relax();
+			continue;
 		}
-		spin_unlock_irqrestore(&b->lock, flags);
+		b = &bases[cpu];
+		spin_lock(&b->lock);
+		if (READ_ONCE(t->cpu) == cpu)
+			return b;
+		spin_unlock(&b->lock);
 	}
-	return false;
 }
 
-static bool timer_running(const struct timer *t)
+/* Linux: hrtimer_try_to_cancel(), try_to_del_timer_sync(): -1 while t's
+ * callback runs (t stays queued if it was re-armed meanwhile), else 1 if it
+ * was dequeued, 0 if it was not queued. */
+int timer_try_cancel(struct timer *t)
 {
-	for (int c = 0; c < NR_CPUS; c++)
-		if (READ_ONCE(bases[c].running_timer) == t)
-			return true;
-	return false;
+	unsigned long flags = arch_irq_save();
+	struct timer_base *b = timer_lock_base(t);
+	int ret = 0;
+
+	if (b) {
+		if (b->running_timer == t) {
+			ret = -1;
+		} else if (!list_empty(&t->node)) {
+			list_del_init(&t->node);
+			ret = 1;
+		}
+		spin_unlock(&b->lock);
+	}
+	arch_irq_restore(flags);
+	return ret;
 }
 
 /* Dequeue t, and wait for its callback if it is running right now, so the
- * caller may free t on return (Linux: del_timer_sync()). Never call it from
- * t's own callback. */
+ * caller may free t on return (Linux: del_timer_sync(), hrtimer_cancel()).
+ * Never call it from t's own callback. */
 bool timer_cancel(struct timer *t)
 {
-	if (timer_dequeue(t))
-		return true;
-	while (timer_running(t))
+	for (;;) {
+		int ret = timer_try_cancel(t);
+
+		if (ret >= 0)
+			return ret;
 		arch_cpu_relax();
-	return false;
+	}
 }
 
-int timer_try_cancel(struct timer *t)
+/* Insert t into b's list in expiry order; b locked. */
+static void timer_queue(struct timer_base *b, struct timer *t, u64 expires)
 {
-	if (timer_dequeue(t))
-		return 1;
-	return timer_running(t) ? -1 : 0;
-}
-
-static void timer_enqueue(struct timer *t, u64 expires)
-{
-	unsigned long flags;
-	struct timer_base *b;
 	struct list_head *pos;
 
-	flags = arch_irq_save();
-	b = &bases[arch_cpu_id()];
-	spin_lock(&b->lock);
 	t->expires = expires;
-	t->cpu = (int)arch_cpu_id();
 	list_for_each(pos, &b->pending)
 		if (list_entry(pos, struct timer, node)->expires > expires)
 			break;
 	list_add_tail(&t->node, pos); /* before the first later one */
-	if (b->pending.next == &t->node)
+	/* Another CPU's base is one running t's callback: its timer_interrupt()
+	 * looks at its list again when the callback returns. */
+	if (b->pending.next == &t->node && b == &bases[arch_cpu_id()])
 		reprogram(b);
+}
+
+/* Linux: hrtimer_start() with switch_hrtimer_base(), __mod_timer(): dequeue t
+ * and queue it on this CPU, or on its own base while that base runs its
+ * callback (a timer never changes base under a running callback, so that
+ * callback stays the only one, on the base t->cpu names). */
+void timer_start(struct timer *t, u64 expires)
+{
+	unsigned long flags = arch_irq_save();
+	int cpu = (int)arch_cpu_id();
+	struct timer_base *b = timer_lock_base(t);
+
+	if (b) {
+		list_del_init(&t->node);
+		if (b != &bases[cpu] && b->running_timer != t) {
+			/* Linux: TIMER_MIGRATING: lockers of t wait for the new base. */
+			WRITE_ONCE(t->cpu, TIMER_MIGRATING);
+			spin_unlock(&b->lock);
+			b = NULL;
+		}
+	}
+	if (!b) {
+		b = &bases[cpu];
+		spin_lock(&b->lock);
+		__atomic_store_n(&t->cpu, cpu, __ATOMIC_RELEASE);
+	}
+	timer_queue(b, t, expires);
 	spin_unlock(&b->lock);
 	arch_irq_restore(flags);
 }
 
+/* Wait for a callback in flight, then arm on this CPU (Linux: del_timer_sync()
+ * then add_timer()). */
 void timer_add(struct timer *t, u64 expires)
 {
 	timer_cancel(t);
-	timer_enqueue(t, expires);
-}
-
-void timer_start(struct timer *t, u64 expires)
-{
-	timer_dequeue(t);
-	timer_enqueue(t, expires);
+	timer_start(t, expires);
 }
 
 void timer_cpu_init(unsigned int cpu, unsigned int nr_cpus)
 {
 	struct timer_base *b = &bases[cpu];
 	unsigned long flags = arch_irq_save();
-
-	spin_lock_init(&b->lock);
-	INIT_LIST_HEAD(&b->pending);
 	char v[8];
+
+	/* The lock is never re-initialised (zero is unlocked): a CPU coming back
+	 * online may find another CPU holding it, cancelling a timer whose base
+	 * is still this one (its callback last ran here). Its list is empty:
+	 * timers_dead_cpu() moved the timers, and no timer moves to a dead base. */
+	spin_lock(&b->lock);
+	INIT_LIST_HEAD(&b->pending);
+	b->running_timer = NULL;
 
 	/* Linux's boot option: nohz=off keeps every tick (all CPUs read the same). */
 	tick_nohz_enabled = !(bootarg_get("nohz", v, sizeof(v)) && !strcmp(v, "off"));
@@ -147,6 +191,7 @@ void timer_cpu_init(unsigned int cpu, unsigned int nr_cpus)
 	b->tick_stopped = false;
 	b->running = true;
 	reprogram(b);
+	spin_unlock(&b->lock);
 	arch_irq_restore(flags);
 }
 
@@ -175,18 +220,11 @@ void timer_interrupt(void)
 			break;
 		void (*fn)(struct timer *) = t->fn;
 
-		/* Invariant: t->cpu == -1 means "neither queued nor touched by a
-		 * base any more, or its callback is in flight and running_timer
-		 * says so". timer_cancel() reads t->cpu without our lock, so -1
-		 * is published last, after every write to t and after
-		 * running_timer names it. The old order (-1 first) let a cancel
-		 * on another CPU return in between: the owner freed or reused t
-		 * (cpu_work()'s stack timer, then a sleeper at the same stack
-		 * slot) and list_del_init() here then wrote over the new
-		 * sleeper's task pointer, and its wakeup hit a freed task. */
+		/* t->cpu stays this CPU: t's callback runs on t's base, where
+		 * timer_cancel() looks (the invariant above). Once running_timer
+		 * is cleared under the lock below, this base touches t no more. */
 		list_del_init(&t->node);
 		WRITE_ONCE(b->running_timer, t);
-		__atomic_store_n(&t->cpu, -1, __ATOMIC_RELEASE);
 		spin_unlock(&b->lock);
 		fn(t);
 		spin_lock(&b->lock);
@@ -203,9 +241,9 @@ void timer_interrupt(void)
 
 /* Linux: timers_dead_cpu(). On a live CPU once `dead` is off: its pending
  * timers join this CPU's list in expiry order (t->cpu changes under both
- * locks, so timer_cancel() finds them), and this CPU's deadline is
- * reprogrammed: one already due fires at once, the others on time.
- * Returns how many moved. */
+ * locks, so timer_cancel() finds them; a dead base runs no callback), and
+ * this CPU's deadline is reprogrammed: one already due fires at once, the
+ * others on time. Returns how many moved. */
 unsigned int timers_dead_cpu(unsigned int dead)
 {
 	unsigned long flags = arch_irq_save();

@@ -18,9 +18,10 @@ struct hog {
 	u64 first_big_ns; /* when it first ran on a CPU of capacity 1024 */
 	u64 start_ns;
 	u32 seen_cpus;
+	u64 chunk; /* work between two looks at stop; 0: 200 us */
 };
 
-/* CPU-bound until told to stop, in 200 us chunks of emulated work. */
+/* CPU-bound until told to stop, in 200 us chunks of emulated work (or h->chunk). */
 static void hog_fn(void *arg)
 {
 	struct hog *h = arg;
@@ -31,7 +32,7 @@ static void hog_fn(void *arg)
 		h->seen_cpus |= 1u << cpu;
 		if (!h->first_big_ns && capacity_orig_of(cpu) == SCHED_CAPACITY_SCALE)
 			h->first_big_ns = arch_clock_ns();
-		cpu_work(200 * US);
+		cpu_work(h->chunk ? h->chunk : 200 * US);
 	}
 	h->runtime = current->se.sum_exec_runtime;
 }
@@ -116,7 +117,12 @@ static bool spread_settled(struct task_struct **th, int nr, unsigned int *per_cp
  * CPU waits busy_factor times that, capped at max_load_balance_interval
  * (HZ x nr_cpus / 10 jiffies: 800 ms on 8 CPUs), as in Linux 6.1; its
  * first balance that finds the imbalance resets the interval. So the wait
- * is bounded by twice that cap. */
+ * is bounded by twice that cap. How much the forks leave to the balancer
+ * depends on how long forking takes in emulated time (the hogs' PELT load
+ * seen by find_idlest_group()): on qemu-bl64, 80 of 128 on big CPUs when
+ * timer_cancel() read all 256 timer bases (183 ms of forking, settled after
+ * 50-200 ms), 48 once it looked at one (10 ms, settled after 4-5 s). The hogs
+ * here work a tick at a time: at 200 us those 5 s took 3 minutes of host time. */
 static void sched_spread(struct ktest *t)
 {
 	static struct hog h[2 * NR_CPUS];
@@ -128,6 +134,7 @@ static void sched_spread(struct ktest *t)
 
 	memset(h, 0, sizeof(h));
 	for (int i = 0; i < N; i++) {
+		h[i].chunk = TICK_NSEC;
 		th[i] = kthread_run(hog_fn, &h[i], "spread");
 		ASSERT_TRUE(t, th[i] != NULL);
 	}

@@ -1,5 +1,6 @@
 /* selftest_timer.c - self-tests of time: the tick rate, one-shot timer accuracy and
- * ordering, and sleeping, all in emulated time (exact under -icount). */
+ * ordering, sleeping, and cancel against re-arms from other CPUs, all in emulated time
+ * (exact under -icount). */
 #include "cpuidle.h"
 #include "kernel.h"
 #include "ktest.h"
@@ -116,5 +117,103 @@ static void timer_sleep(struct ktest *t)
 	}
 }
 
+/* One timer re-armed from up to 8 CPUs at once without waiting (timer_start(), as
+ * deadline.c re-arms its timers), due at once, with a callback that yields for 20 us so
+ * the others act while it runs; now and then one of them stops the re-arms (arm_lock)
+ * and cancels it. Linux's rules (hrtimer, del_timer_sync()): a timer's callback never
+ * runs twice at once, and once timer_cancel() returns it is not running anywhere and
+ * does not run again until re-armed. */
+struct hammer {
+	struct timer timer;
+	spinlock_t arm_lock; /* held by a canceller: no re-arm meanwhile */
+	u64 end;	     /* the threads stop re-arming at this time */
+	int in_cb;	     /* callbacks running now */
+	u64 calls, overlaps, cancels, ran_after_cancel;
+};
+
+struct hammer_arg {
+	struct hammer *h;
+	int idx;
+};
+
+static void hammer_fn(struct timer *tm)
+{
+	struct hammer *h = container_of(tm, struct hammer, timer);
+	u64 until = arch_clock_ns() + 20 * 1000;
+
+	if (__atomic_add_fetch(&h->in_cb, 1, __ATOMIC_ACQ_REL) > 1)
+		__atomic_add_fetch(&h->overlaps, 1, __ATOMIC_RELAXED);
+	while (arch_clock_ns() < until)
+		arch_cpu_relax(); /* QEMU runs the other vCPUs */
+	__atomic_add_fetch(&h->calls, 1, __ATOMIC_RELAXED);
+	__atomic_sub_fetch(&h->in_cb, 1, __ATOMIC_RELEASE);
+}
+
+static void hammer_thread(void *arg)
+{
+	struct hammer_arg *a = arg;
+	struct hammer *h = a->h;
+
+	for (unsigned int n = 0; arch_clock_ns() < h->end; n++) {
+		unsigned long flags = spin_lock_irqsave(&h->arm_lock);
+		u64 calls, wait = arch_clock_ns() + 5 * 1000;
+
+		timer_start(&h->timer, arch_clock_ns()); /* due: its interrupt comes now */
+		spin_unlock_irqrestore(&h->arm_lock, flags);
+		while (arch_clock_ns() < wait)
+			arch_cpu_relax();
+		if ((n + (unsigned int)a->idx) % 8)
+			continue;
+		flags = spin_lock_irqsave(&h->arm_lock);
+		timer_cancel(&h->timer);
+		calls = __atomic_load_n(&h->calls, __ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&h->in_cb, __ATOMIC_ACQUIRE))
+			h->ran_after_cancel++; /* still running */
+		wait = arch_clock_ns() + 30 * 1000;
+		while (arch_clock_ns() < wait)
+			arch_cpu_relax();
+		if (__atomic_load_n(&h->calls, __ATOMIC_ACQUIRE) != calls)
+			h->ran_after_cancel++; /* ran again, not re-armed */
+		h->cancels++;
+		spin_unlock_irqrestore(&h->arm_lock, flags);
+	}
+}
+
+static void timer_rearm_across_cpus(struct ktest *t)
+{
+	static struct hammer h;
+	static struct hammer_arg args[8];
+	struct task_struct *th[8];
+	unsigned int cpu;
+	int n = 0;
+
+	memset(&h, 0, sizeof(h));
+	timer_init(&h.timer, hammer_fn);
+	spin_lock_init(&h.arm_lock);
+	h.end = arch_clock_ns() + 20 * NSEC_PER_MSEC;
+	for_each_cpu(cpu, cpu_online_mask) {
+		if (n == (int)ARRAY_SIZE(th))
+			break;
+		args[n] = (struct hammer_arg){ &h, n };
+		th[n] = kthread_create(hammer_thread, &args[n], "hammer");
+		ASSERT_TRUE(t, th[n] != NULL);
+		set_cpus_allowed(th[n], cpumask_of(cpu));
+		wake_up_new_task(th[n++]);
+	}
+	for (int i = 0; i < n; i++)
+		kthread_join(th[i]);
+	timer_cancel(&h.timer);
+	EXPECT_GE(t, n, 2);
+	EXPECT_EQ(t, h.overlaps, 0);
+	EXPECT_EQ(t, h.ran_after_cancel, 0);
+	EXPECT_GE(t, h.calls, 100);
+	EXPECT_GE(t, h.cancels, 10);
+	ktest_diag(t,
+		   "%d CPUs: %llu calls, %llu cancels, %llu overlapping calls, %llu after a "
+		   "cancel",
+		   n, h.calls, h.cancels, h.overlaps, h.ran_after_cancel);
+}
+
 KTEST_SUITE(timer, KTEST_CASE(timer_tick_rate), KTEST_CASE(timer_oneshot),
-	    KTEST_CASE(timer_cancel_works), KTEST_CASE(timer_sleep));
+	    KTEST_CASE(timer_cancel_works), KTEST_CASE(timer_sleep),
+	    KTEST_CASE(timer_rearm_across_cpus));
