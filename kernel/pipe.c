@@ -35,6 +35,30 @@ size_t pipe_used(const struct pipe *p)
 	return (size_t)(p->head - p->tail);
 }
 
+/* The waiters' lockless tests read head and tail apart, while readers and
+ * writers move both. Read in the wrong order, a reader may see the pipe empty
+ * when it never was: head read, then another reader takes 8 bytes and a
+ * writer adds 8 to the non-empty pipe (so it wakes no one), then tail read
+ * shows head == tail, and the reader sleeps by the bytes (found under
+ * selftest=stress stress_seed=7: a worker asleep by a pipe holding 8). So a
+ * reader reads tail (acquire) before head, and can only over-estimate the
+ * bytes; a writer reads head before tail, and can only over-estimate the room.
+ * A false "ready" is re-checked under the lock. (Linux reads head then tail in
+ * pipe_readable(), and a reader that leaves bytes behind wakes the next one.) */
+static size_t pipe_used_for_reader(const struct pipe *p)
+{
+	u64 tail = __atomic_load_n(&p->tail, __ATOMIC_ACQUIRE);
+
+	return (size_t)(__atomic_load_n(&p->head, __ATOMIC_RELAXED) - tail);
+}
+
+static size_t pipe_used_for_writer(const struct pipe *p)
+{
+	u64 head = __atomic_load_n(&p->head, __ATOMIC_ACQUIRE);
+
+	return (size_t)(head - __atomic_load_n(&p->tail, __ATOMIC_RELAXED));
+}
+
 /* The ring's n bytes from byte count pos into dst: up to its end, then from its start. */
 static void ring_copy_out(const struct pipe *p, u64 pos, u8 *dst, size_t n)
 {
@@ -72,7 +96,7 @@ size_t pipe_read(struct pipe *p, void *buf, size_t n)
 	if (!n)
 		return 0;
 	for (;;) {
-		wait_event(p->rd_wq, pipe_used(p) || p->closed);
+		wait_event(p->rd_wq, pipe_used_for_reader(p) || READ_ONCE(p->closed));
 		flags = spin_lock_irqsave(&p->lock);
 		got = pipe_used(p) < n ? pipe_used(p) : n;
 		if (got || p->closed)
@@ -98,11 +122,11 @@ size_t pipe_read_full(struct pipe *p, void *buf, size_t n)
 }
 
 /* Room the next piece needs: all of a small write (atomicity), else one byte. */
-static bool pipe_room_for(struct pipe *p, size_t left)
+static bool pipe_room_for(struct pipe *p, size_t left, bool locked)
 {
-	size_t room = p->size - pipe_used(p);
+	size_t room = p->size - (locked ? pipe_used(p) : pipe_used_for_writer(p));
 
-	return p->closed || room >= (left <= PIPE_BUF && left <= p->size ? left : 1);
+	return READ_ONCE(p->closed) || room >= (left <= PIPE_BUF && left <= p->size ? left : 1);
 }
 
 /* Linux pipe_write: readers are woken only if the pipe was empty (with bytes in it, no
@@ -116,13 +140,13 @@ size_t pipe_write(struct pipe *p, const void *buf, size_t n)
 		size_t room, k;
 		bool was_empty;
 
-		wait_event(p->wr_wq, pipe_room_for(p, n - done));
+		wait_event(p->wr_wq, pipe_room_for(p, n - done, false));
 		flags = spin_lock_irqsave(&p->lock);
 		if (p->closed) {
 			spin_unlock_irqrestore(&p->lock, flags);
 			break;
 		}
-		if (!pipe_room_for(p, n - done)) { /* another writer was first */
+		if (!pipe_room_for(p, n - done, true)) { /* another writer was first */
 			spin_unlock_irqrestore(&p->lock, flags);
 			continue;
 		}

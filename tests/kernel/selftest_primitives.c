@@ -345,7 +345,58 @@ static void pipe_small_writes_atomic(struct ktest *t)
 	pipe_destroy(&p);
 }
 
-KTEST_SUITE(pipe, KTEST_CASE(pipe_stream_integrity), KTEST_CASE(pipe_small_writes_atomic));
+/* Each thread writes a message, then reads one back (maybe another's), on one
+ * pipe: the pipe always holds one message per thread between its write and its
+ * read, so no reader may sleep. One did, by a pipe holding 8 bytes, when a
+ * waiter read head before tail locklessly (kernel/pipe.c). A thread still
+ * waiting after 1 s is reported and released by closing the pipe. */
+#define TRADERS	    16
+#define TRADES_EACH 400
+static unsigned long trades_done;
+
+static void trader(void *arg)
+{
+	struct pipe *p = arg;
+	u8 m[MSG] = { 0 };
+
+	for (int i = 0; i < TRADES_EACH; i++) {
+		pipe_write(p, m, MSG);
+		if (pipe_read_full(p, m, MSG) != MSG)
+			return; /* closed: released by the test */
+		if (i % 16 == 15)
+			yield();
+	}
+	__atomic_add_fetch(&trades_done, 1, __ATOMIC_ACQ_REL);
+}
+
+static void pipe_traders_never_strand(struct ktest *t)
+{
+	struct task_struct *th[TRADERS];
+	u64 deadline = arch_clock_ns() + NSEC_PER_SEC;
+	unsigned long done;
+	struct pipe p;
+
+	ASSERT_EQ(t, pipe_init(&p, 0), 0);
+	trades_done = 0;
+	for (int i = 0; i < TRADERS; i++)
+		th[i] = kthread_run(trader, &p, "pipe-trade");
+	while ((done = __atomic_load_n(&trades_done, __ATOMIC_ACQUIRE)) < TRADERS &&
+	       arch_clock_ns() < deadline)
+		msleep(1);
+	if (done < TRADERS) {
+		ktest_diag(t, "%lu of %d traders still waiting after 1 s, %zu bytes in the pipe",
+			   TRADERS - done, TRADERS, pipe_used(&p));
+		pipe_close(&p);
+	}
+	for (int i = 0; i < TRADERS; i++)
+		if (th[i])
+			kthread_join(th[i]);
+	EXPECT_EQ(t, done, TRADERS);
+	pipe_destroy(&p);
+}
+
+KTEST_SUITE(pipe, KTEST_CASE(pipe_stream_integrity), KTEST_CASE(pipe_small_writes_atomic),
+	    KTEST_CASE(pipe_traders_never_strand));
 
 /* ---- sleeps ------------------------------------------------------------------------ */
 
