@@ -297,7 +297,6 @@ unsigned long capacity_orig_of(unsigned int cpu);
 void sched_print_task(const struct task_struct *p); /* /proc/<pid>/sched-like */
 void sched_print_rq_stats(unsigned int cpu);
 void sched_why_print(struct task_struct *p);	    /* the shell's `why` (why.c) */
-u64 cpu_min_vruntime(unsigned int cpu);		    /* cfs_rq->min_vruntime, for ps */
 u64 task_min_vruntime(const struct task_struct *p); /* its own cfs_rq's (its group's) */
 void sched_print_domains(void);			    /* each CPU's sched domains (shell) */
 u64 cpu_idle_time_ns(unsigned int cpu);		    /* idle so far, the current stretch included */

@@ -70,11 +70,6 @@ unsigned long cpu_util_cfs(unsigned int cpu)
 	return cpu_util((int)cpu);
 }
 
-u64 cpu_min_vruntime(unsigned int cpu)
-{
-	return READ_ONCE(cpu_rq(cpu)->cfs.min_vruntime);
-}
-
 u64 task_min_vruntime(const struct task_struct *p)
 {
 	return p->cpu < 0 ? 0 : READ_ONCE(task_cfs_rq(p)->min_vruntime);
