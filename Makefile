@@ -212,7 +212,7 @@ HOST_SCHED := $(addprefix kernel/sched/,core.c fair.c fair_energy.c fair_pelt.c 
 # Drivers whose protocol half is pure (its MMIO through accessors): host-tested on a model.
 HOST_DRIVERS := drivers/hi3660_stub_clk.c
 
-host: $(BUILD)/host/unittests $(BUILD)/host/topology
+host: $(BUILD)/host/unittests $(BUILD)/host/topology $(BUILD)/host/vcpu_insns.so
 
 $(BUILD)/host/unittests: $(HOST_PORTABLE) $(HOST_SCHED) $(HOST_DRIVERS) $(HOST_TESTS) $(GENHDR) \
 		$(wildcard include/*.h kernel/sched/*.h tests/host/*.h drivers/*.h) | $(DEPS)
@@ -318,6 +318,12 @@ bench: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb
 $(BUILD)/host/tbcount.so: tools/profile/tbcount.c
 	@mkdir -p $(@D)
 	$(call msg,HOSTCC,$@)$(HOSTCC) -O2 -Wall -Wextra -Werror -shared -fPIC -pthread \
+		-fvisibility=hidden $< -o $@
+# speed=exact's QEMU plugin (tools/qemu/vcpu_insns.c): each vCPU's own instruction count
+# in a page of guest memory; make run SPEED=exact and the speed_shared runs load it.
+$(BUILD)/host/vcpu_insns.so: tools/qemu/vcpu_insns.c | $(DEPS)
+	@mkdir -p $(@D)
+	$(call msg,HOSTCC,$@)$(HOSTCC) -O2 -Wall -Wextra -Werror -shared -fPIC \
 		-fvisibility=hidden $< -o $@
 profile: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb $(BUILD)/host/tbcount.so
 	$(PYTHON) tools/insn_profile.py --build $(BUILD) --machine $(MACHINE) \

@@ -57,6 +57,13 @@ int arch_cpu_suspend(u32 psci_param);
  * model's stall, kernel/sched/speed.c; an idle state's exit latency.) Boot
  * option speed_stall=spin (arm64): spin on the clock instead, IRQs still off. */
 void arch_stall_until(u64 deadline_ns);
+/* This CPU's own executed-instruction count since boot, as a QEMU TCG plugin
+ * (tools/qemu/vcpu_insns.c) writes it into guest memory; present() says whether one
+ * does (else the count stays 0: a board, or QEMU without -plugin). Under -icount the
+ * clock is every vCPU's instructions together: only this count is the CPU's own
+ * (speed=exact, kernel/sched/speed.c). IRQs off. */
+bool arch_insn_counter_present(void);
+u64 arch_insn_count(void);
 /* Inside spin loops: lets other (v)CPUs run. */
 void arch_cpu_relax(void);
 

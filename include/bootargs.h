@@ -11,8 +11,9 @@
  *   bench=NAME,k=v    run a benchmark (include/bench.h), then power off
  *   experiment=N      run experiment N (,short: its KTAP check), then power off
  *   stress_seed=N     the PRNG seed of the stress suite (tests/kernel/selftest_stress.c; default 1)
- *   speed=all|work|native  the emulated CPU speed model (kernel/sched/speed.c;
+ *   speed=all|exact|work|native  the emulated CPU speed model (kernel/sched/speed.c;
  *                     default all on QEMU trees, native on a board's)
+ *                     exact needs QEMU's -plugin build/host/vcpu_insns.so)
  *   speed_clock=elapsed|ps  how speed=all counts a CPU's busy time (default elapsed)
  * Unknown words are reported and ignored. */
 #ifndef BOOTARGS_H

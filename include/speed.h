@@ -1,5 +1,5 @@
 /* speed.h - the emulated speed of all code (kernel/sched/speed.c): the boot
- * option speed=all|work|native and the hooks where a slow CPU pays its stall. */
+ * option speed=all|exact|work|native and the hooks where a slow CPU pays its stall. */
 #ifndef SPEED_H
 #define SPEED_H
 
@@ -9,34 +9,44 @@ enum speed_model {
 	SPEED_ALL,    /* every instruction at capacity x f_cur / f_max (QEMU default) */
 	SPEED_WORK,   /* only cpu_work() is scaled (the older model) */
 	SPEED_NATIVE, /* no emulation (real boards) */
+	SPEED_EXACT,  /* each CPU's own instructions (QEMU plugin) at R x its speed */
 };
 extern enum speed_model speed_model;
 
+/* The models that stall a CPU for its own code. */
+static inline bool speed_stalls(void)
+{
+	return speed_model == SPEED_ALL || speed_model == SPEED_EXACT;
+}
+
 struct dtb;
 void speed_init(const struct dtb *dt); /* from bootargs and the tree, once */
+void speed_exact_start(void);	       /* speed=exact, once capacities and OPPs are known */
 const char *speed_model_name(void);
-/* The hooks cost a load and a compare unless speed=all. */
+/* The hooks cost a load and a compare unless speed=all or exact. */
 void __speed_pay(void);
 void __speed_busy_end(bool pay);
 void __speed_busy_begin(void);
 void __speed_irq_enter(void);
+void __speed_irq_handled(void);
 void __speed_irq_exit(void);
+void __speed_switch(void);
 
 static inline void speed_pay(void) /* before effects reach other CPUs */
 {
-	if (speed_model == SPEED_ALL)
+	if (speed_stalls())
 		__speed_pay();
 }
 
 static inline void speed_busy_end(bool pay) /* IRQs off: idle (pay), cpu_work's wait */
 {
-	if (speed_model == SPEED_ALL)
+	if (speed_stalls())
 		__speed_busy_end(pay);
 }
 
 static inline void speed_busy_begin(void) /* IRQs off: executing again */
 {
-	if (speed_model == SPEED_ALL)
+	if (speed_stalls())
 		__speed_busy_begin();
 }
 u64 speed_stalled_ns(unsigned int cpu); /* stalled so far */
@@ -44,13 +54,30 @@ u64 speed_stalled_ns(unsigned int cpu); /* stalled so far */
  * interrupt comes the exit, which pays what the handlers owed). */
 static inline void speed_irq_enter(void)
 {
-	if (speed_model == SPEED_ALL)
+	if (speed_stalls())
 		__speed_irq_enter();
+}
+
+/* IRQs off: the handlers are done (every end of interrupt sent), their IRQ time
+ * still running: speed=exact stalls for the handlers' own instructions here. */
+static inline void speed_irq_handled(void)
+{
+	if (speed_model == SPEED_EXACT)
+		__speed_irq_handled();
+}
+
+/* IRQs off, __schedule() before it switches: speed=exact stalls for the outgoing
+ * task's instructions while it is still current, so its runtime and PELT running
+ * time hold its slowness, not the next task's or idle's. */
+static inline void speed_switch(void)
+{
+	if (speed_model == SPEED_EXACT)
+		__speed_switch();
 }
 
 static inline void speed_irq_exit(void)
 {
-	if (speed_model == SPEED_ALL)
+	if (speed_stalls())
 		__speed_irq_exit();
 }
 void speed_set_model(enum speed_model m); /* at run time (self-tests) */

@@ -103,6 +103,7 @@ void kernel_main(const struct dtb *dt)
 	sched_init_smp(); /* sched domains, migration threads */
 	cpufreq_init();	  /* policies, OPPs, governors */
 	cpuidle_init();	  /* idle states, "cpuidle=off" */
+	speed_exact_start(); /* speed=exact: R from the capacities, the QEMU plugin's counts */
 	/* The other CPUs idle in plain wfi since they started, which counts as
 	 * busy for their cluster: make them choose a state. */
 	for (cpu = 0; cpuidle_enabled() && cpu < (unsigned int)cpu_topology.nr_cpus; cpu++)

@@ -14,6 +14,7 @@ void handle_irq(struct pt_regs *regs)
 
 	speed_irq_enter();
 	gic_handle_irq();
+	speed_irq_handled(); /* speed=exact: the handlers' own slowness is IRQ time */
 	account_irq_time(arch_clock_ns() - start); /* IRQ time for avg_irq (E5) */
 	/* After every end of interrupt (a stall can end) and outside the IRQ
 	 * time: the stall is the interrupted task's slowness, not IRQ work. */

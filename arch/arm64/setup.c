@@ -146,6 +146,8 @@ int arch_platform_init(const struct dtb *dt)
 		printk("psci: unavailable: secondary CPUs need spin-table, no poweroff\n");
 	if (arm_timer_init(dt))
 		return -1;
+	/* Before smp_init(): the plugin must know the page before a CPU says hello. */
+	arch_insn_counter_attach(arch_cpu_id());
 	hi3660_stub_clk_init(dt); /* a cpufreq driver, before cpufreq_init() */
 	return 0;
 }
@@ -213,6 +215,7 @@ void secondary_start_kernel(unsigned int cpu)
 	isb();
 	gic_cpu_init(cpu);
 	arm_timer_cpu_init();
+	arch_insn_counter_cpu_init(cpu); /* tools/qemu/vcpu_insns.c maps its vCPU */
 	secondary_cpu_main(cpu);
 }
 

@@ -553,9 +553,12 @@ void schedule_tail(struct task_struct *prev)
 static void __schedule(bool preempt)
 {
 	unsigned long flags = arch_irq_save();
-	struct rq *rq = this_rq();
-	struct task_struct *prev = rq->curr, *next;
+	struct rq *rq;
+	struct task_struct *prev, *next;
 
+	speed_switch(); /* speed=exact: prev's slowness is prev's runtime */
+	rq = this_rq();
+	prev = rq->curr;
 	spin_lock(&rq->lock);
 	update_rq_clock(rq);
 	rq->need_resched = false;

@@ -1,12 +1,16 @@
-/* speed.c - the emulated CPU speed of all code (docs/design.md, the emulated machine;
- * issue 14 section 1): CPU c runs at s_c = capacity_orig/1024 x f_cur/f_max, so
- * each ns it spends executing costs (1/s_c - 1) ns more, paid as a stall
+/* speed.c - the emulated CPU speed of all code (docs/design.md, the emulated machine):
+ * CPU c runs at s_c = capacity_orig/1024 x f_cur/f_max, paid as a stall
  * (arch_stall_until) before its effects reach other CPUs: before a wakeup, before
- * idle, at the tick. Owns the boot option speed=all|work|native and the debt. */
+ * idle, at the tick. speed=all: each ns it spends executing costs (1/s_c - 1) ns
+ * more. speed=exact: its own instructions (a QEMU plugin counts them) cost 1/(R x s_c)
+ * ns each, whatever the other CPUs do; paid also at a context switch and at the end
+ * of a handler, so the task, the IRQ or idle that executed them is charged.
+ * Owns the boot option speed=all|exact|work|native and the debt. */
 #include "sched_internal.h"
 #include "bootargs.h"
 #include "dtb.h"
 #include "speed.h"
+#include "timer.h"
 
 /* Debts below this are carried to the next payment, not stalled for: a stall is
  * a timer round trip, and the total paid stays exact. */
@@ -21,6 +25,9 @@ static struct speed_cpu {
 	u64 v_since;	  /* the same on the processor-sharing clock */
 	s64 debt;	  /* ns of stall owed; < 0: a stall that overran, credit */
 	u64 paid;	  /* ns stalled in all (shell, self-tests) */
+	u64 insn_since;	  /* speed=exact: own instruction count at busy_since */
+	u64 irq_insn;	  /* speed=exact: the same at the handler's entry */
+	u64 irq_since;	  /* speed=exact: and the time */
 	bool busy;	  /* executing: not idle, not in cpu_work()'s wait */
 	bool in_irq;	  /* inside an interrupt handler: payment deferred */
 	bool pay_at_exit; /* speed_pay() came inside the handler */
@@ -70,7 +77,19 @@ static const char *const model_names[] = {
 	[SPEED_ALL] = "all",
 	[SPEED_WORK] = "work",
 	[SPEED_NATIVE] = "native",
+	[SPEED_EXACT] = "exact",
 };
+
+/* speed=exact: R, as ps per instruction of the biggest CPU at its top OPP. Under
+ * -icount shift=0 all vCPUs together execute one instruction per ns; the whole
+ * machine busy at f_max must fit in that budget, or the slowest-served CPUs fall
+ * behind (QEMU's round-robin decides which). So R = budget / sum of s_c over every
+ * CPU of the tree (at f_max, s_c = capacity_orig/1024), with SPEED_EXACT_BUDGET_PCT
+ * of the budget given out and the rest left for rounding and for the stalls' own
+ * timer round trips. A constant chosen before any run (docs/design.md). */
+#define SPEED_EXACT_BUDGET_PCT 90
+static u64 insn_ps;	  /* 1/R in ps */
+static bool want_exact;	  /* speed=exact given: switched on by speed_exact_start() */
 
 const char *speed_model_name(void)
 {
@@ -95,6 +114,11 @@ void speed_init(const struct dtb *dt)
 			speed_model = SPEED_WORK;
 		else if (!strcmp(v, "native"))
 			speed_model = SPEED_NATIVE;
+		else if (!strcmp(v, "exact") && on_board)
+			printk("speed: exact is for QEMU (its plugin counts instructions); "
+			       "a board runs native\n");
+		else if (!strcmp(v, "exact"))
+			want_exact = true; /* all until speed_exact_start() */
 		else if (strcmp(v, "all"))
 			printk("speed: unknown model \"%s\"; using all\n", v);
 	}
@@ -102,10 +126,64 @@ void speed_init(const struct dtb *dt)
 		speed_ps = !strcmp(v, "ps");
 	spin_lock_init(&ps_lock);
 	printk("speed: model %s (%s), clock %s\n", speed_model_name(),
-	       speed_model == SPEED_ALL	   ? "every instruction at capacity x f_cur / f_max"
+	       want_exact ? "until speed=exact starts"
+	       : speed_model == SPEED_ALL ? "every instruction at capacity x f_cur / f_max"
 	       : speed_model == SPEED_WORK ? "only cpu_work() is scaled"
 					   : "no emulation",
 	       speed_ps ? "ps" : "elapsed");
+}
+
+/* speed=exact: a busy CPU pays at least every SPEED_EXACT_CHECK_NS of emulated time, so
+ * that it runs at most that many instructions ahead of its model before it stalls (QEMU
+ * runs one vCPU at a time until the next timer deadline of any: without a deadline of its
+ * own, a CPU in a loop would run ahead until its tick). One check per this many of the
+ * CPU's instructions at most, so the checks' own cost is the same share on every CPU. */
+#define SPEED_EXACT_CHECK_NS 200000
+static struct timer exact_check[NR_CPUS];
+
+static void exact_check_fn(struct timer *t)
+{
+	struct speed_cpu *sc = &speed_cpu[arch_cpu_id()];
+
+	__speed_pay(); /* in the handler: paid at its exit, as the task's */
+	if (sc->busy && speed_model == SPEED_EXACT)
+		timer_start(t, arch_clock_ns() + SPEED_EXACT_CHECK_NS);
+}
+
+/* speed=exact, once topology and cpufreq are up (kernel/main.c): R from the tree's
+ * CPUs, then the model, if the QEMU plugin counts this machine's instructions. */
+void speed_exact_start(void)
+{
+	u64 sum = 0;
+
+	if (!want_exact)
+		return;
+	if (!arch_insn_counter_present()) {
+		printk("speed: exact needs each vCPU's instruction count from the QEMU plugin "
+		       "(-plugin build/host/vcpu_insns.so; make run SPEED=exact); "
+		       "keeping speed=all\n");
+		return;
+	}
+	for (unsigned int c = 0; c < nr_cpu_ids; c++)
+		sum += arch_scale_cpu_capacity((int)c);
+	for (unsigned int c = 0; c < nr_cpu_ids; c++)
+		timer_init(&exact_check[c], exact_check_fn);
+	/* ps per instruction = 1000 x (sum/1024) / (PCT/100), rounded up. */
+	insn_ps = (sum * 1000 * 100 + (u64)SCHED_CAPACITY_SCALE * SPEED_EXACT_BUDGET_PCT - 1) /
+		  ((u64)SCHED_CAPACITY_SCALE * SPEED_EXACT_BUDGET_PCT);
+	speed_set_model(SPEED_EXACT);
+	printk("speed: model exact (each CPU's own instructions, QEMU plugin): R = %llu "
+	       "instructions per ms on the biggest CPU at f_max (%d %% of -icount's budget over "
+	       "%u CPUs of total capacity %llu)\n",
+	       1000000000ull / insn_ps, SPEED_EXACT_BUDGET_PCT, nr_cpu_ids, sum);
+}
+
+/* speed=exact: what n instructions cost at rate (s_c x 2^20), in ns. n x insn_ps stays
+ * below 2^64 for 10^14 instructions; the plugin's counts of one stretch are far fewer. */
+static u64 exact_cost(u64 n, u64 rate)
+{
+	n = MIN(n, 100000000000000ull / (insn_ps ? insn_ps : 1));
+	return rate ? (n * insn_ps / 1000 << 20) / rate : 0;
 }
 
 /* s_c x 2^20: the same product account_cpu_work() credits work with. */
@@ -123,6 +201,19 @@ static void speed_accrue(struct speed_cpu *sc, int cpu, u64 now)
 {
 	u64 rate = speed_rate(cpu), full = (u64)SCHED_CAPACITY_SCALE * SCHED_CAPACITY_SCALE;
 
+	if (speed_model == SPEED_EXACT) {
+		u64 n = arch_insn_count();
+
+		/* Not busy: the idle path's instructions wait for __speed_busy_begin(). */
+		if (!sc->busy)
+			return;
+		if (sc->busy_since >= READ_ONCE(speed_epoch))
+			sc->debt += (s64)exact_cost(n - MIN(n, sc->insn_since), rate) -
+				    (s64)(now - MIN(now, sc->busy_since));
+		sc->insn_since = n;
+		sc->busy_since = now;
+		return;
+	}
 	if (speed_ps) {
 		u64 v = ps_now(0);
 
@@ -212,7 +303,46 @@ void __speed_pay(void)
  * the end of interrupt. The arch's IRQ entry brackets its handlers. */
 void __speed_irq_enter(void)
 {
-	speed_cpu[arch_cpu_id()].in_irq = true;
+	int cpu = (int)arch_cpu_id();
+	struct speed_cpu *sc = &speed_cpu[cpu];
+
+	if (speed_model == SPEED_EXACT) { /* the task's stretch pauses for the handler */
+		u64 now = arch_clock_ns();
+
+		speed_accrue(sc, cpu, now);
+		sc->irq_insn = arch_insn_count();
+		sc->irq_since = now;
+	}
+	sc->in_irq = true;
+}
+
+/* speed=exact: the handlers' own instructions, stalled for inside the IRQ time (the
+ * arch's handle_irq() measures it around this): an interrupt's slowness is IRQ time,
+ * whether it came to a task or to idle. An overrun (QEMU ran other vCPUs meanwhile)
+ * is no credit: the handlers have no later stretch to take it from. */
+void __speed_irq_handled(void)
+{
+	int cpu = (int)arch_cpu_id();
+	struct speed_cpu *sc = &speed_cpu[cpu];
+	u64 now = arch_clock_ns(), n = arch_insn_count();
+	u64 cost = exact_cost(n - MIN(n, sc->irq_insn), speed_rate(cpu));
+	u64 end = sc->irq_since + cost;
+
+	if (end >= now + SPEED_MIN_STALL_NS) {
+		arch_stall_until(end);
+		sc->paid += arch_clock_ns() - now;
+	}
+	/* The interrupted stretch (a task's, or the idle path's) goes on after the
+	 * handlers, without their instructions nor their time. */
+	sc->insn_since += arch_insn_count() - sc->irq_insn;
+	if (sc->busy)
+		sc->busy_since = arch_clock_ns();
+}
+
+/* speed=exact: the outgoing task pays for its instructions before it leaves. */
+void __speed_switch(void)
+{
+	__speed_pay();
 }
 
 void __speed_irq_exit(void)
@@ -235,6 +365,8 @@ void __speed_busy_end(bool pay)
 	int cpu = (int)arch_cpu_id();
 	struct speed_cpu *sc = &speed_cpu[cpu];
 
+	if (pay && speed_model == SPEED_EXACT)
+		timer_try_cancel(&exact_check[cpu]); /* idle wakes for no check */
 	speed_accrue(sc, cpu, arch_clock_ns());
 	if (pay)
 		speed_stall(sc);
@@ -248,9 +380,22 @@ void __speed_busy_end(bool pay)
 /* The CPU executes again (IRQs off): out of idle or cpu_work()'s wait. */
 void __speed_busy_begin(void)
 {
-	struct speed_cpu *sc = &speed_cpu[arch_cpu_id()];
+	int cpu = (int)arch_cpu_id();
+	struct speed_cpu *sc = &speed_cpu[cpu];
+	u64 now = arch_clock_ns();
 
-	sc->busy_since = arch_clock_ns();
+	if (speed_model == SPEED_EXACT) {
+		u64 n = arch_insn_count();
+
+		/* What the idle path (or cpu_work()'s wait) executed outside the handlers
+		 * since busy_end: owed, and paid at the next payment, before the switch
+		 * out of idle. A CPU that has not run since the model changed joins. */
+		if (sc->busy_since >= READ_ONCE(speed_epoch))
+			sc->debt += (s64)exact_cost(n - MIN(n, sc->insn_since), speed_rate(cpu));
+		sc->insn_since = n;
+		timer_start(&exact_check[cpu], now + SPEED_EXACT_CHECK_NS);
+	}
+	sc->busy_since = now;
 	if (!sc->busy && speed_ps)
 		sc->v_since = ps_now(1);
 	sc->busy = true;

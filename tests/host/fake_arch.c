@@ -256,6 +256,17 @@ void arch_stall_until(u64 deadline_ns)
 		now_ns = deadline_ns;
 }
 
+/* No QEMU plugin counts the fake CPUs' instructions: speed=exact is refused. */
+bool arch_insn_counter_present(void)
+{
+	return false;
+}
+
+u64 arch_insn_count(void)
+{
+	return 0;
+}
+
 /* Nothing else runs while this host thread spins: the lock or flag waited for can
  * never change. Give it a few rounds (a trylock loop may be legitimate), then stop. */
 void arch_cpu_relax(void)

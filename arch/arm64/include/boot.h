@@ -55,6 +55,9 @@ void dcache_clean_poc(u64 start, u64 end);
 /* traps.c: CPU `cpu`'s overflow stack (entry.S), allocated once; 0 or -1. */
 int overflow_stack_alloc(unsigned int cpu);
 void secondary_entry(void);
+/* insn_counter.c: the QEMU plugin's page (boot CPU, before smp_init), each CPU's hello. */
+bool arch_insn_counter_attach(unsigned int boot_cpu);
+void arch_insn_counter_cpu_init(unsigned int cpu);
 
 /* mmu.c */
 int mmu_map(u64 pa, u64 size, u64 attrs);
