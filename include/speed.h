@@ -31,6 +31,8 @@ void __speed_irq_enter(void);
 void __speed_irq_handled(void);
 void __speed_irq_exit(void);
 void __speed_switch(void);
+void __speed_spin_begin(void);
+void __speed_spin_end(void);
 
 static inline void speed_pay(void) /* before effects reach other CPUs */
 {
@@ -73,6 +75,20 @@ static inline void speed_switch(void)
 {
 	if (speed_model == SPEED_EXACT)
 		__speed_switch();
+}
+
+/* Around a spin-wait (a contended lock, a flag another CPU sets): speed=exact charges
+ * the waiter its time, not its spinning instructions. */
+static inline void speed_spin_begin(void)
+{
+	if (speed_model == SPEED_EXACT)
+		__speed_spin_begin();
+}
+
+static inline void speed_spin_end(void)
+{
+	if (speed_model == SPEED_EXACT)
+		__speed_spin_end();
 }
 
 static inline void speed_irq_exit(void)

@@ -9,6 +9,7 @@
 
 #include "arch.h"
 #include "lockdep.h"
+#include "speed.h"
 #include "types.h"
 
 typedef struct {
@@ -54,8 +55,12 @@ static inline void __spin_lock(spinlock_t *l, const char *file, int line)
 	lockdep_acquire(l, l->lock_class, l->subclass, false, file, line);
 #endif
 	ticket = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
-	while (__atomic_load_n(&l->owner, __ATOMIC_ACQUIRE) != ticket)
-		arch_cpu_relax();
+	if (__atomic_load_n(&l->owner, __ATOMIC_ACQUIRE) != ticket) {
+		speed_spin_begin(); /* a wait, not work (kernel/sched/speed.c) */
+		while (__atomic_load_n(&l->owner, __ATOMIC_ACQUIRE) != ticket)
+			arch_cpu_relax();
+		speed_spin_end();
+	}
 	l->holder = (int)arch_cpu_id() + 1;
 #ifdef CONFIG_DEBUG_SCHED
 	lockdep_acquire(l, l->lock_class, l->subclass, true, file, line);

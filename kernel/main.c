@@ -99,10 +99,10 @@ void kernel_main(const struct dtb *dt)
 	arch_cpu_init_local(cpu);	     /* this CPU's IRQs, timer, console input */
 	timer_cpu_init(cpu, (unsigned int)cpu_topology.nr_cpus);
 	arch_irq_enable();
-	smp_init();	  /* every other CPU in the DT */
-	sched_init_smp(); /* sched domains, migration threads */
-	cpufreq_init();	  /* policies, OPPs, governors */
-	cpuidle_init();	  /* idle states, "cpuidle=off" */
+	smp_init();	     /* every other CPU in the DT */
+	sched_init_smp();    /* sched domains, migration threads */
+	cpufreq_init();	     /* policies, OPPs, governors */
+	cpuidle_init();	     /* idle states, "cpuidle=off" */
 	speed_exact_start(); /* speed=exact: R from the capacities, the QEMU plugin's counts */
 	/* The other CPUs idle in plain wfi since they started, which counts as
 	 * busy for their cluster: make them choose a state. */

@@ -167,8 +167,10 @@ int smp_call_function_single(unsigned int cpu, void (*fn)(void *), void *arg)
 	}
 	if (!call_queue(cpu, &local))
 		return -1;
+	speed_spin_begin();
 	while (!__atomic_load_n(&local.done, __ATOMIC_ACQUIRE))
 		arch_cpu_relax();
+	speed_spin_end();
 	return 0;
 }
 

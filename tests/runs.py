@@ -244,6 +244,16 @@ RUNS += [
     for m in ("qemu-bl44", "qemu-bl44-1c", "qemu-tri")
 ]
 
+# speed=exact (issue 26): each vCPU's own instruction count from the QEMU plugin
+# tools/qemu/vcpu_insns.c; the same single-CPU ratios, then every CPU busy at once
+# (suite speed_shared) on two and three capacity levels.
+RUNS += [
+    {"name": "speed-exact-" + m, "kind": "qemu",
+     "append": "selftest=speed,speed_shared speed=exact cpuidle=off", "release": True,
+     "qemu": a53_virt(m) + ["-plugin", "{build}/host/vcpu_insns.so"]}
+    for m in ("qemu-bl44", "qemu-bl44-1c", "qemu-tri")
+]
+
 # The validation run of a HiKey960 (issue 18, tests/kernel/selftest_validate.c,
 # docs/hikey960.md) on QEMU: with speed=native the loop runs alike on every vCPU
 # (every rel ~1.0), with speed=all it must find the tree's capacities within 5 %

@@ -14,9 +14,9 @@
 #define INSN_COUNTER_MAGIC 0x4c42494353544e49ull /* "INTSCIBL" */
 
 struct insn_counter_page {
-	u64 magic;	     /* INSN_COUNTER_MAGIC once the plugin has found the marker */
-	u64 nr;		     /* count[]'s length, for the plugin's bound check */
-	u64 count[NR_CPUS];  /* instructions executed by each logical CPU since boot */
+	u64 magic;	    /* INSN_COUNTER_MAGIC once the plugin has found the marker */
+	u64 nr;		    /* count[]'s length, for the plugin's bound check */
+	u64 count[NR_CPUS]; /* instructions executed by each logical CPU since boot */
 } __attribute__((aligned(64)));
 _Static_assert(NR_CPUS == 256, "insn_counter.S's sled has NR_CPUS nops");
 

@@ -333,8 +333,10 @@ int wake_up_process_flags(struct task_struct *p, int wake_flags)
 	spin_unlock(&rq->lock);
 	/* Dequeued, maybe still switching out: its registers must be saved
 	 * before it can run anywhere (Linux: smp_cond_load_acquire(on_cpu)). */
+	speed_spin_begin();
 	while (__atomic_load_n(&p->on_cpu, __ATOMIC_ACQUIRE))
 		arch_cpu_relax();
+	speed_spin_end();
 	cpu = select_task_rq(p, p->wake_cpu, wake_flags | WF_TTWU);
 	if (cpu != p->cpu) {
 		wake_flags |= WF_MIGRATED;

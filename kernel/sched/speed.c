@@ -21,16 +21,19 @@ enum speed_model speed_model = SPEED_WORK;
 
 /* Per CPU, touched only by its own CPU with IRQs off. */
 static struct speed_cpu {
-	u64 busy_since;	  /* executing since (emulated ns); valid if busy */
-	u64 v_since;	  /* the same on the processor-sharing clock */
-	s64 debt;	  /* ns of stall owed; < 0: a stall that overran, credit */
-	u64 paid;	  /* ns stalled in all (shell, self-tests) */
-	u64 insn_since;	  /* speed=exact: own instruction count at busy_since */
-	u64 irq_insn;	  /* speed=exact: the same at the handler's entry */
-	u64 irq_since;	  /* speed=exact: and the time */
-	bool busy;	  /* executing: not idle, not in cpu_work()'s wait */
-	bool in_irq;	  /* inside an interrupt handler: payment deferred */
-	bool pay_at_exit; /* speed_pay() came inside the handler */
+	u64 busy_since; /* executing since (emulated ns); valid if busy */
+	u64 v_since;	/* the same on the processor-sharing clock */
+	s64 debt;	/* ns of stall owed; < 0: a stall that overran, credit */
+	u64 paid;	/* ns stalled in all (shell, self-tests) */
+	u64 insn_since; /* speed=exact: own instruction count at busy_since */
+	u64 irq_insn;	/* speed=exact: the same at the handler's entry */
+	u64 irq_since;	/* speed=exact: and the time */
+	u64 skip; /* speed=exact: instructions since insn_since not charged (handlers, spins) */
+	u64 spin_insn;	       /* speed=exact: own count when the outermost spin-wait began */
+	unsigned int spinning; /* speed=exact: inside a spin-wait (nested count) */
+	bool busy;	       /* executing: not idle, not in cpu_work()'s wait */
+	bool in_irq;	       /* inside an interrupt handler: payment deferred */
+	bool pay_at_exit;      /* speed_pay() came inside the handler */
 } __attribute__((aligned(64))) speed_cpu[NR_CPUS];
 
 static u64 speed_epoch; /* speed_set_model(): busy time before it is free */
@@ -88,8 +91,8 @@ static const char *const model_names[] = {
  * of the budget given out and the rest left for rounding and for the stalls' own
  * timer round trips. A constant chosen before any run (docs/design.md). */
 #define SPEED_EXACT_BUDGET_PCT 90
-static u64 insn_ps;	  /* 1/R in ps */
-static bool want_exact;	  /* speed=exact given: switched on by speed_exact_start() */
+static u64 insn_ps;	/* 1/R in ps */
+static bool want_exact; /* speed=exact given: switched on by speed_exact_start() */
 
 const char *speed_model_name(void)
 {
@@ -126,8 +129,8 @@ void speed_init(const struct dtb *dt)
 		speed_ps = !strcmp(v, "ps");
 	spin_lock_init(&ps_lock);
 	printk("speed: model %s (%s), clock %s\n", speed_model_name(),
-	       want_exact ? "until speed=exact starts"
-	       : speed_model == SPEED_ALL ? "every instruction at capacity x f_cur / f_max"
+	       want_exact		   ? "until speed=exact starts"
+	       : speed_model == SPEED_ALL  ? "every instruction at capacity x f_cur / f_max"
 	       : speed_model == SPEED_WORK ? "only cpu_work() is scaled"
 					   : "no emulation",
 	       speed_ps ? "ps" : "elapsed");
@@ -138,7 +141,7 @@ void speed_init(const struct dtb *dt)
  * runs one vCPU at a time until the next timer deadline of any: without a deadline of its
  * own, a CPU in a loop would run ahead until its tick). One check per this many of the
  * CPU's instructions at most, so the checks' own cost is the same share on every CPU. */
-#define SPEED_EXACT_CHECK_NS 200000
+#define SPEED_EXACT_CHECK_NS 200000ull
 static struct timer exact_check[NR_CPUS];
 
 static void exact_check_fn(struct timer *t)
@@ -204,13 +207,15 @@ static void speed_accrue(struct speed_cpu *sc, int cpu, u64 now)
 	if (speed_model == SPEED_EXACT) {
 		u64 n = arch_insn_count();
 
-		/* Not busy: the idle path's instructions wait for __speed_busy_begin(). */
-		if (!sc->busy)
+		/* Not busy: the idle path's instructions wait for __speed_busy_begin();
+		 * spinning: the wait is not work, and its end restarts the stretch. */
+		if (!sc->busy || sc->spinning)
 			return;
 		if (sc->busy_since >= READ_ONCE(speed_epoch))
-			sc->debt += (s64)exact_cost(n - MIN(n, sc->insn_since), rate) -
+			sc->debt += (s64)exact_cost(n - MIN(n, sc->insn_since + sc->skip), rate) -
 				    (s64)(now - MIN(now, sc->busy_since));
 		sc->insn_since = n;
+		sc->skip = 0;
 		sc->busy_since = now;
 		return;
 	}
@@ -287,7 +292,11 @@ void __speed_pay(void)
 	flags = arch_irq_save();
 	cpu = (int)arch_cpu_id();
 	sc = &speed_cpu[cpu];
-	if (sc->busy) {
+	if (sc->busy && sc->in_irq && speed_model == SPEED_EXACT) {
+		/* The handlers' instructions are theirs (__speed_irq_handled): the
+		 * interrupted stretch was booked at the entry, and is paid at the exit. */
+		sc->pay_at_exit = true;
+	} else if (sc->busy) {
 		speed_accrue(sc, cpu, arch_clock_ns());
 		if (sc->in_irq)
 			sc->pay_at_exit = true;
@@ -333,10 +342,45 @@ void __speed_irq_handled(void)
 		sc->paid += arch_clock_ns() - now;
 	}
 	/* The interrupted stretch (a task's, or the idle path's) goes on after the
-	 * handlers, without their instructions nor their time. */
-	sc->insn_since += arch_insn_count() - sc->irq_insn;
+	 * handlers, without their instructions nor their time (a spin-wait's end
+	 * skips its whole window, handlers included). */
+	if (sc->spinning)
+		return;
+	sc->skip += arch_insn_count() - sc->irq_insn;
 	if (sc->busy)
 		sc->busy_since = arch_clock_ns();
+}
+
+/* speed=exact: a CPU spinning on a lock or a flag waits, it does not work: its spin
+ * instructions would be charged at 1/(R x s_c) ns each while it executes them at
+ * -icount's pace, so a waiter on a stalled holder would owe more than it waited, and
+ * stall the longer. The wait costs its emulated time only (Linux on a board: the
+ * same wall time however slow the CPU). Any context; nests. */
+void __speed_spin_begin(void)
+{
+	unsigned long flags = arch_irq_save();
+	int cpu = (int)arch_cpu_id();
+	struct speed_cpu *sc = &speed_cpu[cpu];
+
+	if (!sc->spinning) {
+		speed_accrue(sc, cpu, arch_clock_ns());
+		sc->spin_insn = arch_insn_count();
+	}
+	sc->spinning++;
+	arch_irq_restore(flags);
+}
+
+void __speed_spin_end(void)
+{
+	unsigned long flags = arch_irq_save();
+	struct speed_cpu *sc = &speed_cpu[arch_cpu_id()];
+
+	if (sc->spinning && !--sc->spinning) {
+		sc->skip += arch_insn_count() - sc->spin_insn;
+		if (sc->busy)
+			sc->busy_since = arch_clock_ns();
+	}
+	arch_irq_restore(flags);
 }
 
 /* speed=exact: the outgoing task pays for its instructions before it leaves. */
@@ -391,8 +435,10 @@ void __speed_busy_begin(void)
 		 * since busy_end: owed, and paid at the next payment, before the switch
 		 * out of idle. A CPU that has not run since the model changed joins. */
 		if (sc->busy_since >= READ_ONCE(speed_epoch))
-			sc->debt += (s64)exact_cost(n - MIN(n, sc->insn_since), speed_rate(cpu));
+			sc->debt += (s64)exact_cost(n - MIN(n, sc->insn_since + sc->skip),
+						    speed_rate(cpu));
 		sc->insn_since = n;
+		sc->skip = 0;
 		timer_start(&exact_check[cpu], now + SPEED_EXACT_CHECK_NS);
 	}
 	sc->busy_since = now;

@@ -11,11 +11,13 @@
 #include "selftest.h"
 #include "sched.h"
 #include "speed.h"
+#include "mutex.h"
 #include "timer.h"
 
 #define MS	    1000000ull
 #define LOOP_ITERS  4000000ull /* ~10 ms of instructions at 1 ns each */
 #define CHUNK_ITERS 20000ull
+#define HB_LOOPS    40 /* hackbench's loops: 16000 messages, ~35 ms on 4 big CPUs */
 
 /* Pure instructions: no memory, no cpu_work(); the compiler keeps every add. */
 static u64 spin_loop(u64 n, u64 x)
@@ -70,10 +72,10 @@ static u64 timed_loop(unsigned int cpu)
 }
 
 /* Run in every model: with speed=work (the older model) the ratio cases fail,
- * as they do on the code before speed=all. */
+ * as they do on the code before speed=all. speed=exact is speed=all made exact. */
 static bool need_speed_all(struct ktest *t)
 {
-	if (speed_model != SPEED_ALL)
+	if (!speed_stalls())
 		ktest_diag(t, "speed=%s: the model under test is off", speed_model_name());
 	return true;
 }
@@ -183,8 +185,13 @@ static void speed_loop_all_busy(struct ktest *t)
 			continue;
 		ktest_diag(t, "cap %llu: x%llu/1000 of cap %llu's progress; model x%llu/1000", cc,
 			   mc * 1000 / mb, cb, cc * 1000 / cb);
-		EXPECT_NEAR(t, mc * cb, mb * cc, mb * cc * 5 / 100);
+		EXPECT_NEAR(t, mc * cb, mb * cc, mb * cc * 3 / 100);
 	}
+	/* Identical CPUs progress alike: each within 3 % of its level's mean. */
+	for (unsigned int c = 0; c < nr_cpu_ids; c++)
+		if (th[c])
+			EXPECT_NEAR(t, c1[c], level_mean(c1, th, capacity_orig_of(c)),
+				    level_mean(c1, th, capacity_orig_of(c)) * 3 / 100);
 }
 
 /* At a lower OPP (userspace governor) the loop takes f_max/f_cur as long. */
@@ -227,6 +234,8 @@ static void speed_big_no_stall(struct ktest *t)
 
 	if (!need_speed_all(t))
 		KTEST_SKIP(t, "speed model is not all");
+	if (speed_model == SPEED_EXACT) /* R < 1: every CPU stalls (kernel/sched/speed.c) */
+		KTEST_SKIP(t, "speed=exact: the biggest CPU runs at R, not at -icount's pace");
 	ASSERT_TRUE(t, all_at_fmax());
 	speed_set_model(SPEED_WORK);
 	work = timed_loop((unsigned int)bc);
@@ -264,14 +273,96 @@ static void speed_hackbench_pinned(struct ktest *t)
 			__cpumask_set_cpu(c, &bm);
 	}
 	ASSERT_TRUE(t, all_at_fmax());
-	ASSERT_EQ(t, bench_hackbench_on(1, 10, 0, &bm, &rb), 0);
-	ASSERT_EQ(t, bench_hackbench_on(1, 10, 0, &lm, &rl), 0);
+	ASSERT_EQ(t, bench_hackbench_on(1, HB_LOOPS, 0, &bm, &rb), 0);
+	ASSERT_EQ(t, bench_hackbench_on(1, HB_LOOPS, 0, &lm, &rl), 0);
 	selftest_restore_governors();
 	ktest_diag(t,
-		   "hackbench g=1 l=10: big %llu us, little %llu us (x%llu/1000, model "
+		   "hackbench g=1 l=%d: big %llu us, little %llu us (x%llu/1000, model "
 		   "x%llu/1000)",
-		   rb.ns / 1000, rl.ns / 1000, rl.ns * 1000 / rb.ns, cb * 1000 / cl);
-	EXPECT_NEAR(t, rl.ns * cl, rb.ns * cb, rb.ns * cb / 10);
+		   HB_LOOPS, rb.ns / 1000, rl.ns / 1000, rl.ns * 1000 / rb.ns, cb * 1000 / cl);
+	EXPECT_NEAR(t, rl.ns * cl, rb.ns * cb, rb.ns * cb * 5 / 100);
+}
+
+/* A task that sleeps 1 us between short bursts of kernel code (lock, unlock, yield):
+ * its own runtime, and so its PELT running time, holds its slowness. */
+#define BURST_LOOPS 3000
+
+struct burst {
+	struct mutex m;
+	u64 runtime, util, elapsed;
+	u64 tail_runtime, tail_elapsed; /* over the second half, which util_avg reflects */
+};
+
+static void burst_fn(void *arg)
+{
+	struct burst *b = arg;
+	u64 t0 = arch_clock_ns(), th = 0, rh = 0;
+
+	for (int i = 0; i < BURST_LOOPS; i++) {
+		if (i == BURST_LOOPS / 2) {
+			th = arch_clock_ns();
+			rh = current->se.sum_exec_runtime;
+		}
+		mutex_lock(&b->m);
+		mutex_unlock(&b->m);
+		yield();
+		sleep_ns(1000);
+	}
+	b->runtime = current->se.sum_exec_runtime;
+	b->util = current->se.avg.util_avg;
+	b->elapsed = arch_clock_ns() - t0;
+	b->tail_runtime = b->runtime - rh;
+	b->tail_elapsed = arch_clock_ns() - th;
+}
+
+static struct burst burst_on(unsigned int cpu)
+{
+	struct burst b = { .runtime = 0 };
+	struct task_struct *th;
+
+	mutex_init(&b.m);
+	th = kthread_create(burst_fn, &b, "speed-burst");
+	if (!th)
+		return b;
+	set_cpus_allowed(th, cpumask_of(cpu));
+	wake_up_new_task(th);
+	kthread_join(th);
+	return b;
+}
+
+/* runtime x capacity equal within 5 % on the slowest and the fastest CPU. util_avg is
+ * shown beside the share of time running x capacity over the runs' second halves (its
+ * expectation; open, not asserted: LITTLE's util is ~15 % above it, possibly the IRQ
+ * time that clock_pelt leaves out and elapsed does not, larger on LITTLE; see
+ * docs/experiments.md). */
+static void speed_bursty_runtime(struct ktest *t)
+{
+	int lc = pick_cpu(true), bc = pick_cpu(false);
+	u64 cl = capacity_orig_of((unsigned int)lc), cb = capacity_orig_of((unsigned int)bc);
+	struct burst l, b;
+
+	if (!need_speed_all(t))
+		KTEST_SKIP(t, "speed model is not all");
+	if (cl == cb)
+		KTEST_SKIP(t, "needs two CPU capacities");
+	ASSERT_TRUE(t, all_at_fmax());
+	b = burst_on((unsigned int)bc);
+	l = burst_on((unsigned int)lc);
+	selftest_restore_governors();
+	ASSERT_GT(t, b.runtime, 0);
+	ASSERT_GT(t, l.tail_elapsed, 0);
+	ASSERT_GT(t, b.tail_runtime, 0);
+	/* Expected util_l / util_b, x 1000, from the runs' own duty cycles. */
+	u64 want = l.tail_runtime * cl * b.tail_elapsed / l.tail_elapsed * 1000 /
+		   (b.tail_runtime * cb);
+
+	ktest_diag(t,
+		   "%d loops: runtime cpu%d %llu us of %llu, cpu%d %llu us of %llu (x%llu/1000, "
+		   "model x%llu/1000); util %llu / %llu (x%llu/1000, duty x capacity x%llu/1000)",
+		   BURST_LOOPS, lc, l.runtime / 1000, l.elapsed / 1000, bc, b.runtime / 1000,
+		   b.elapsed / 1000, l.runtime * 1000 / b.runtime, cb * 1000 / cl, l.util, b.util,
+		   b.util ? l.util * 1000 / b.util : 0, want);
+	EXPECT_NEAR(t, l.runtime * cl, b.runtime * cb, b.runtime * cb * 5 / 100);
 }
 
 /* By name only, in boots with cpuidle=off (tests/runs.py speed-*): these measure the
@@ -280,9 +371,12 @@ static void speed_hackbench_pinned(struct ktest *t)
  * change) would add to a loop's time. The idle states are tested by suite cpuidle. */
 KTEST_SUITE_BY_NAME(speed, KTEST_CASE(speed_loop_alone), KTEST_CASE(speed_loop_opp),
 		    KTEST_CASE(speed_big_no_stall));
-/* Open (README "speed="): with every CPU busy a LITTLE CPU progresses x0.32 of a
- * big one (model x0.451; the elapsed clock's own bias explains x0.407), so
- * speed_loop_all_busy fails; hackbench pinned passes here (x2.40) but not after
- * speed_big_no_stall in suite speed (x2.5-4.9). */
+/* speed=exact (tests/runs.py speed-exact-*, with the QEMU plugin): every CPU busy, and the
+ * slowness of a bursty task in its own runtime. */
 KTEST_SUITE_BY_NAME(speed_shared, KTEST_CASE(speed_loop_all_busy),
-		    KTEST_CASE(speed_hackbench_pinned));
+		    KTEST_CASE(speed_bursty_runtime));
+/* Open (docs/experiments.md, speed_shared): hackbench pinned to the slowest vs the fastest
+ * CPUs is x2.25-2.77 under speed=exact depending on the model's constants, not within 5 %
+ * of the capacity ratio: wakeups wait for QEMU's round-robin, a latency that does not
+ * scale with the CPU's speed. By name only. */
+KTEST_SUITE_BY_NAME(speed_hackbench, KTEST_CASE(speed_hackbench_pinned));

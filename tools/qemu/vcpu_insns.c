@@ -49,8 +49,8 @@ void *qemu_plugin_insn_haddr(const struct qemu_plugin_insn *insn);
 EXPORT int qemu_plugin_version = 1;
 
 /* arch/arm64/insn_counter.S and insn_counter.c, the other side of the contract. */
-#define SIG0	    0xd289885fu		   /* movz xzr, #0x4c42 */
-#define SIG1	    0xf2a9287fu		   /* movk xzr, #0x4943, lsl #16 */
+#define SIG0	    0xd289885fu		  /* movz xzr, #0x4c42 */
+#define SIG1	    0xf2a9287fu		  /* movk xzr, #0x4943, lsl #16 */
 #define PAGE_MAGIC  0x4c42494353544e49ull /* struct insn_counter_page.magic */
 #define MAX_VCPUS   4096
 #define MAX_LOGICAL 4096
@@ -60,12 +60,12 @@ struct counter_page {
 	uint64_t count[];
 };
 
-static uint64_t count[MAX_VCPUS];     /* each vCPU's instructions since it started */
-static uint64_t *slot[MAX_VCPUS];     /* its word in the guest page, once it said hello */
-static struct counter_page *page;     /* host address of the guest's page */
-static uint64_t sled_va, sled_len;    /* guest address and length of the hello sled */
-static struct counter_page *pending;  /* found at translation, attached at execution */
-static uint8_t in_sled[MAX_VCPUS];    /* its last block was in the sled */
+static uint64_t count[MAX_VCPUS];    /* each vCPU's instructions since it started */
+static uint64_t *slot[MAX_VCPUS];    /* its word in the guest page, once it said hello */
+static struct counter_page *page;    /* host address of the guest's page */
+static uint64_t sled_va, sled_len;   /* guest address and length of the hello sled */
+static struct counter_page *pending; /* found at translation, attached at execution */
+static uint8_t in_sled[MAX_VCPUS];   /* its last block was in the sled */
 static int verbose;
 
 /* Every block, as it starts: its instructions are this vCPU's. */
@@ -150,8 +150,9 @@ static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 	(void)id;
 	if (sled_len && va >= sled_va && va < sled_va + 4 * sled_len) {
-		qemu_plugin_register_vcpu_tb_exec_cb(tb, hello_exec, QEMU_PLUGIN_CB_NO_REGS,
-						     (void *)(uintptr_t)((va - sled_va) / 4 << 16 | n));
+		qemu_plugin_register_vcpu_tb_exec_cb(
+			tb, hello_exec, QEMU_PLUGIN_CB_NO_REGS,
+			(void *)(uintptr_t)((va - sled_va) / 4 << 16 | n));
 		return;
 	}
 	/* The count first: the marker's callback then sees this block counted. */
