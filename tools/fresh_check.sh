@@ -81,6 +81,7 @@ if [ ! -e "$base" ]; then
 	rm -rf --one-file-system "$dir/base.tmp"
 fi
 
+# shellcheck disable=SC2317  # called by the EXIT trap
 clean_mounts() {
 	local m
 	for m in $(mounted_under "$root"); do umount -l "$m" || true; done
