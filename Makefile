@@ -1,6 +1,7 @@
 # littlebig - top-level Makefile. Everything it builds goes under build/.
 #   make          kernel Image, device trees, host tools
 #   make run      boot the big.LITTLE QEMU machine with the console on this terminal
+#                 (SPEED=exact: each CPU's own instructions at its speed, a QEMU plugin)
 #                 (-icount: the numbers of make test; REALTIME=1: idle time at wall speed)
 #   make test     make lint + host unit tests + fuzz smoke + self-tests in every QEMU configuration
 #   make lint     clang-format, 100 columns, shellcheck, pyflakes, the arch fence (tools/lint.py)
@@ -18,7 +19,11 @@
 #   make compare  Debian's Linux 6.1 and this kernel, same machine and workloads, side by side
 #   DEBUG=1       the debug build (lock assertions, lock order, run-queue invariant
 #                 checks: include/lockdep.h) in build/debug/; `make test` builds both
-# Missing tools are installed by tools/deps.sh (Debian packages), which says so.
+#   make fresh-check  make test as a newcomer: a fresh clone of HEAD in a bare Debian 12
+#                 root (debootstrap, build/fresh/), as root; after any change to the
+#                 dependencies, these top targets or tools/deps.sh (tools/fresh_check.sh)
+# Missing tools are installed by tools/deps.sh (Debian packages), which says so: once,
+# before anything runs in parallel, one stamp (build/.deps-ok) whatever DEBUG is.
 
 # DEBUG=1: the same kernel with -DCONFIG_DEBUG_SCHED, built apart in build/debug/
 # (self-tests boot it; benchmarks and experiments measure the release build/Image).
@@ -36,7 +41,14 @@ HOSTCC  ?= gcc
 FUZZCC  ?= clang
 PYTHON  ?= python3
 QEMU    ?= qemu-system-aarch64
-DEPS    := $(BUILD)/.deps-ok
+# One stamp for both builds: build/debug/ with a stamp of its own meant two deps.sh (two
+# apt-get) at once under make test's -j. make test checks the tools first, then tells its
+# parallel sub-makes (DEPS_CHECKED=1, passed on to theirs) that there is nothing to wait for.
+ifeq ($(DEPS_CHECKED),1)
+DEPS    :=
+else
+DEPS    := build/.deps-ok
+endif
 
 # Quiet by default, as Kbuild: one "  CC      kernel/sched/fair.c" line per step;
 # V=1 prints the full commands instead.
@@ -69,7 +81,7 @@ GENHDR := $(BUILD)/gen/pelt_table.h
 
 all: $(BUILD)/Image dtbs host
 
-$(DEPS): tools/deps.sh
+build/.deps-ok: tools/deps.sh
 	@bash tools/deps.sh
 	@mkdir -p $(@D) && touch $@
 
@@ -249,19 +261,24 @@ QEMU_BASE := -M virt -cpu cortex-a53 -smp 8 -m 512M -nographic -no-reboot
 # 312 with sleep=off every time).
 QEMU_RUN := $(QEMU_BASE) -icount shift=0,sleep=$(if $(REALTIME),on,off)
 # LOG=FILE: the console is also written to FILE (tee), for make trace-log.
-run: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb
+# Targets that run tools also want the stamp, as their Image may be there already.
+# SPEED=exact: each CPU's own instructions at its speed (speed=exact, the QEMU plugin
+# tools/qemu/vcpu_insns.c; docs/design.md, the emulated machine).
+RUN_EXACT := $(if $(filter exact,$(SPEED)),-plugin $(BUILD)/host/vcpu_insns.so -append speed=exact)
+run: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb $(if $(RUN_EXACT),$(BUILD)/host/vcpu_insns.so) \
+		| $(DEPS)
 	@echo "Booting $(MACHINE) (Ctrl-A X quits QEMU)$(if $(LOG),; console kept in $(LOG))"
-	$(QEMU) $(QEMU_RUN) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$(MACHINE).dtb $(QEMU_EXTRA) \
-		$(if $(LOG),| tee $(LOG))
+	$(QEMU) $(QEMU_RUN) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$(MACHINE).dtb $(RUN_EXACT) \
+		$(QEMU_EXTRA) $(if $(LOG),| tee $(LOG))
 
 # make trace-log LOG=FILE: each `trace dump` in a console log (make run LOG=FILE)
 # -> FILE's base name -N.txt (ftrace text) and -N.png (the timeline), beside FILE.
-trace-log:
+trace-log: | $(DEPS)
 	@test -n "$(LOG)" || { echo "usage: make trace-log LOG=FILE (from make run LOG=FILE)"; \
 		false; }
 	/usr/bin/python3 tools/trace.py log $(LOG)
 
-debug: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb
+debug: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb | $(DEPS)
 	@echo "In another terminal (QEMU -kernel puts the Image at RAM + 2 MiB = 0x40200000," \
 		"and the"
 	@echo "kernel, linked at 0, runs where it is loaded):"
@@ -277,7 +294,7 @@ debug: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb
 # build/trace/demo-{on,off}.{log,txt,png}. tools/trace.py; matplotlib is
 # Debian's, hence /usr/bin/python3.
 TRACE_MACHINE = $(firstword $(EXPERIMENT_MACHINES_$(E)))
-trace: $(BUILD)/Image dtbs
+trace: $(BUILD)/Image dtbs | $(DEPS)
 ifeq ($(E),)
 	/usr/bin/python3 tools/trace.py record $(BUILD)/trace --build $(BUILD) --qemu "$(QEMU)"
 else
@@ -308,14 +325,14 @@ EXPERIMENT_MACHINES_5 := qemu-sym8
 EXPERIMENT_MACHINES_6 := qemu-bl44
 EXPERIMENTS := 1 2 3 4 5 6
 QEMU_ICOUNT := $(QEMU_BASE) -icount shift=0,sleep=off
-bench: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb
+bench: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb | $(DEPS)
 	$(QEMU) $(QEMU_ICOUNT) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$(MACHINE).dtb \
 		-append "bench=$(B)"
 # make profile B=pipe,n=20000 [MACHINE=...] [APPEND=speed=work]: the benchmark under -icount
 # with the TCG plugin tools/profile/tbcount.c; prints its instructions per kernel function,
 # in all and per operation (tools/insn_profile.py; docs/performance.md). Emulated time is
 # make bench's.
-$(BUILD)/host/tbcount.so: tools/profile/tbcount.c
+$(BUILD)/host/tbcount.so: tools/profile/tbcount.c | $(DEPS)
 	@mkdir -p $(@D)
 	$(call msg,HOSTCC,$@)$(HOSTCC) -O2 -Wall -Wextra -Werror -shared -fPIC -pthread \
 		-fvisibility=hidden $< -o $@
@@ -325,7 +342,7 @@ $(BUILD)/host/vcpu_insns.so: tools/qemu/vcpu_insns.c | $(DEPS)
 	@mkdir -p $(@D)
 	$(call msg,HOSTCC,$@)$(HOSTCC) -O2 -Wall -Wextra -Werror -shared -fPIC \
 		-fvisibility=hidden $< -o $@
-profile: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb $(BUILD)/host/tbcount.so
+profile: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb $(BUILD)/host/tbcount.so | $(DEPS)
 	$(PYTHON) tools/insn_profile.py --build $(BUILD) --machine $(MACHINE) \
 		$(if $(APPEND),--append "$(APPEND)") "$(B)"
 # E=1,idle passes flags to the experiment (E1 keeps its idle states on);
@@ -333,13 +350,13 @@ profile: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb $(BUILD)/host/tbcount.so
 # energy total (RESULT energy ... total) comes before the table.
 comma := ,
 EN = $(firstword $(subst $(comma), ,$(or $(E),1)))
-experiment: $(BUILD)/Image dtbs
+experiment: $(BUILD)/Image dtbs | $(DEPS)
 	@for m in $(EXPERIMENT_MACHINES_$(EN)); do \
 		echo "== experiment $(or $(E),1) on $$m $(EXPERIMENT_ARGS)"; \
 		$(QEMU) $(QEMU_ICOUNT) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$$m.dtb \
 			-append "experiment=$(or $(E),1) $(EXPERIMENT_ARGS)" | \
 			awk '/^E$(EN):/ { on = 1 } on || / total joules=/' || exit 1; done
-experiments: $(BUILD)/Image dtbs
+experiments: $(BUILD)/Image dtbs | $(DEPS)
 	@for e in $(EXPERIMENTS); do $(MAKE) --no-print-directory experiment E=$$e || exit 1; done
 
 # make fuzz [FUZZ_TIME=S]: every fuzzer for S seconds (60) with no run limit,
@@ -347,7 +364,7 @@ experiments: $(BUILD)/Image dtbs
 # input (once fixed, it goes into tests/fuzz/corpus/NAME/). make test runs them
 # bounded (tools/runtests.py, kind "fuzz").
 FUZZ_TIME ?= 60
-fuzz: fuzzers
+fuzz: fuzzers | $(DEPS)
 	$(PYTHON) tools/runtests.py --build $(BUILD) -k fuzz_ --fuzz-time $(FUZZ_TIME)
 
 # make compare: Debian's arm64 Linux 6.1 beside this kernel on the same QEMU line, the
@@ -358,7 +375,7 @@ fuzz: fuzzers
 # static arm64 programs (tools/compare/linux_*.c; glibc's libc.a from libc6-dev-arm64-cross).
 COMPARE_DIR := $(BUILD)/compare
 COMPARE_PROGS := $(addprefix $(COMPARE_DIR)/bin/,pipe hackbench spin)
-$(COMPARE_DIR)/.deps-ok: tools/deps.sh
+$(COMPARE_DIR)/.deps-ok: tools/deps.sh | $(DEPS)
 	@bash tools/deps.sh --compare
 	@mkdir -p $(@D) && touch $@
 # bin/NAME from tools/compare/linux_NAME.c (the Linux side of a workload).
@@ -368,7 +385,7 @@ $(COMPARE_DIR)/bin/%: tools/compare/linux_%.c tools/compare/work.h | $(COMPARE_D
 $(COMPARE_DIR)/.fetched: tools/compare/fetch.sh | $(COMPARE_DIR)/.deps-ok
 	bash tools/compare/fetch.sh $(COMPARE_DIR)
 	@touch $@
-compare: $(BUILD)/Image dtbs $(COMPARE_PROGS) $(COMPARE_DIR)/.fetched
+compare: $(BUILD)/Image dtbs $(COMPARE_PROGS) $(COMPARE_DIR)/.fetched | $(DEPS)
 	$(PYTHON) tools/compare/compare.py --build $(BUILD)
 
 # make lint: the tree's habits, one KTAP case per check (tools/lint.py says which files
@@ -386,19 +403,28 @@ debug-image:
 # make test builds on every core of the machine (a -jN of your own is overridden),
 # then runs the table (tests/runs.py).
 NPROC := $(shell nproc 2>/dev/null || echo 2)
-test:
-	@$(MAKE) --no-print-directory -j$(NPROC) all fuzzers firmware hikey960 debug-image
+# The tools first, alone (tools/deps.sh may run apt-get), then the parallel build.
+test: | $(DEPS)
+	@$(MAKE) --no-print-directory -j$(NPROC) DEPS_CHECKED=1 all fuzzers firmware hikey960 \
+		debug-image
 	@$(PYTHON) tools/runtests.py
 
 # make labs: each lab run of tests/runs.py (its steps read by the kernel from the
 # initrd, so the session is the same every time under -icount) rewrites the excerpt
 # blocks of its docs/labs/NN-*.md (tools/labs.py). K=lab2: that lab only.
-labs: $(BUILD)/Image dtbs
+labs: $(BUILD)/Image dtbs | $(DEPS)
 	@$(PYTHON) tools/labs.py $(if $(K),-k $(K))
+
+# make fresh-check: make test as a newcomer runs it, as root in a chroot: a minimal Debian
+# 12 root (debootstrap, kept as build/fresh/base.tar) copied afresh each time, a fresh
+# clone of the committed HEAD in it. Long (apt installs, then the whole make test); not
+# part of make test. docs/design.md, "Tests".
+fresh-check:
+	@bash tools/fresh_check.sh
 
 clean:
 	rm -rf $(BUILD)
 
 .PHONY: all dtbs host fuzzers fuzz firmware hikey960 run debug debug-image trace trace-log labs \
-	bench profile experiment experiments compare test lint format clean
+	bench profile experiment experiments compare test lint format fresh-check clean
 -include $(shell find $(BUILD)/k -name '*.d' 2>/dev/null)

@@ -83,6 +83,9 @@ RUNS = [
     {"name": "ktap-parser", "kind": "pyunit", "path": "tools/test_ktap.py"},
     # make labs' excerpts: rendering, rewriting, and the check (a hand edit fails).
     {"name": "labs-tool", "kind": "pyunit", "path": "tools/test_labs.py"},
+    # tools/deps.sh's turns (two at once: one apt-get at a time, one install) and make
+    # test's single install step before its parallel sub-makes (issue 25).
+    {"name": "deps-tool", "kind": "pyunit", "path": "tools/test_deps.py"},
     {"name": "host-unittests", "kind": "unittests", "argv": ["{build}/host/unittests"]},
     # make compare's own parts (initramfs, Linux's tree, the table); no download, no boot.
     {"name": "compare-tool", "kind": "pyunit", "path": "tools/test_compare.py"},
