@@ -16,8 +16,8 @@
 
 #define MS	    1000000ull
 #define LOOP_ITERS  4000000ull /* ~10 ms of instructions at 1 ns each */
-#define CHUNK_ITERS 20000ull
-#define HB_LOOPS    40 /* hackbench's loops: 16000 messages, ~35 ms on 4 big CPUs */
+#define CHUNK_ITERS 2000ull    /* ~6000 instructions: fine-grained even at qemu-bl64's R */
+#define HB_LOOPS    40	       /* hackbench's loops: 16000 messages, ~35 ms on 4 big CPUs */
 
 /* Pure instructions: no memory, no cpu_work(); the compiler keeps every add. */
 static u64 spin_loop(u64 n, u64 x)
@@ -124,34 +124,47 @@ static void chunk_fn(void *arg)
 	}
 }
 
-static u64 level_mean(const u64 *chunks, struct task_struct *const *th, u64 cap)
+/* The mean progress of the workers on CPUs of speed sp (capacity x f_cur / f_max). */
+static u64 speed_mean(const u64 *chunks, struct task_struct *const *th, const u64 *speed, u64 sp)
 {
 	u64 sum = 0, n = 0;
 
 	for (unsigned int c = 0; c < nr_cpu_ids; c++)
-		if (th[c] && capacity_orig_of(c) == cap) {
+		if (th[c] && speed[c] == sp) {
 			sum += chunks[c];
 			n++;
 		}
 	return n ? sum / n : 0;
 }
 
-/* Every online CPU runs the loop at once: over a window in which all are busy,
- * each CPU's progress is capacity-proportional (within 5 % of the biggest's). */
-static void speed_loop_all_busy(struct ktest *t)
+/* Every online CPU runs the loop at once, the policy of CPU `low` (if >= 0) at its
+ * lowest OPP: over a window in which all are busy, each CPU's progress follows its
+ * speed capacity_orig x f_cur / f_max: each speed level's mean within 3 % of the
+ * fastest level's scaled, and identical CPUs within 3 % of their level's mean. */
+static void all_busy(struct ktest *t, int low)
 {
 	static struct chunk_worker w[NR_CPUS];
+	static u64 c0[NR_CPUS], c1[NR_CPUS], s0[NR_CPUS], s1[NR_CPUS], sp[NR_CPUS];
 	struct task_struct *th[NR_CPUS] = { 0 };
-	u64 c0[NR_CPUS], c1[NR_CPUS], s0[NR_CPUS], s1[NR_CPUS];
-	int bc = pick_cpu(false);
+	int lp = low >= 0 ? cpufreq_policy_of((unsigned int)low) : -1;
+	u64 top = 0;
 
-	if (!need_speed_all(t))
-		KTEST_SKIP(t, "speed model is not all");
 	ASSERT_TRUE(t, all_at_fmax());
+	if (lp >= 0) {
+		ASSERT_EQ(t, cpufreq_set_speed(lp, (u32)cpufreq_min_freq(lp)), 0);
+		msleep(20);
+		ASSERT_EQ(t, cpufreq_cur_freq(lp), cpufreq_min_freq(lp));
+	}
 	for (unsigned int c = 0; c < nr_cpu_ids; c++) {
+		int p = cpufreq_policy_of(c);
+
+		sp[c] = capacity_orig_of(c) * 1000;
+		if (p >= 0)
+			sp[c] = sp[c] * cpufreq_cur_freq(p) / cpufreq_max_freq(p);
 		w[c] = (struct chunk_worker){ 0 };
 		if (!cpu_online(c) || !(th[c] = kthread_create(chunk_fn, &w[c], "speed-all")))
 			continue;
+		top = MAX(top, sp[c]);
 		set_cpus_allowed(th[c], cpumask_of(c));
 		wake_up_new_task(th[c]);
 	}
@@ -170,28 +183,48 @@ static void speed_loop_all_busy(struct ktest *t)
 		if (th[c])
 			kthread_join(th[c]);
 	selftest_restore_governors();
-	ASSERT_GT(t, c1[bc], 10);
 	for (unsigned int c = 0; c < nr_cpu_ids; c++)
 		if (th[c])
-			ktest_diag(t, "cpu%u (cap %lu): %llu chunks, stalled %llu us", c,
-				   capacity_orig_of(c), c1[c], s1[c] / 1000);
-	/* Each capacity level's mean progress against the biggest level's. */
-	u64 cb = capacity_orig_of((unsigned int)bc), mb = level_mean(c1, th, cb);
+			ktest_diag(t, "cpu%u (speed %llu/1024): %llu chunks, stalled %llu us", c,
+				   sp[c] / 1000, c1[c], s1[c] / 1000);
+	u64 mb = speed_mean(c1, th, sp, top);
 
+	ASSERT_GT(t, mb, 10);
 	for (unsigned int c = 0; c < nr_cpu_ids; c++) {
-		u64 cc = capacity_orig_of(c), mc = level_mean(c1, th, cc);
+		u64 mc = speed_mean(c1, th, sp, sp[c]);
+		bool first = true;
 
-		if (!th[c] || (c != 0 && capacity_orig_of(c - 1) == cc))
+		for (unsigned int d = 0; d < c; d++)
+			first &= !(th[d] && sp[d] == sp[c]);
+		if (!th[c] || !first)
 			continue;
-		ktest_diag(t, "cap %llu: x%llu/1000 of cap %llu's progress; model x%llu/1000", cc,
-			   mc * 1000 / mb, cb, cc * 1000 / cb);
-		EXPECT_NEAR(t, mc * cb, mb * cc, mb * cc * 3 / 100);
+		ktest_diag(t, "speed %llu: x%llu/1000 of speed %llu's progress; model x%llu/1000",
+			   sp[c] / 1000, mc * 1000 / mb, top / 1000, sp[c] * 1000 / top);
+		EXPECT_NEAR(t, mc * top, mb * sp[c], mb * sp[c] * 3 / 100);
 	}
-	/* Identical CPUs progress alike: each within 3 % of its level's mean. */
 	for (unsigned int c = 0; c < nr_cpu_ids; c++)
 		if (th[c])
-			EXPECT_NEAR(t, c1[c], level_mean(c1, th, capacity_orig_of(c)),
-				    level_mean(c1, th, capacity_orig_of(c)) * 3 / 100);
+			EXPECT_NEAR(t, c1[c], speed_mean(c1, th, sp, sp[c]),
+				    speed_mean(c1, th, sp, sp[c]) * 3 / 100);
+}
+
+static void speed_loop_all_busy(struct ktest *t)
+{
+	if (!need_speed_all(t))
+		KTEST_SKIP(t, "speed model is not all");
+	all_busy(t, -1);
+}
+
+/* The same with the slowest CPU's policy at its lowest OPP. */
+static void speed_loop_all_busy_opp(struct ktest *t)
+{
+	int lc = pick_cpu(true);
+
+	if (!need_speed_all(t))
+		KTEST_SKIP(t, "speed model is not all");
+	if (lc < 0 || cpufreq_policy_of((unsigned int)lc) < 0)
+		KTEST_SKIP(t, "needs cpufreq policies");
+	all_busy(t, lc);
 }
 
 /* At a lower OPP (userspace governor) the loop takes f_max/f_cur as long. */
@@ -374,7 +407,7 @@ KTEST_SUITE_BY_NAME(speed, KTEST_CASE(speed_loop_alone), KTEST_CASE(speed_loop_o
 /* speed=exact (tests/runs.py speed-exact-*, with the QEMU plugin): every CPU busy, and the
  * slowness of a bursty task in its own runtime. */
 KTEST_SUITE_BY_NAME(speed_shared, KTEST_CASE(speed_loop_all_busy),
-		    KTEST_CASE(speed_bursty_runtime));
+		    KTEST_CASE(speed_loop_all_busy_opp), KTEST_CASE(speed_bursty_runtime));
 /* Open (docs/experiments.md, speed_shared): hackbench pinned to the slowest vs the fastest
  * CPUs is x2.25-2.77 under speed=exact depending on the model's constants, not within 5 %
  * of the capacity ratio: wakeups wait for QEMU's round-robin, a latency that does not
