@@ -64,6 +64,7 @@ void arch_stall_until(u64 deadline_ns);
  * (speed=exact, kernel/sched/speed.c). IRQs off. */
 bool arch_insn_counter_present(void);
 u64 arch_insn_count(void);
+u64 arch_insn_count_cpu(unsigned int cpu); /* another CPU's, as last written */
 /* Inside spin loops: lets other (v)CPUs run. */
 void arch_cpu_relax(void);
 

@@ -50,6 +50,12 @@ bool arch_insn_counter_present(void)
 	return attached;
 }
 
+/* CPU cpu's instructions since boot, as last written (any context; self-tests). */
+u64 arch_insn_count_cpu(unsigned int cpu)
+{
+	return cpu < NR_CPUS ? READ_ONCE(insn_counter_page.count[cpu]) : 0;
+}
+
 /* The calling CPU's instructions since boot, up to the end of the translation block
  * that reads it (the plugin adds a block's count as it starts). IRQs off. */
 u64 arch_insn_count(void)

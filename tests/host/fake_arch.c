@@ -267,6 +267,11 @@ u64 arch_insn_count(void)
 	return 0;
 }
 
+u64 arch_insn_count_cpu(unsigned int cpu)
+{
+	return 0;
+}
+
 /* Nothing else runs while this host thread spins: the lock or flag waited for can
  * never change. Give it a few rounds (a trylock loop may be legitimate), then stop. */
 void arch_cpu_relax(void)

@@ -284,6 +284,16 @@ static void speed_big_no_stall(struct ktest *t)
 	EXPECT_NEAR(t, all, work, work / 100);
 }
 
+static u64 mask_insns(const cpumask_t *m)
+{
+	u64 n = 0;
+
+	for (unsigned int c = 0; c < nr_cpu_ids; c++)
+		if (cpumask_test_cpu(c, m))
+			n += arch_insn_count_cpu(c);
+	return n;
+}
+
 /* hackbench (no work units: only the kernel's own code) pinned to the slowest
  * CPUs vs the fastest takes capacity_big/capacity_little as long, within 10 %. */
 static void speed_hackbench_pinned(struct ktest *t)
@@ -306,8 +316,13 @@ static void speed_hackbench_pinned(struct ktest *t)
 			__cpumask_set_cpu(c, &bm);
 	}
 	ASSERT_TRUE(t, all_at_fmax());
+	u64 ib = mask_insns(&bm);
 	ASSERT_EQ(t, bench_hackbench_on(1, HB_LOOPS, 0, &bm, &rb), 0);
+	ib = mask_insns(&bm) - ib;
+	u64 il = mask_insns(&lm);
 	ASSERT_EQ(t, bench_hackbench_on(1, HB_LOOPS, 0, &lm, &rl), 0);
+	il = mask_insns(&lm) - il;
+	ktest_diag(t, "instructions: big %llu, little %llu (x%llu/1000); time per instruction x%llu/1000", ib, il, il * 1000 / ib, (rl.ns * 1000 / il) * 1000 / (rb.ns * 1000 / ib));
 	selftest_restore_governors();
 	ktest_diag(t,
 		   "hackbench g=1 l=%d: big %llu us, little %llu us (x%llu/1000, model "
