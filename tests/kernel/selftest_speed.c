@@ -339,12 +339,13 @@ struct burst {
 	struct mutex m;
 	u64 runtime, util, elapsed;
 	u64 tail_runtime, tail_elapsed; /* over the second half, which util_avg reflects */
+	u64 insns;			/* its CPU's, during the run (speed=exact's plugin) */
 };
 
 static void burst_fn(void *arg)
 {
 	struct burst *b = arg;
-	u64 t0 = arch_clock_ns(), th = 0, rh = 0;
+	u64 t0 = arch_clock_ns(), th = 0, rh = 0, i0 = arch_insn_count_cpu(arch_cpu_id());
 
 	for (int i = 0; i < BURST_LOOPS; i++) {
 		if (i == BURST_LOOPS / 2) {
@@ -359,6 +360,7 @@ static void burst_fn(void *arg)
 	b->runtime = current->se.sum_exec_runtime;
 	b->util = current->se.avg.util_avg;
 	b->elapsed = arch_clock_ns() - t0;
+	b->insns = arch_insn_count_cpu(arch_cpu_id()) - i0;
 	b->tail_runtime = b->runtime - rh;
 	b->tail_elapsed = arch_clock_ns() - th;
 }
@@ -410,6 +412,9 @@ static void speed_bursty_runtime(struct ktest *t)
 		   BURST_LOOPS, lc, l.runtime / 1000, l.elapsed / 1000, bc, b.runtime / 1000,
 		   b.elapsed / 1000, l.runtime * 1000 / b.runtime, cb * 1000 / cl, l.util, b.util,
 		   b.util ? l.util * 1000 / b.util : 0, want);
+	if (b.insns)
+		ktest_diag(t, "instructions on the CPU: cpu%d %llu, cpu%d %llu (x%llu/1000)", lc,
+			   l.insns, bc, b.insns, l.insns * 1000 / b.insns);
 	EXPECT_NEAR(t, l.runtime * cl, b.runtime * cb, b.runtime * cb * 5 / 100);
 }
 
