@@ -239,6 +239,7 @@ void sched_init(void);			     /* boot CPU, before any task is created */
 void sched_init_smp(void);		     /* once the CPUs are online: domains, stoppers */
 void sched_task_init(struct task_struct *p); /* a new task's scheduler state */
 void account_irq_time(u64 delta);	     /* from the IRQ path */
+u64 cpu_irq_time_ns(unsigned int cpu);	     /* IRQ time so far (not in clock_task) */
 void sched_init_cpu(unsigned int cpu, struct task_struct *idle);
 void schedule(void);
 void schedule_tail(struct task_struct *prev);

@@ -69,6 +69,11 @@ void account_irq_time(u64 delta)
 	irq_time[arch_cpu_id()] += MIN(delta, (u64)TICK_NSEC);
 }
 
+u64 cpu_irq_time_ns(unsigned int cpu)
+{
+	return cpu < NR_CPUS ? READ_ONCE(irq_time[cpu]) : 0;
+}
+
 /* While idle, remember where the clocks stood: a task leaving this CPU at
  * wakeup estimates our PELT clock from them (fair.c migrate_se_pelt_lag).
  * Linux: _update_idle_rq_clock_pelt()'s clock_idle, clock_pelt_idle. */
