@@ -417,10 +417,12 @@ static void speed_bursty_runtime(struct ktest *t)
 		   BURST_LOOPS, lc, l.runtime / 1000, l.elapsed / 1000, bc, b.runtime / 1000,
 		   b.elapsed / 1000, l.runtime * 1000 / b.runtime, cb * 1000 / cl, l.util, b.util,
 		   b.util ? l.util * 1000 / b.util : 0, want);
+	EXPECT_NEAR(t, l.runtime * cl, b.runtime * cb, b.runtime * cb * 5 / 100);
+	/* Shown: the run itself executes ~5 % more on the slower CPU (its ticks and PELT
+	 * updates come per emulated ms, and it lasts longer), which the bound above absorbs. */
 	if (b.insns)
 		ktest_diag(t, "instructions on the CPU: cpu%d %llu, cpu%d %llu (x%llu/1000)", lc,
 			   l.insns, bc, b.insns, l.insns * 1000 / b.insns);
-	EXPECT_NEAR(t, l.runtime * cl, b.runtime * cb, b.runtime * cb * 5 / 100);
 }
 
 /* By name only, in boots with cpuidle=off (tests/runs.py speed-*): these measure the
