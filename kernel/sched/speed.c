@@ -140,8 +140,8 @@ void speed_init(const struct dtb *dt)
 /* speed=exact: a busy CPU pays at least every SPEED_EXACT_CHECK_NS of emulated time, so
  * that it runs at most that many instructions ahead of its model before it stalls (QEMU
  * runs one vCPU at a time until the next timer deadline of any: without a deadline of its
- * own, a CPU in a loop would run ahead until its tick). One check per this many of the
- * CPU's instructions at most, so the checks' own cost is the same share on every CPU. */
+ * own, a CPU in a loop would run ahead until its tick). The check's own interrupt is
+ * free (__speed_irq_handled): charged, it would weigh more on a slower CPU. */
 #define SPEED_EXACT_CHECK_NS 200000ull
 static struct timer exact_check[NR_CPUS];
 
