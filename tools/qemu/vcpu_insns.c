@@ -137,6 +137,13 @@ static void find_marker(struct qemu_plugin_tb *tb, size_t i, size_t n)
 	memcpy(&page_off, h + 16, 8);
 	memcpy(&sled_off, h + 24, 8);
 	memcpy(&len, h + 32, 8);
+	/* A guest that only looks like ours must not make us write anywhere: the page is
+	 * within the kernel's image (1 GiB is far more than any), aligned, and the sled short. */
+	if ((page_off & 7) || page_off > (1ll << 30) || page_off < -(1ll << 30) || !len ||
+	    len > MAX_LOGICAL) {
+		fprintf(stderr, "vcpu_insns: a marker with implausible words; ignored\n");
+		return;
+	}
 	pending = (struct counter_page *)(void *)(h + 16 + page_off);
 	sled_va = qemu_plugin_tb_vaddr(tb) + 4 * i + 24 + (uint64_t)sled_off;
 	sled_len = len;
