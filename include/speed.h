@@ -30,7 +30,6 @@ void __speed_busy_begin(void);
 void __speed_irq_enter(void);
 void __speed_irq_handled(void);
 void __speed_irq_exit(void);
-void __speed_switch(void);
 void __speed_spin_begin(void);
 void __speed_spin_end(void);
 
@@ -74,7 +73,7 @@ static inline void speed_irq_handled(void)
 static inline void speed_switch(void)
 {
 	if (speed_model == SPEED_EXACT)
-		__speed_switch();
+		__speed_pay();
 }
 
 /* Around a spin-wait (a contended lock, a flag another CPU sets): speed=exact charges

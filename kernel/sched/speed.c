@@ -191,6 +191,17 @@ static u64 exact_cost(u64 n, u64 rate)
 	return rate ? (n * insn_ps / 1000 << 20) / rate : 0;
 }
 
+/* speed=exact: the cost of the instructions this CPU executed since insn_since, less the
+ * ones not charged (skip); the next stretch starts here. */
+static u64 exact_take(struct speed_cpu *sc, u64 rate)
+{
+	u64 n = arch_insn_count(), cost = exact_cost(n - MIN(n, sc->insn_since + sc->skip), rate);
+
+	sc->insn_since = n;
+	sc->skip = 0;
+	return cost;
+}
+
 /* s_c x 2^20: the same product account_cpu_work() credits work with. */
 static u64 speed_rate(int cpu)
 {
@@ -207,17 +218,15 @@ static void speed_accrue(struct speed_cpu *sc, int cpu, u64 now)
 	u64 rate = speed_rate(cpu), full = (u64)SCHED_CAPACITY_SCALE * SCHED_CAPACITY_SCALE;
 
 	if (speed_model == SPEED_EXACT) {
-		u64 n = arch_insn_count();
-
 		/* Not busy: the idle path's instructions wait for __speed_busy_begin();
 		 * spinning: the wait is not work, and its end restarts the stretch. */
 		if (!sc->busy || sc->spinning)
 			return;
 		if (sc->busy_since >= READ_ONCE(speed_epoch))
-			sc->debt += (s64)exact_cost(n - MIN(n, sc->insn_since + sc->skip), rate) -
-				    (s64)(now - MIN(now, sc->busy_since));
-		sc->insn_since = n;
-		sc->skip = 0;
+			sc->debt +=
+				(s64)exact_take(sc, rate) - (s64)(now - MIN(now, sc->busy_since));
+		else
+			exact_take(sc, rate);
 		sc->busy_since = now;
 		return;
 	}
@@ -390,12 +399,6 @@ void __speed_spin_end(void)
 	arch_irq_restore(flags);
 }
 
-/* speed=exact: the outgoing task pays for its instructions before it leaves. */
-void __speed_switch(void)
-{
-	__speed_pay();
-}
-
 void __speed_irq_exit(void)
 {
 	struct speed_cpu *sc = &speed_cpu[arch_cpu_id()];
@@ -436,16 +439,13 @@ void __speed_busy_begin(void)
 	u64 now = arch_clock_ns();
 
 	if (speed_model == SPEED_EXACT) {
-		u64 n = arch_insn_count();
-
 		/* What the idle path (or cpu_work()'s wait) executed outside the handlers
 		 * since busy_end: owed, and paid at the next payment, before the switch
 		 * out of idle. A CPU that has not run since the model changed joins. */
+		u64 cost = exact_take(sc, speed_rate(cpu));
+
 		if (sc->busy_since >= READ_ONCE(speed_epoch))
-			sc->debt += (s64)exact_cost(n - MIN(n, sc->insn_since + sc->skip),
-						    speed_rate(cpu));
-		sc->insn_since = n;
-		sc->skip = 0;
+			sc->debt += (s64)cost;
 		timer_start(&exact_check[cpu], now + SPEED_EXACT_CHECK_NS);
 	}
 	sc->busy_since = now;

@@ -387,9 +387,8 @@ static struct burst burst_on(unsigned int cpu)
 
 /* runtime x capacity equal within 5 % on the slowest and the fastest CPU. util_avg is
  * shown beside the share of time running x capacity over the runs' second halves (its
- * expectation; open, not asserted: LITTLE's util is ~15 % above it, possibly the IRQ
- * time that clock_pelt leaves out and elapsed does not, larger on LITTLE; see
- * docs/experiments.md). */
+ * expectation; open, not asserted: on qemu-bl44 LITTLE's util is ~15 % above it, on
+ * qemu-bl16 it matches; not understood, see docs/experiments.md). */
 static void speed_bursty_runtime(struct ktest *t)
 {
 	int lc = pick_cpu(true), bc = pick_cpu(false);
@@ -435,8 +434,8 @@ KTEST_SUITE_BY_NAME(speed, KTEST_CASE(speed_loop_alone), KTEST_CASE(speed_loop_o
  * slowness of a bursty task in its own runtime. */
 KTEST_SUITE_BY_NAME(speed_shared, KTEST_CASE(speed_loop_all_busy),
 		    KTEST_CASE(speed_loop_all_busy_opp), KTEST_CASE(speed_bursty_runtime));
-/* Open (docs/experiments.md, speed_shared): hackbench pinned to the slowest vs the fastest
- * CPUs is x2.25-2.77 under speed=exact depending on the model's constants, not within 5 %
- * of the capacity ratio: wakeups wait for QEMU's round-robin, a latency that does not
- * scale with the CPU's speed. By name only. */
+/* Open (docs/experiments.md, speed=exact): hackbench pinned to the slowest vs the fastest
+ * CPUs is x2.56 under speed=exact, not within 5 % of the capacity ratio: its time per
+ * instruction holds, but it executes x1.28 more instructions on the slow CPUs (the
+ * kernel's work per emulated ms, in a run that lasts longer). By name only. */
 KTEST_SUITE_BY_NAME(speed_hackbench, KTEST_CASE(speed_hackbench_pinned));
