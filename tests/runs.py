@@ -683,8 +683,9 @@ RUNS += [
 ] + [
     # Placement beside Linux 6.1 on the same machine (kernel/bench/bench_spin.c, KTAP): spinning
     # threads' share of time on big CPUs within 0.05 of Linux's, a spinner let go from
-    # cpu0 first on a big CPU within 2x of Linux's time, ping-pong migrations <= 10.
-    # Linux's figures are issue 13's; `make compare` measures Linux again (docs/compare.md).
+    # cpu0 first on a big CPU within 15 % of Linux's time, ping-pong migrations as Linux's.
+    # The shares are issue 13's figures, spin up and the migrations issue 32's (the
+    # workloads made equal); `make compare` measures Linux again (docs/compare.md).
     # All five cases are judged (",skip_up" would report the up-migration as SKIP).
     {"name": "placement-qemu-bl44", "kind": "qemu", "append": "experiment=placement",
      "release": True, "qemu": QEMU_BL44,
@@ -848,24 +849,28 @@ def lab4_e1(lines):
     return "the E1 table"
 
 
-# Linux 6.1 on this QEMU machine (issue 13; kernel/bench/bench_spin.c: LINUX_UP_US): a
-# spinner let go from cpu0 first runs on a big CPU after 26 ms. Judged within 2x, as
-# the placement run judges it.
-LINUX_SPIN_UP_MS = 26.0
+# Linux 6.1 on this QEMU machine (kernel/bench/bench_spin.c: LINUX_UP_US, re-measured in
+# issue 32 with the workloads made equal): a spinner let go from cpu0 first runs on a big
+# CPU after 52.4 ms (median of 3 boots, 52.4-56.4). Judged within 15 %, as the placement
+# run judges it.
+LINUX_SPIN_UP_MS = 52.438
+SPIN_UP_TOLERANCE = 0.15
 
 
 def lab5_spin_up(lines):
     """Lab 5: `run spin up`: the spinner let go from LITTLE cpu0 reaches a big CPU within
-    twice Linux's time."""
+    15 % of Linux's time."""
     import re
+    lo, hi = (LINUX_SPIN_UP_MS * (1 - SPIN_UP_TOLERANCE),
+              LINUX_SPIN_UP_MS * (1 + SPIN_UP_TOLERANCE))
     for l in lines:
         m = re.match(r"^RESULT spin_up from_cpu=0 first_big_ms=([\d.]+) cpu=(\d+)", l)
         if m:
             ms = float(m.group(1))
-            if 0 < ms <= 2 * LINUX_SPIN_UP_MS and int(m.group(2)) >= 4:
+            if lo <= ms <= hi and int(m.group(2)) >= 4:
                 return None
-            return "first on big CPU %s after %.3f ms, want <= %.0f ms" % (
-                m.group(2), ms, 2 * LINUX_SPIN_UP_MS)
+            return "first on big CPU %s after %.3f ms, want %.1f-%.1f ms" % (
+                m.group(2), ms, lo, hi)
     return "the RESULT spin_up line"
 
 

@@ -19,6 +19,10 @@ Debian's python3-matplotlib (tools/deps.sh), hence /usr/bin/python3.
     tools/trace.py log LOG [OUTDIR]              every `trace dump` in a console log
                                                  (make run LOG=FILE) -> LOG-N.txt and
                                                  LOG-N.png (make trace-log LOG=FILE)
+    tools/trace.py spinup OUT.png LOG...         `spin up trace`'s util samples ("# up"
+                                                 lines, either kernel: make compare
+                                                 --trace-up) on one time axis, with the
+                                                 misfit line and each first big CPU
 """
 
 import argparse
@@ -560,6 +564,46 @@ def cmd_log(args):
     return pngs
 
 
+UP_RE = re.compile(r"^# up t_ms=(-?[\d.]+) cpu=(\d+) util_avg=(-?\d+)")
+UP_DONE_RE = re.compile(r"RESULT spin_up from_cpu=0 first_big_ms=([\d.]+)")
+
+
+def spinup_samples(text):
+    """(t_ms, util_avg) pairs of a log's "# up" lines, and its first_big_ms (or None)."""
+    pts = [(float(m.group(1)), int(m.group(3))) for m in map(UP_RE.match, text.splitlines())
+           if m]
+    done = UP_DONE_RE.search(text)
+    return pts, float(done.group(1)) if done else None
+
+
+def cmd_spinup(args):
+    """The spinner's util over time on each log, the misfit line of cpu0 (capacity x 0.8),
+    and a mark where each log's spinner was first seen on a big CPU (issue 32)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for i, log in enumerate(args.logs):
+        with open(log, errors="replace") as f:
+            pts, done = spinup_samples(f.read())
+        if not pts:
+            sys.exit("trace.py: no '# up' lines in %s (spin up trace / spin,up,trace)" % log)
+        line, = ax.step([t for t, _ in pts], [u for _, u in pts], where="post",
+                        label="%s (big after %s ms)" % (os.path.basename(log), done))
+        if done is not None:
+            ax.axvline(done, color=line.get_color(), linestyle=":", linewidth=1)
+    ax.axhline(args.capacity * 0.8, color="black", linestyle="--", linewidth=1,
+               label="misfit above %.0f (capacity %d x 0.8)" % (args.capacity * 0.8,
+                                                                args.capacity))
+    ax.set_xlabel("ms since the spinner was let go from cpu0")
+    ax.set_ylabel("spinner's util_avg")
+    ax.set_title(args.title)
+    ax.legend(fontsize="small", loc="upper left")
+    fig.tight_layout()
+    fig.savefig(args.out, dpi=80)
+    print("trace.py: %d logs -> %s" % (len(args.logs), args.out))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -588,6 +632,11 @@ def main(argv=None):
     p.add_argument("log")
     p.add_argument("outdir", nargs="?", default=None)
     p.add_argument("--clusters", default="0-3,4-7")
+    p = sub.add_parser("spinup")
+    p.add_argument("out")
+    p.add_argument("logs", nargs="+")
+    p.add_argument("--capacity", type=int, default=462, help="cpu0's capacity")
+    p.add_argument("--title", default="spin up: Linux 6.1 and littlebig on qemu-bl44")
     args = ap.parse_args(argv)
     if args.cmd == "extract":
         with open(args.log, errors="replace") as f:
@@ -607,6 +656,8 @@ def main(argv=None):
         cmd_halves(args)
     elif args.cmd == "log":
         cmd_log(args)
+    elif args.cmd == "spinup":
+        cmd_spinup(args)
     else:
         cmd_record(args)
 

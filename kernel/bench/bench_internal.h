@@ -20,6 +20,7 @@ void bench_profile_end(void);
 /* Interrupted (Ctrl-C): partial, loops the round trips done of `target`, ns their time. */
 struct pipe_result {
 	u64 loops, ns, migrations[2], target;
+	int cpu_first[2], cpu_last[2]; /* each thread's CPU at its loop's start and end */
 	bool partial;
 };
 int bench_pipe(u64 loops, struct pipe_result *r);

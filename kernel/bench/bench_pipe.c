@@ -12,8 +12,10 @@
 struct pp_ctx {
 	struct pipe pipe[2]; /* 0: A -> B, 1: B -> A */
 	struct barrier start;
-	u64 loops, t0, t1, done; /* done: A's round trips (all of loops unless stopped) */
+	struct completion a_started; /* thread A is on its way to the start */
+	u64 loops, t0, t1, done;     /* done: A's round trips (all of loops unless stopped) */
 	u64 migrations[2];
+	int cpu_first[2], cpu_last[2];
 };
 
 struct pp_arg {
@@ -28,8 +30,11 @@ static void pp_thread(void *arg)
 	u64 m0;
 	u32 token = 0;
 
+	if (a->me == 0)
+		complete(&c->a_started);
 	barrier_wait(&c->start);
 	m0 = current->se.nr_migrations;
+	c->cpu_first[a->me] = (int)arch_cpu_id();
 	if (a->me == 0)
 		c->t0 = arch_clock_ns();
 	for (u64 i = 0; i < c->loops; i++) {
@@ -53,6 +58,7 @@ static void pp_thread(void *arg)
 	if (a->me == 0)
 		c->t1 = arch_clock_ns();
 	c->migrations[a->me] = current->se.nr_migrations - m0;
+	c->cpu_last[a->me] = (int)arch_cpu_id();
 }
 
 int bench_pipe(u64 loops, struct pipe_result *r)
@@ -76,6 +82,7 @@ int bench_pipe_on(u64 loops, const cpumask_t *cpus, struct pipe_result *r)
 	c->loops = loops;
 	r->partial = false;
 	barrier_init(&c->start, 2);
+	init_completion(&c->a_started);
 	if (pipe_init(&c->pipe[0], 0) || pipe_init(&c->pipe[1], 0))
 		goto nomem;
 	for (int i = 0; i < 2; i++) {
@@ -89,7 +96,13 @@ int bench_pipe_on(u64 loops, const cpumask_t *cpus, struct pipe_result *r)
 	}
 	for (int i = 0; i < 2 && cpus; i++)
 		set_cpus_allowed(t[i], cpus);
+	/* B is placed once A has run, as the Linux side's second pthread_create() comes after
+	 * its first thread has started (clone and the new stack's mmap take longer than the
+	 * thread's first steps): woken back to back, B's fork balancing saw A still queued
+	 * on its CPU and took the other cluster, and A moved at its first wakeup (issue 32;
+	 * docs/compare.md). */
 	wake_up_new_task(t[0]);
+	wait_for_completion(&c->a_started);
 	wake_up_new_task(t[1]);
 	kthread_join(t[0]);
 	kthread_join(t[1]);
@@ -98,6 +111,10 @@ int bench_pipe_on(u64 loops, const cpumask_t *cpus, struct pipe_result *r)
 	r->ns = c->t1 - c->t0;
 	r->migrations[0] = c->migrations[0];
 	r->migrations[1] = c->migrations[1];
+	for (int i = 0; i < 2; i++) {
+		r->cpu_first[i] = c->cpu_first[i];
+		r->cpu_last[i] = c->cpu_last[i];
+	}
 	if (bench_interrupted()) { /* what was done, for the caller to show as partial */
 		r->partial = c->done > 0;
 		goto out;
@@ -134,6 +151,9 @@ void bench_pipe_print(const struct pipe_result *r)
 	       r->loops, us / 1000000, us / 1000 % 1000);
 	printk("     %llu.%03llu usecs/op\n     %llu ops/sec\n     migrations: %llu + %llu\n",
 	       ns_op100 / 100000, ns_op100 / 100 % 1000, ops, r->migrations[0], r->migrations[1]);
+	/* Where the two threads ran (tools/compare/linux_pipe.c prints the same line). */
+	printk("# pingpong threads' CPUs, loop start -> end: %d -> %d, %d -> %d\n", r->cpu_first[0],
+	       r->cpu_last[0], r->cpu_first[1], r->cpu_last[1]);
 	printk("RESULT pingpong loops=%llu usec_per_op=%llu.%03llu ops_per_sec=%llu "
 	       "migrations=%llu migrations_0=%llu migrations_1=%llu%s\n",
 	       r->loops, ns_op100 / 100000, ns_op100 / 100 % 1000, ops,

@@ -2,8 +2,11 @@
  * `make compare`, whose Linux side is tools/compare/linux_spin.c):
  *   spin,t=N,ms=M  N threads busy for M ms of emulated time; the share of
  *                  their time spent on big CPUs (capacity 1024)
- *   spin,up        a thread born on cpu0 (pinned there), busy 1 ms, then
- *                  allowed everywhere: ms until first seen on a big CPU
+ *   spin,up        a thread born on cpu0 (its parent pinned there and busy 100 ms
+ *                  first, so the thread starts at util 0), busy 1 ms, then
+ *                  allowed everywhere: ms until first seen on a big CPU;
+ *                  spin,up,trace also prints its util every 2 ms ("# up" lines)
+ *                  and the scheduler's trace of the run
  * and experiment=placement, which runs them and the ping-pong one after the
  * other (make test judges their RESULT lines against Linux's figures).
  * Busy is cpu_work() in SPIN_CHUNK pieces (docs/design.md: work is timer deadlines,
@@ -17,11 +20,13 @@
 #include "sched.h"
 #include "smp.h"
 #include "timer.h"
+#include "trace.h"
 
 #define SPIN_CHUNK	 50000ull /* work units (ns on a big CPU at its top OPP) per sample */
 #define SPIN_MAX_THREADS 64
 #define UP_PINNED_NS	 1000000ull /* as tests/kernel/selftest_sched.c's misfit case */
 #define UP_LIMIT_NS	 1000000000ull
+#define UP_PARENT_NS	 100000000ull /* the parent busy on cpu0 before the child (issue 32) */
 
 static bool on_big(void)
 {
@@ -101,22 +106,54 @@ out:
 	return ret;
 }
 
+/* spin,up,trace: the spinner's util over time (issue 32), as tools/compare/linux_spin.c's
+ * `spin up trace` samples it from /proc/thread-self/sched: every UP_SAMPLE_NS, printed
+ * after the run as "# up" lines. */
+#define UP_SAMPLE_NS 2000000ull
+#define UP_SAMPLES   64
+
 struct upspin {
 	u64 t0, seen;
-	int cpu;
+	int cpu, err;
+	bool trace;
+	int parent_cpu;			      /* trace: where the parent started */
+	unsigned long parent_util, cfs0_util; /* trace: on cpu0, before the child */
+	int n;
+	struct {
+		u64 t;
+		int cpu;
+		unsigned long util, est;
+	} s[UP_SAMPLES];
 };
+
+static void up_sample(struct upspin *u, u64 now)
+{
+	if (u->trace && u->n < UP_SAMPLES) {
+		u->s[u->n].t = now;
+		u->s[u->n].cpu = (int)arch_cpu_id();
+		u->s[u->n].util = READ_ONCE(current->se.avg.util_avg);
+		u->s[u->n].est = READ_ONCE(current->se.avg.util_est.enqueued);
+		u->n++;
+	}
+}
 
 static void up_thread(void *arg)
 {
 	struct upspin *u = arg;
-	u64 t = arch_clock_ns();
+	u64 t = arch_clock_ns(), next;
 
 	while (arch_clock_ns() - t < UP_PINNED_NS)
 		cpu_work(SPIN_CHUNK);
 	u->t0 = arch_clock_ns();
+	up_sample(u, t); /* util at birth (+1 ms): post_init_entity_util_avg()'s */
+	next = u->t0 + UP_SAMPLE_NS;
 	set_cpus_allowed(current, cpu_online_mask); /* Linux side: sched_setaffinity(all) */
 	for (u64 now = u->t0; now - u->t0 < UP_LIMIT_NS && !bench_interrupted();
 	     now = arch_clock_ns()) {
+		if (now >= next) {
+			up_sample(u, now);
+			next += UP_SAMPLE_NS;
+		}
 		if (on_big()) {
 			u->seen = now;
 			u->cpu = (int)arch_cpu_id();
@@ -126,30 +163,85 @@ static void up_thread(void *arg)
 	}
 }
 
-static int bench_spin_up(u64 *us_out)
+/* The parent: a task of its own, as the Linux side's process is (the shell forks it, it
+ * pins itself to cpu0, then starts the thread), busy on cpu0 for UP_PARENT_NS first. The
+ * child's first util is post_init_entity_util_avg()'s half of what cpu0 has spare beside
+ * its parent: with the parent busy, none, so 0 on both kernels. (Issue 32: Linux's child
+ * started at 0 or 115 depending on where its parent had been born; ours, with the
+ * long-lived bench thread as parent, at 231, and it moved after 22 ms, not ~55.) */
+static void up_parent(void *arg)
 {
-	struct upspin u = { .cpu = -1 };
-	struct task_struct *th = kthread_create(up_thread, &u, "spin-up");
-	u64 us;
+	struct upspin *u = arg;
+	struct task_struct *th;
 
-	if (!th) {
-		printk("bench spin: out of memory\n");
-		return -1;
-	}
-	/* Born on cpu0 with the parent there, as the Linux side (the parent pins itself to
-	 * cpu0 before pthread_create): the child's first util is half of what cpu0's
-	 * capacity has spare beside the parent's util (post_init_entity_util_avg). */
+	u64 t;
+
+	u->parent_cpu = (int)arch_cpu_id();
 	set_cpus_allowed(current, cpumask_of(0));
+	/* Busy on cpu0 first (the Linux side does the same): cpu0's util then exceeds its
+	 * capacity, none is spare, and the child starts at util 0 on both kernels. */
+	for (t = arch_clock_ns(); arch_clock_ns() - t < UP_PARENT_NS;)
+		cpu_work(SPIN_CHUNK);
+	u->parent_util = READ_ONCE(current->se.avg.util_avg);
+	u->cfs0_util = cpu_util_cfs(0);
+	th = kthread_create(up_thread, u, "spin-up");
+	if (!th) {
+		u->err = -1;
+		return;
+	}
 	set_cpus_allowed(th, cpumask_of(0));
 	wake_up_new_task(th);
 	kthread_join(th);
-	set_cpus_allowed(current, cpu_online_mask);
+}
+
+static int bench_spin_up(u64 *us_out, bool trace)
+{
+	struct upspin *up = kzalloc(sizeof(*up));
+	struct task_struct *parent = up ? kthread_create(up_parent, up, "spin-up-parent") : NULL;
+	struct upspin u;
+	u64 us;
+
+	if (!parent) {
+		kfree(up);
+		printk("bench spin: out of memory\n");
+		return -1;
+	}
+	up->cpu = -1;
+	up->trace = trace;
+	/* trace: the scheduler's events too, from the parent's birth to the child's end,
+	 * between "# littlebig trace begin spin-up" markers (tools/trace.py reads them). */
+	if (trace && trace_start_fill())
+		printk("bench spin: no memory for the trace buffers; spin up not traced\n");
+	wake_up_new_task(parent);
+	kthread_join(parent);
+	if (trace && trace_on) {
+		trace_stop();
+		trace_dump_labelled("spin-up");
+	}
+	u = *up;
+	kfree(up);
+	if (u.err) {
+		printk("bench spin: out of memory\n");
+		return -1;
+	}
 	if (bench_interrupted())
 		return -1;
 	if (u.cpu < 0) {
 		printk("RESULT spin_up from_cpu=0 first_big_ms=never%s\n", bench_features());
 		*us_out = ~0ull;
 		return 0;
+	}
+	if (u.trace)
+		printk("# up parent: started on cpu%d, util_avg %lu on cpu0, whose cpu_util_cfs is "
+		       "%lu\n",
+		       u.parent_cpu, u.parent_util, u.cfs0_util);
+	for (int i = 0; i < u.n; i++) {
+		s64 dt = (s64)(u.s[i].t - u.t0) / 1000;
+		const char *sign = dt < 0 ? "-" : "";
+
+		dt = dt < 0 ? -dt : dt;
+		printk("# up t_ms=%s%lld.%03lld cpu=%d util_avg=%lu util_est=%lu\n", sign,
+		       dt / 1000, dt % 1000, u.s[i].cpu, u.s[i].util, u.s[i].est);
 	}
 	us = (u.seen - u.t0) / NSEC_PER_USEC;
 	*us_out = us;
@@ -165,18 +257,21 @@ int bench_spin(const char *spec)
 	u64 v;
 
 	if (bench_flag(spec, "up"))
-		return bench_spin_up(&v);
+		return bench_spin_up(&v, bench_flag(spec, "trace"));
 	return bench_spin_share(bench_arg(spec, "t", 1), bench_arg(spec, "ms", 1000), &v);
 }
 
-/* Linux 6.1 on this QEMU line (-icount, qemu-bl44's capacities 462/1024), issue 13's
- * figures; `make compare` measures them again beside ours (docs/compare.md). */
-#define LINUX_SHARE_T1		970   /* thousandths of the time on big CPUs: 1 thread */
-#define LINUX_SHARE_T4		980   /* 4 threads */
-#define LINUX_SHARE_T8		520   /* 8 threads */
-#define LINUX_UP_US		26000 /* a spinner let go from cpu0 first on a big CPU */
-#define SHARE_TOLERANCE		50    /* within 0.05 */
-#define MAX_PINGPONG_MIGRATIONS 10    /* Linux: 2 + 0 */
+/* Linux 6.1 on this QEMU line (-icount, qemu-bl44's capacities 462/1024): the shares are
+ * issue 13's figures; spin up and the ping-pong's migrations were measured again with the
+ * workloads made equal (issue 32, 2026-12-02: `make compare`, 3 boots: spin up 52.406,
+ * 52.438, 56.363 ms; ping-pong 0 + 0 migrations in each). docs/compare.md. */
+#define LINUX_SHARE_T1	    970	  /* thousandths of the time on big CPUs: 1 thread */
+#define LINUX_SHARE_T4	    980	  /* 4 threads */
+#define LINUX_SHARE_T8	    520	  /* 8 threads */
+#define LINUX_UP_US	    52438 /* a spinner let go from cpu0 first on a big CPU: median */
+#define UP_TOLERANCE_PCT    15	  /* within 15 % of it (Linux's own range is -0 % +7.5 %) */
+#define SHARE_TOLERANCE	    50	  /* within 0.05 */
+#define LINUX_PINGPONG_MIGR 0	  /* both threads, every boot */
 
 static void check_share(int *n, u64 threads, u64 linux_share)
 {
@@ -208,21 +303,23 @@ int experiment_placement(bool skip_up)
 	check_share(&n, 4, LINUX_SHARE_T4);
 	check_share(&n, 8, LINUX_SHARE_T8);
 	printk("placement: run spin,up\n");
-	bench_spin_up(&us);
+	bench_spin_up(&us, false);
 	printk("# spin up: first on a big CPU after %llu us, Linux %u us\n", us, LINUX_UP_US);
 	if (skip_up)
-		printk("ok %d spin_up_within_2x_of_linux_26ms # SKIP not judged "
+		printk("ok %d spin_up_within_15pct_of_linux # SKIP not judged "
 		       "(placement,skip_up): %llu us\n",
 		       ++n, us);
 	else
-		ktap_check(&n, us != ~0ull && us * 2 >= LINUX_UP_US && us <= LINUX_UP_US * 2,
-			   "spin_up_within_2x_of_linux_26ms");
+		ktap_check(&n,
+			   us != ~0ull && us * 100 >= LINUX_UP_US * (100 - UP_TOLERANCE_PCT) &&
+				   us * 100 <= LINUX_UP_US * (100 + UP_TOLERANCE_PCT),
+			   "spin_up_within_15pct_of_linux");
 	printk("placement: run pipe,n=10000\n");
 	if (!bench_pipe(10000, &r))
 		bench_pipe_print(&r);
-	printk("# pingpong: %llu + %llu migrations, Linux 2 + 0\n", r.migrations[0],
-	       r.migrations[1]);
-	ktap_check(&n, r.loops && r.migrations[0] + r.migrations[1] <= MAX_PINGPONG_MIGRATIONS,
-		   "pingpong_migrations_at_most_10");
+	printk("# pingpong: %llu + %llu migrations, Linux %d in all\n", r.migrations[0],
+	       r.migrations[1], LINUX_PINGPONG_MIGR);
+	ktap_check(&n, r.loops && r.migrations[0] + r.migrations[1] == LINUX_PINGPONG_MIGR,
+		   "pingpong_migrations_as_linux");
 	return 0;
 }

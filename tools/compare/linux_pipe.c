@@ -8,6 +8,7 @@
 static int fds[2][2]; /* 0: A -> B, 1: B -> A */
 static long loops;
 static long long migrations[2];
+static int cpu_first[2], cpu_last[2]; /* each thread's CPU at its loop's start and end */
 
 static void *worker(void *arg)
 {
@@ -15,6 +16,7 @@ static void *worker(void *arg)
 	long long m0 = thread_migrations();
 	int token = 0;
 
+	cpu_first[me] = sched_getcpu();
 	for (long i = 0; i < loops; i++) {
 		if (me == 0) {
 			if (write(fds[0][1], &token, sizeof(token)) != sizeof(token) ||
@@ -27,6 +29,7 @@ static void *worker(void *arg)
 		}
 	}
 	migrations[me] = m0 < 0 ? -1 : thread_migrations() - m0;
+	cpu_last[me] = sched_getcpu();
 	return NULL;
 }
 
@@ -45,6 +48,8 @@ int main(int argc, char **argv)
 		pthread_join(t[i], NULL);
 	ns = now_ns() - t0;
 	printf("# Executed %ld pipe operations between two threads\n", loops);
+	printf("# pingpong threads' CPUs, loop start -> end: %d -> %d, %d -> %d\n", cpu_first[0],
+	       cpu_last[0], cpu_first[1], cpu_last[1]);
 	printf("RESULT pingpong loops=%ld usec_per_op=%.3f ops_per_sec=%llu migrations=%lld "
 	       "migrations_0=%lld migrations_1=%lld\n",
 	       loops, ns / 1e3 / loops, (unsigned long long)(loops * 1000000000ull / ns),

@@ -3,8 +3,11 @@
  *               and the clock in a tight loop and counts the time between two
  *               samples on the CPU of the second. Prints the share of all the
  *               threads' time on big CPUs (the largest cpu_capacity in sysfs).
- *   spin up     a thread born on cpu0 (the parent pinned there), spinning 1 ms
+ *   spin up     a thread born on cpu0 (the parent pinned there and busy 100 ms first,
+ *               so that the thread starts at util 0), spinning 1 ms
  *               pinned, then allowed everywhere: ms until first seen on a big CPU.
+ *   spin up trace  the same, printing the parent's util and cpu0's, and the spinner's
+ *               CPU and util every 2 ms ("# up" lines).
  * As kernel/bench/bench_spin.c's RESULT spin and RESULT spin_up lines. */
 #include "work.h"
 
@@ -61,18 +64,51 @@ static int spin_share(int n, long ms)
 static unsigned long long up_t0, up_seen;
 static int up_cpu = -1;
 
+/* spin up trace: the spinner's util over time (issue 32): every UP_SAMPLE_NS, its CPU, util_avg and
+ * util_est from /proc/thread-self/sched, printed after the run as "# up" lines (the same
+ * as kernel/bench/bench_spin.c's). */
+#define UP_SAMPLE_NS 2000000ull
+#define UP_PARENT_NS 100000000ull /* the parent busy on cpu0 before the child (issue 32) */
+#define UP_SAMPLES   64
+static struct {
+	unsigned long long t;
+	int cpu;
+	long long util, est;
+} up_s[UP_SAMPLES];
+static int up_n;
+
+static int up_trace; /* spin up trace */
+
+static void up_sample(unsigned long long now)
+{
+	if (up_trace && up_n < UP_SAMPLES) {
+		up_s[up_n].t = now;
+		up_s[up_n].cpu = sched_getcpu();
+		up_s[up_n].util = thread_sched_field("se.avg.util_avg");
+		up_s[up_n].est = thread_sched_field("se.avg.util_est.enqueued");
+		up_n++;
+	}
+}
+
 static void *up_fn(void *arg)
 {
-	unsigned long long limit;
+	unsigned long long limit, born = now_ns(), next = born;
 
 	(void)arg;
-	for (unsigned long long t = now_ns(); now_ns() - t < 1000000ull;)
+	for (unsigned long long t = born; now_ns() - t < 1000000ull;)
 		; /* 1 ms pinned to cpu0, as tests/kernel/selftest_sched.c's misfit case */
 	up_t0 = now_ns();
+	up_sample(born); /* util at birth (+1 ms): post_init_entity_util_avg()'s */
+	next = up_t0 + UP_SAMPLE_NS;
 	pin_self(-1);
 	limit = up_t0 + 1000000000ull; /* give up after 1 s */
 	for (unsigned long long now = up_t0; now < limit; now = now_ns()) {
 		int cpu = sched_getcpu();
+
+		if (now >= next) {
+			up_sample(now);
+			next += UP_SAMPLE_NS;
+		}
 
 		if (cpu >= 0 && cpu < MAX_CPUS && big[cpu]) {
 			up_seen = now;
@@ -83,11 +119,46 @@ static void *up_fn(void *arg)
 	return NULL;
 }
 
+/* cpu's root cfs_rq util_avg from the scheduler's debug file (CONFIG_SCHED_DEBUG; in 6.1
+ * under debugfs, mounted by the initramfs's /init); -1 if absent. */
+static long long cfs_rq_util(int cpu)
+{
+	char line[256], head[32];
+	long long v = -1;
+	int in = 0;
+	FILE *f = fopen("/sys/kernel/debug/sched/debug", "r");
+
+	if (!f)
+		return -1;
+	snprintf(head, sizeof(head), "cfs_rq[%d]:/\n", cpu);
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "cfs_rq[", 7))
+			in = !strcmp(line, head);
+		else if (in && strstr(line, ".util_avg ")) {
+			v = atoll(strchr(line, ':') + 1);
+			break;
+		}
+	}
+	fclose(f);
+	return v;
+}
+
 static int spin_up(void)
 {
 	pthread_t t;
+	int cpu_before = sched_getcpu();
 
 	pin_self(0); /* the child is born on cpu0 with cpu0's mask */
+	/* Busy on cpu0 first, as littlebig's parent: cpu0's util then exceeds its capacity,
+	 * so the child starts at util 0 on both kernels (post_init_entity_util_avg() gives
+	 * half of cpu0's spare capacity, and none is spare). Without it the child's first
+	 * util was the parent's lottery: 0 or 115 over Linux boots, 231 on littlebig. */
+	for (unsigned long long t = now_ns(); now_ns() - t < UP_PARENT_NS;)
+		;
+	if (up_trace)
+		printf("# up parent: started on cpu%d, util_avg %lld on cpu0 whose cfs_rq has "
+		       "%lld\n",
+		       cpu_before, thread_sched_field("se.avg.util_avg"), cfs_rq_util(0));
 	t = start_thread(up_fn, NULL);
 	pthread_join(t, NULL);
 	pin_self(-1);
@@ -95,6 +166,10 @@ static int spin_up(void)
 		printf("RESULT spin_up from_cpu=0 first_big_ms=never\n");
 		return 0;
 	}
+	for (int i = 0; i < up_n; i++)
+		printf("# up t_ms=%.3f cpu=%d util_avg=%lld util_est=%lld\n",
+		       ((double)up_s[i].t - (double)up_t0) / 1e6, up_s[i].cpu, up_s[i].util,
+		       up_s[i].est);
 	printf("RESULT spin_up from_cpu=0 first_big_ms=%.3f cpu=%d\n", (up_seen - up_t0) / 1e6,
 	       up_cpu);
 	return 0;
@@ -108,8 +183,10 @@ int main(int argc, char **argv)
 		maxcap = cpu_capacity(c) > maxcap ? cpu_capacity(c) : maxcap;
 	for (int c = 0; c < ncpu && c < MAX_CPUS; c++)
 		big[c] = cpu_capacity(c) == maxcap;
-	if (argc > 1 && !strcmp(argv[1], "up"))
+	if (argc > 1 && !strcmp(argv[1], "up")) {
+		up_trace = argc > 2 && !strcmp(argv[2], "trace");
 		return spin_up();
+	}
 	if (argc > 2)
 		return spin_share(atoi(argv[1]), atol(argv[2]));
 	fprintf(stderr, "usage: spin N MS | spin up\n");

@@ -65,6 +65,29 @@ static inline long long thread_migrations(void)
 	return v;
 }
 
+/* A field of the calling thread's /proc/thread-self/sched (CONFIG_SCHED_DEBUG), by its
+ * name's start ("se.avg.util_avg"); -1 when absent. */
+static inline long long thread_sched_field(const char *name)
+{
+	char line[256];
+	long long v = -1;
+	size_t n = strlen(name);
+	FILE *f = fopen("/proc/thread-self/sched", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, name, n) && (line[n] == ' ' || line[n] == ':')) {
+			char *colon = strchr(line, ':');
+
+			if (colon)
+				v = atoll(colon + 1);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
 static inline void pin_self(int cpu) /* cpu < 0: every CPU */
 {
 	cpu_set_t set;
