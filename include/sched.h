@@ -113,6 +113,7 @@ struct sched_statistics {
 	u64 nr_wakeups_bounced; /* moved again in the tick of its last placement (E2) */
 	u64 wait_start, wait_sum, wait_max, wait_count;
 	u64 nr_switches; /* times it was switched in */
+	u64 exact_insns; /* speed=exact: its own instructions, as charged (kernel/sched/speed.c) */
 };
 
 struct sched_class;

@@ -192,11 +192,16 @@ static u64 exact_cost(u64 n, u64 rate)
 }
 
 /* speed=exact: the cost of the instructions this CPU executed since insn_since, less the
- * ones not charged (skip); the next stretch starts here. */
+ * ones not charged (skip); the next stretch starts here. They were current's: counted in
+ * its exact_insns (the idle task's for the idle path). */
 static u64 exact_take(struct speed_cpu *sc, u64 rate)
 {
-	u64 n = arch_insn_count(), cost = exact_cost(n - MIN(n, sc->insn_since + sc->skip), rate);
+	u64 n = arch_insn_count(), own = n - MIN(n, sc->insn_since + sc->skip);
+	u64 cost = exact_cost(own, rate);
+	struct task_struct *curr = current;
 
+	if (curr)
+		curr->stats.exact_insns += own;
 	sc->insn_since = n;
 	sc->skip = 0;
 	return cost;

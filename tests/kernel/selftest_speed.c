@@ -343,12 +343,14 @@ struct burst {
 	u64 runtime, util, elapsed;
 	u64 tail_runtime, tail_elapsed; /* over the second half, which util_avg reflects */
 	u64 insns;			/* its CPU's, during the run (speed=exact's plugin) */
+	u64 own;			/* its own, as speed=exact charged them */
 };
 
 static void burst_fn(void *arg)
 {
 	struct burst *b = arg;
 	u64 t0 = arch_clock_ns(), th = 0, rh = 0, qh = 0, i0 = arch_insn_count_cpu(arch_cpu_id());
+	u64 own0 = current->stats.exact_insns;
 
 	for (int i = 0; i < BURST_LOOPS; i++) {
 		if (i == BURST_LOOPS / 2) {
@@ -361,6 +363,7 @@ static void burst_fn(void *arg)
 		yield();
 		sleep_ns(1000);
 	}
+	b->own = current->stats.exact_insns - own0;
 	b->runtime = current->se.sum_exec_runtime;
 	b->util = current->se.avg.util_avg;
 	b->elapsed = arch_clock_ns() - t0;
@@ -385,10 +388,14 @@ static struct burst burst_on(unsigned int cpu)
 	return b;
 }
 
-/* runtime x capacity equal within 5 % on the slowest and the fastest CPU. util_avg is
- * shown beside the share of time running x capacity over the runs' second halves (its
- * expectation; open, not asserted: on qemu-bl44 LITTLE's util is ~15 % above it, on
- * qemu-bl16 it matches; not understood, see docs/experiments.md). */
+/* The task's runtime holds its slowness: runtime per instruction of its own (as speed=exact
+ * charged them) x capacity equal within 3 % on the slowest and the fastest CPU. The plain
+ * runtime ratio (issue 26: within 5 % of the capacity ratio) is shown: it also carries
+ * the ratio of the two runs' own instructions, which moves by a few % with the code's
+ * layout (the path through sleep, wakeup and idle depends on timing; docs/experiments.md).
+ * util_avg is shown beside the share of time running x capacity over the runs' second
+ * halves (its expectation; open, not asserted: on qemu-bl44 LITTLE's util is ~15 % above
+ * it, on qemu-bl16 it matches; not understood, see docs/experiments.md). */
 static void speed_bursty_runtime(struct ktest *t)
 {
 	int lc = pick_cpu(true), bc = pick_cpu(false);
@@ -416,12 +423,18 @@ static void speed_bursty_runtime(struct ktest *t)
 		   BURST_LOOPS, lc, l.runtime / 1000, l.elapsed / 1000, bc, b.runtime / 1000,
 		   b.elapsed / 1000, l.runtime * 1000 / b.runtime, cb * 1000 / cl, l.util, b.util,
 		   b.util ? l.util * 1000 / b.util : 0, want);
-	EXPECT_NEAR(t, l.runtime * cl, b.runtime * cb, b.runtime * cb * 5 / 100);
-	/* Shown: the run itself executes ~5 % more on the slower CPU (its ticks and PELT
-	 * updates come per emulated ms, and it lasts longer), which the bound above absorbs. */
-	if (b.insns)
-		ktest_diag(t, "instructions on the CPU: cpu%d %llu, cpu%d %llu (x%llu/1000)", lc,
-			   l.insns, bc, b.insns, l.insns * 1000 / b.insns);
+	ASSERT_GT(t, l.own, 0);
+	ASSERT_GT(t, b.own, 0);
+	ktest_diag(t,
+		   "own instructions: cpu%d %llu, cpu%d %llu (x%llu/1000); runtime per own "
+		   "instruction x%llu/1000; its CPU's instructions x%llu/1000",
+		   lc, l.own, bc, b.own, l.own * 1000 / b.own,
+		   (l.runtime * 1000 / l.own) * 1000 / (b.runtime * 1000 / b.own),
+		   b.insns ? l.insns * 1000 / b.insns : 0);
+	/* runtime/own x capacity: l.runtime * b.own * cl against b.runtime * l.own * cb (both
+	 * well below 2^64: runtimes < 2^38 ns, instruction counts < 2^27, capacities < 2^11). */
+	EXPECT_NEAR(t, l.runtime / 1000 * b.own / 1000 * cl, b.runtime / 1000 * l.own / 1000 * cb,
+		    b.runtime / 1000 * l.own / 1000 * cb * 3 / 100);
 }
 
 /* By name only, in boots with cpuidle=off (tests/runs.py speed-*): these measure the
