@@ -15,7 +15,8 @@ mkdir -p "$out/deb"
 cd "$out/deb"
 if ! ls "${pkg}_${ver}"_all.deb >/dev/null 2>&1; then
 	echo "linux_source.sh: apt-get download $pkg=$ver" >&2
-	apt-get download "$pkg=$ver" 2>&1 >/dev/null | { grep -v "unsandboxed as root" >&2 || true; }
+	apt-get download "$pkg=$ver" 2>&1 >/dev/null |
+		{ grep -v "unsandboxed as root" >&2 || true; }
 fi
 rm -rf ../pkg
 dpkg-deb -x "${pkg}_${ver}"_all.deb ../pkg
