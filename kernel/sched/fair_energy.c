@@ -1,9 +1,10 @@
 /* fair_energy.c - Energy Aware Scheduling (Linux 6.1.192): whether it is on
- * (sched_energy_enabled(), Linux: build_perf_domains()), the root domain's overutilized flag,
- * and the wakeup placement find_energy_efficient_cpu() with compute_energy() / em_cpu_energy() over the performance
- * domains of the device tree's energy model (cpu_topology.freq_domain[].em, built by topology.c).
- * Not the energy meter (energy.c). Two words read locklessly: sched_energy_present (written by
- * sched_energy_update() on governor, feature and hotplug changes) and sched_rd_overutilized. */
+ * (sched_energy_enabled(), Linux: build_perf_domains()), the root domain's overutilized
+ * flag, and the wakeup placement find_energy_efficient_cpu() with compute_energy() /
+ * em_cpu_energy() over the performance domains of the device tree's energy model
+ * (cpu_topology.freq_domain[].em, built by topology.c). Not the energy meter (energy.c).
+ * Two words read locklessly: sched_energy_present (written by sched_energy_update() on
+ * governor, feature and hotplug changes) and sched_rd_overutilized. */
 #include "arch_topology.h"
 #include "cpufreq.h"
 #include "sched_internal.h"
