@@ -15,7 +15,7 @@ enum cpufreq_governor {
 	CPUFREQ_GOV_PERFORMANCE, /* f_max */
 	CPUFREQ_GOV_POWERSAVE,	 /* f_min */
 	CPUFREQ_GOV_USERSPACE,	 /* a fixed frequency set through cpufreq_set_speed() */
-	CPUFREQ_GOV_SCHEDUTIL,	 /* follows utilization (Linux v6.1 schedutil) */
+	CPUFREQ_GOV_SCHEDUTIL,	 /* follows utilization (Linux 6.1.192 schedutil) */
 	CPUFREQ_NR_GOVERNORS,
 };
 #define CPUFREQ_DEFAULT_GOVERNOR CPUFREQ_GOV_PERFORMANCE
@@ -115,7 +115,7 @@ struct sugov_cpu_util {
 	bool uclamp_used;		      /* Linux: uclamp_is_used() */
 	unsigned long uclamp_min, uclamp_max; /* the rq's aggregated clamps */
 };
-/* RT_UTIL_TRACKING on (Linux >= 4.19, v6.1 effective_cpu_util(FREQUENCY_UTIL)):
+/* RT_UTIL_TRACKING on (Linux >= 4.19, 6.1.192 effective_cpu_util(FREQUENCY_UTIL)):
  * cap if an RT task is runnable and uclamp unused, or if irq or cfs + rt + dl
  * reach cap; else clamp(cfs + rt) x (cap - irq) / cap + irq + bw_dl, at most
  * cap, where clamp() is uclamp_rq_util_with() of the rq's clamps (min wins an

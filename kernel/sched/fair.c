@@ -3,7 +3,7 @@
  * (capacity_of, util_fits_cpu), wakeup placement (wake_affine, select_idle_capacity,
  * ASYM_PREFER_PREV, SIS_DEBOUNCE) and fork placement (find_idlest_cpu). Not load
  * balancing (balance.c), nor when and how PELT signals update (fair_pelt.c), nor the
- * PELT maths (pelt.c). State under rq->lock. Linux: kernel/sched/fair.c (v6.1). */
+ * PELT maths (pelt.c). State under rq->lock. Linux: kernel/sched/fair.c (6.1.192). */
 #include "cpuidle.h"
 #include "sched_internal.h"
 #include "trace.h"

@@ -82,9 +82,9 @@ const char *sched_energy_reason(void)
 
 /* ---- overutilized ------------------------------------------------------------------------ */
 
-/* Linux: cpu_overutilized(): the CFS util does not fit the CPU (80 %), within the
- * rq's clamps (uclamp_rq_get()). As Linux >= 6.9, false while EAS is off, so that
- * EAS-off runs do exactly what they did before EAS. */
+/* Linux 6.1.192: cpu_overutilized(): the CFS util does not fit the CPU (80 %), within the
+ * rq's clamps (uclamp_rq_get()); util_fits_cpu()'s -1 (only uclamp.min misses) is not
+ * overutilized. False while EAS is off (be3a51e68f2f, in 6.1.y since 6.1.93). */
 bool cpu_overutilized(int cpu)
 {
 	struct rq *rq = cpu_rq(cpu);
@@ -99,8 +99,12 @@ bool cpu_overutilized(int cpu)
 	return !util_fits_cpu(cpu_util_cfs((unsigned int)cpu), umin, umax, cpu);
 }
 
+/* Linux 6.1.192: set_rd_overutilized_status(): written only while EAS is on ("sched/fair:
+ * Add EAS checks before updating root_domain::overutilized", in 6.1.y since 6.1.93). */
 static void set_rd_overutilized(int status)
 {
+	if (!sched_energy_enabled())
+		return;
 	WRITE_ONCE(sched_rd_overutilized, status);
 	trace_sched_overutilized(status != 0);
 }
