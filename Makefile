@@ -17,6 +17,9 @@
 #   make bench B=pipe,n=20000 / make experiment E=1 / make experiments  (kernel/bench/)
 #   make profile B=pipe,n=20000  the benchmark's instructions per kernel function (QEMU plugin)
 #   make compare  Debian's Linux 6.1 and this kernel, same machine and workloads, side by side
+#   make linux-source  the Linux source "Linux 6.1" means (Debian 12's linux-source-6.1,
+#                 6.1.192-3, the kernel make compare boots), unpacked for reading under
+#                 build/linux-source/ (docs/deviations.md, "The reference")
 #   DEBUG=1       the debug build (lock assertions, lock order, run-queue invariant
 #                 checks: include/lockdep.h) in build/debug/; `make test` builds both
 #   make fresh-check  make test as a newcomer: a fresh clone of HEAD in a bare Debian 12
@@ -388,6 +391,17 @@ $(COMPARE_DIR)/.fetched: tools/compare/fetch.sh | $(COMPARE_DIR)/.deps-ok
 compare: $(BUILD)/Image dtbs $(COMPARE_PROGS) $(COMPARE_DIR)/.fetched | $(DEPS)
 	$(PYTHON) tools/compare/compare.py --build $(BUILD)
 
+# make linux-source: the reference every "Linux 6.1" comment means - Debian 12's
+# linux-source-6.1 (6.1.192-3, the source of the kernel make compare boots), `apt-get
+# download` (unprivileged, nothing installed) and its scheduler paths unpacked under
+# build/linux-source/linux-source-6.1/ for reading: never committed, never copied from.
+# The EEVDF work's 6.12: LINUX_SOURCE_PKG=linux-source-6.12
+# LINUX_SOURCE_VERSION=6.12.117-1~deb12u1 (bookworm-backports). Not part of make test.
+LINUX_SOURCE_PKG ?= linux-source-6.1
+LINUX_SOURCE_VERSION ?= 6.1.192-3
+linux-source:
+	bash tools/linux_source.sh $(BUILD)/linux-source $(LINUX_SOURCE_PKG) $(LINUX_SOURCE_VERSION)
+
 # make lint: the tree's habits, one KTAP case per check (tools/lint.py says which files
 # each covers); make test runs the same as its first run ("lint" in tests/runs.py), so
 # a finding is a failed case there. make format: clang-format -i on what the check covers.
@@ -426,5 +440,6 @@ clean:
 	rm -rf $(BUILD)
 
 .PHONY: all dtbs host fuzzers fuzz firmware hikey960 run debug debug-image trace trace-log labs \
-	bench profile experiment experiments compare test lint format fresh-check clean
+	bench profile experiment experiments compare linux-source test lint format fresh-check \
+	clean
 -include $(shell find $(BUILD)/k -name '*.d' 2>/dev/null)

@@ -15,7 +15,7 @@ enum cpufreq_governor {
 	CPUFREQ_GOV_PERFORMANCE, /* f_max */
 	CPUFREQ_GOV_POWERSAVE,	 /* f_min */
 	CPUFREQ_GOV_USERSPACE,	 /* a fixed frequency set through cpufreq_set_speed() */
-	CPUFREQ_GOV_SCHEDUTIL,	 /* follows utilization (Linux v6.1 schedutil) */
+	CPUFREQ_GOV_SCHEDUTIL,	 /* follows utilization (Linux 6.1.192 schedutil) */
 	CPUFREQ_NR_GOVERNORS,
 };
 #define CPUFREQ_DEFAULT_GOVERNOR CPUFREQ_GOV_PERFORMANCE
@@ -91,8 +91,12 @@ void cpufreq_print_stats(int policy); /* "cpufreq: policyN ..." lines */
 /* Linux: cpufreq_driver_resolve_freq(CPUFREQ_RELATION_L): the lowest OPP at or
  * above khz, the highest if none is. Returns the index. freq ascending, n >= 1. */
 int cpufreq_resolve_index(const u32 *freq, int n, u32 khz);
-/* Linux: map_util_freq(): 1.25 x f_max x util / cap (the 25 % headroom). */
-u32 sugov_map_util_freq(unsigned long util, u32 fmax, unsigned long cap);
+/* Linux 6.1.192: map_util_perf(): util + util / 4 (the 25 % headroom). */
+unsigned long map_util_perf(unsigned long util);
+/* Linux 6.1.192: map_util_freq(): freq x util / cap. */
+u32 map_util_freq(unsigned long util, u32 freq, unsigned long cap);
+/* Linux 6.1.192: get_next_freq(): the OPP for f_max x map_util_perf(util) / max. */
+u32 get_next_freq(unsigned long util, unsigned long max, const u32 *freq, int nr_opps);
 /* Linux: cpufreq_policy_transition_delay_us(): latency_us x 1000, at most
  * 10 ms; 1 ms when the table gives no latency. */
 u32 cpufreq_transition_delay_us(u32 latency_ns);
@@ -111,7 +115,7 @@ struct sugov_cpu_util {
 	bool uclamp_used;		      /* Linux: uclamp_is_used() */
 	unsigned long uclamp_min, uclamp_max; /* the rq's aggregated clamps */
 };
-/* RT_UTIL_TRACKING on (Linux >= 4.19, v6.1 effective_cpu_util(FREQUENCY_UTIL)):
+/* RT_UTIL_TRACKING on (Linux >= 4.19, 6.1.192 effective_cpu_util(FREQUENCY_UTIL)):
  * cap if an RT task is runnable and uclamp unused, or if irq or cfs + rt + dl
  * reach cap; else clamp(cfs + rt) x (cap - irq) / cap + irq + bw_dl, at most
  * cap, where clamp() is uclamp_rq_util_with() of the rq's clamps (min wins an

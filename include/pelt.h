@@ -2,7 +2,7 @@
  * invariant PELT clock (struct pelt_clock) and util_est, as pure maths.
  * Not who calls it when (fair.c, rt.c, core.c) nor capacities (topology.c).
  * No state of its own, hence no lock: callers hold the lock of what they pass.
- * Linux (v6.1): kernel/sched/pelt.c, pelt.h, the util_est part of fair.c. */
+ * Linux (6.1): kernel/sched/pelt.c, pelt.h, the util_est part of fair.c. */
 #ifndef SCHED_PELT_H
 #define SCHED_PELT_H
 

@@ -885,10 +885,11 @@ HIKEY960_CLUSTERS = [
 
 
 def schedutil_opp_khz(util, cluster):
-    """Linux 6.1 schedutil: get_next_freq() = map_util_freq(util, f_max, capacity), 1.25 x
-    f_max x util / capacity, resolved to the lowest OPP at or above it (RELATION_L)."""
+    """Linux 6.1.192 schedutil: get_next_freq() = map_util_freq(map_util_perf(util), f_max,
+    capacity): f_max x (util + util / 4) / capacity, the headroom taken on util, resolved to
+    the lowest OPP at or above it (RELATION_L)."""
     fmax = cluster["opps"][-1][0] * 1000
-    want = (fmax + (fmax >> 2)) * util // cluster["cap"]
+    want = fmax * (util + (util >> 2)) // cluster["cap"]
     for mhz, _ in cluster["opps"]:
         if mhz * 1000 >= want:
             return mhz * 1000

@@ -4,7 +4,7 @@
  * util, task, misfit), detaching from the tail of rq->cfs_tasks, and active
  * balancing through the stop class. Its callers (the tick, newidle, NO_HZ
  * idle balancing) are in nohz.c. Locks: two rq locks, lowest CPU first
- * (double_rq_lock). Linux v6.1. */
+ * (double_rq_lock). Linux 6.1. */
 #include "sched_internal.h"
 
 enum migration_type { migrate_load, migrate_util, migrate_task, migrate_misfit };

@@ -1004,7 +1004,7 @@ static struct task_struct *pick_migratable(struct rq *rq)
 		    : NULL;
 }
 
-/* Linux: migrate_tasks() (v6.1 does the same through balance_push()). On
+/* Linux: migrate_tasks() (6.1 does the same through balance_push()). On
  * the dying CPU, run by its stop task inside stop_machine(), so nothing else
  * runs anywhere and every task queued here is merely queued: each goes to
  * select_fallback_rq()'s CPU (the first allowed active one; a task allowed

@@ -13,17 +13,38 @@ int cpufreq_resolve_index(const u32 *freq, int n, u32 khz)
 	return n - 1;
 }
 
-/* f = 1.25 x f_max x util / cap: at util = 0.8 x cap the CPU asks for f_max,
- * so a CPU busy at the current OPP (util ~ cap x f / f_max under frequency
- * invariance) asks for 1.25 x f, the next OPP up. Linux: map_util_freq()
- * with (freq + (freq >> 2)) computed from cpuinfo.max_freq. */
-u32 sugov_map_util_freq(unsigned long util, u32 fmax, unsigned long cap)
+/* Linux 6.1.192 (include/linux/sched/cpufreq.h): map_util_perf() adds the 25 %
+ * headroom to the utilization, map_util_freq() scales f_max by it:
+ *
+ *	f = f_max x (util + util / 4) / cap	(each step truncated)
+ *
+ * so at util = 0.8 x cap the CPU asks for f_max, and a CPU busy at the current OPP
+ * (util ~ cap x f / f_max under frequency invariance) asks for 1.25 x f, the next
+ * OPP up. The headroom is taken on util, not on f_max (the pre-5.14
+ * (f_max + f_max >> 2) x util / cap rounds up at OPP edges: big util 493 asked
+ * 1805 MHz where this asks 1421), and it is the same rounding em_cpu_energy()
+ * predicts with (fair_energy.c), so EAS and schedutil agree on the OPP. */
+unsigned long map_util_perf(unsigned long util)
 {
-	u64 f = (u64)fmax + (fmax >> 2);
+	return util + (util >> 2);
+}
 
+u32 map_util_freq(unsigned long util, u32 freq, unsigned long cap)
+{
 	if (!cap)
-		return fmax;
-	return (u32)(f * util / cap);
+		return freq;
+	return (u32)((u64)freq * util / cap);
+}
+
+/* Linux 6.1.192: get_next_freq() under frequency invariance (freq = cpuinfo.max_freq),
+ * then cpufreq_driver_resolve_freq(CPUFREQ_RELATION_L). Linux also returns the last
+ * next_freq when the raw frequency equals cached_raw_freq: the same OPP, since both
+ * resolve the same value. */
+u32 get_next_freq(unsigned long util, unsigned long max, const u32 *freq, int nr_opps)
+{
+	u32 f = map_util_freq(map_util_perf(util), freq[nr_opps - 1], max);
+
+	return freq[cpufreq_resolve_index(freq, nr_opps, f)];
 }
 
 u32 cpufreq_transition_delay_us(u32 latency_ns)
@@ -54,7 +75,7 @@ static unsigned long sugov_uclamp_util(const struct sugov_cpu_util *u, unsigned 
 	return util < u->uclamp_min ? u->uclamp_min : util > u->uclamp_max ? u->uclamp_max : util;
 }
 
-/* Linux v6.1 effective_cpu_util(cpu, util_cfs, FREQUENCY_UTIL, NULL). Unless
+/* Linux 6.1.192 effective_cpu_util(cpu, util_cfs, FREQUENCY_UTIL, NULL). Unless
  * uclamp is used, a runnable RT task asks for the maximum; with it, the RT
  * tasks' default uclamp.min (1024) does the same through the rq clamp.
  * util_dl only decides saturation; DL asks for its admitted running
@@ -95,8 +116,7 @@ u32 sugov_next_freq_shared(const struct sugov_cpu_util *cpus, int n, bool rt_tra
 			max = j_max;
 		}
 	}
-	return freq[cpufreq_resolve_index(freq, nr_opps,
-					  sugov_map_util_freq(util, freq[nr_opps - 1], max))];
+	return get_next_freq(util, max, freq, nr_opps);
 }
 
 /* ---- statistics (Linux: drivers/cpufreq/cpufreq_stats.c) ------------------------- */

@@ -1,4 +1,4 @@
-/* cpufreq_schedutil.c - the schedutil governor (Linux v6.1 semantics): the
+/* cpufreq_schedutil.c - the schedutil governor (Linux 6.1.192 semantics): the
  * scheduler's cpufreq_update_util() hook computes the next frequency from
  * the utilization of the policy's CPUs and requests it, at most once per
  * rate_limit_us. Not the driver nor the statistics (cpufreq.c); the maths is
@@ -57,10 +57,11 @@ static void sugov_update_shared(struct update_util_data *d, u64 time, unsigned i
 		goto out;
 	next = sugov_next_freq_shared(u, n, sched_feat(RT_UTIL_TRACKING), policy->freq,
 				      policy->nr_opps);
-	/* Linux: sugov_update_next_freq() - the rate limit runs from the last change. */
-	if (sg->limits_changed)
-		sg->limits_changed = false;
-	else if (next == sg->next_freq)
+	/* Linux 6.1.192: sugov_update_next_freq() - the rate limit runs from the last
+	 * change; a forced evaluation (limits changed, more DL bandwidth) that resolves
+	 * to the same OPP changes nothing, not even the rate limit's time stamp. */
+	sg->limits_changed = false;
+	if (next == sg->next_freq)
 		goto out;
 	sg->next_freq = next;
 	sg->last_freq_update_time = time;
@@ -79,7 +80,7 @@ void sugov_start(struct cpufreq_policy *policy)
 	unsigned int cpu;
 
 	sg->limits_changed = true;
-	sg->next_freq = policy->cur;
+	sg->next_freq = 0; /* Linux: sugov_start(): the first evaluation always requests */
 	sg->last_freq_update_time = 0;
 	spin_unlock_irqrestore(&policy->lock, flags);
 	for_each_cpu(cpu, &policy->cpus) {

@@ -3,7 +3,7 @@
  * (capacity_of, util_fits_cpu), wakeup placement (wake_affine, select_idle_capacity,
  * ASYM_PREFER_PREV, SIS_DEBOUNCE) and fork placement (find_idlest_cpu). Not load
  * balancing (balance.c), nor when and how PELT signals update (fair_pelt.c), nor the
- * PELT maths (pelt.c). State under rq->lock. Linux: kernel/sched/fair.c (v6.1). */
+ * PELT maths (pelt.c). State under rq->lock. Linux: kernel/sched/fair.c (6.1.192). */
 #include "cpuidle.h"
 #include "sched_internal.h"
 #include "trace.h"
@@ -98,22 +98,21 @@ unsigned long task_util_est_of(const struct task_struct *p)
 	return task_util_est(task_util(p), p->se.avg.util_est);
 }
 
-/* Linux: uclamp_task_util() */
-unsigned long uclamp_task_util(const struct task_struct *p)
-{
-	unsigned long u = task_util_est_of(p);
-
-	return MIN(MAX(u, uclamp_eff_value(p, UCLAMP_MIN)), uclamp_eff_value(p, UCLAMP_MAX));
-}
-
-/* Linux 6.1: util_fits_cpu(). 1: fits; 0: does not; -1: fits, but only the
- * uclamp_min performance request does not (look for a bigger CPU). */
+/* Linux 6.1.192: util_fits_cpu(). 1: fits; 0: does not; -1: util fits (or uclamp.max caps
+ * the task below this CPU's capacity_orig) but uclamp.min asks more than capacity_orig
+ * (less thermal pressure, none here) gives: look for a bigger CPU. The -1 form is
+ * upstream's "sched/fair: unlink misfit task from cpu overutilized" (v6.3), backported to
+ * 6.1.y with its callers: task_fits_cpu() and asym_fits_cpu() want 1, cpu_overutilized()
+ * and find_energy_efficient_cpu() take -1 as "fits" (the latter ranks it below 1),
+ * select_idle_capacity() ranks it above 0. */
 int util_fits_cpu(unsigned long util, unsigned long umin, unsigned long umax, int cpu)
 {
 	unsigned long cap = capacity_of((unsigned int)cpu);
 	unsigned long cap_orig = capacity_orig_of((unsigned int)cpu);
 	bool fits = fits_capacity(util, cap), umax_fits;
 
+	if (!uclamp_is_used())
+		return fits;
 	/* A task capped below this CPU's capacity fits it whatever its util,
 	 * except on the biggest CPU with no cap at all. */
 	umax_fits = !(cap_orig == SCHED_CAPACITY_SCALE && umax == SCHED_CAPACITY_SCALE) &&
@@ -901,15 +900,25 @@ static bool cache_cold(const struct task_struct *p)
 	return READ_ONCE(task_rq(p)->clock_task) - p->se.exec_start >= sysctl_sched_migration_cost;
 }
 
-/* Linux 5.7: select_idle_capacity(): the first idle CPU of the asymmetric
- * domain (scanning from target) on which the task fits, else the idle CPU
- * with the most capacity; -1 if none is idle. */
+/* Linux: sched_idle_cpu(): only SCHED_IDLE tasks run there. */
+static bool sched_idle_cpu(int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+
+	return rq->nr_running && rq->nr_running == rq->cfs.idle_h_nr_running;
+}
+
+/* Linux 6.1.192: select_idle_capacity() (5.7, with util_fits_cpu()'s ranking): the first
+ * idle CPU (or one running only SCHED_IDLE tasks) of the asymmetric domain, scanning from
+ * target, that fits the task fully; else the best fit (-1, only uclamp.min misses, before
+ * 0), the most capacity among equals (capacity_orig for a -1: the boost is what is asked);
+ * -1 if none is idle. */
 int select_idle_capacity(struct task_struct *p, const cpumask_t *span, int target)
 {
 	unsigned long util = task_util_est_of(p), umin = uclamp_eff_value(p, UCLAMP_MIN);
 	unsigned long umax = uclamp_eff_value(p, UCLAMP_MAX), best_cap = 0;
+	int best = -1, best_fits = 0, cpu;
 	cpumask_t cpus;
-	int best = -1, cpu;
 
 	cpumask_and(&cpus, span, &p->cpus_allowed);
 	for_each_cpu_wrap(cpu, &cpus, (unsigned int)target)
@@ -917,16 +926,17 @@ int select_idle_capacity(struct task_struct *p, const cpumask_t *span, int targe
 		unsigned long cap = capacity_of((unsigned int)cpu);
 		int fits;
 
-		if (!available_idle_cpu(cpu))
+		if (!available_idle_cpu(cpu) && !sched_idle_cpu(cpu))
 			continue;
 		fits = util_fits_cpu(util, umin, umax, cpu);
 		if (fits > 0)
 			return cpu;
 		if (fits < 0)
 			cap = capacity_orig_of((unsigned int)cpu);
-		if (cap > best_cap) {
+		if (fits < best_fits || (fits == best_fits && cap > best_cap)) {
 			best_cap = cap;
 			best = cpu;
+			best_fits = fits;
 		}
 	}
 	return best;
@@ -970,16 +980,17 @@ static int select_idle_sibling(struct task_struct *p, int prev, int target, enum
 		return i >= 0 ? i : target;
 	}
 	*rule = WHY_TARGET_IDLE;
-	if (available_idle_cpu(target) && asym_fits_cpu(p, util, target))
+	if ((available_idle_cpu(target) || sched_idle_cpu(target)) &&
+	    asym_fits_cpu(p, util, target))
 		return target;
 	*rule = WHY_PREV_IDLE;
-	if (prev != target && cpus_share_cache(prev, target) && available_idle_cpu(prev) &&
-	    asym_fits_cpu(p, util, prev))
+	if (prev != target && cpus_share_cache(prev, target) &&
+	    (available_idle_cpu(prev) || sched_idle_cpu(prev)) && asym_fits_cpu(p, util, prev))
 		return prev;
 	*rule = WHY_RECENT_IDLE;
 	if (recent >= 0 && recent != prev && recent != target && cpus_share_cache(recent, target) &&
-	    available_idle_cpu(recent) && cpumask_test_cpu(recent, &p->cpus_allowed) &&
-	    asym_fits_cpu(p, util, recent)) {
+	    (available_idle_cpu(recent) || sched_idle_cpu(recent)) &&
+	    cpumask_test_cpu(recent, &p->cpus_allowed) && asym_fits_cpu(p, util, recent)) {
 		p->recent_used_cpu = prev;
 		return recent;
 	}
@@ -1025,14 +1036,6 @@ static bool wake_wide(struct task_struct *p)
 }
 
 /* ---- fork placement: Linux's slow path ------------------------------------------------ */
-
-/* Linux: sched_idle_cpu(): only SCHED_IDLE tasks run there. */
-static bool sched_idle_cpu(int cpu)
-{
-	struct rq *rq = cpu_rq(cpu);
-
-	return rq->nr_running && rq->nr_running == rq->cfs.idle_h_nr_running;
-}
 
 /* Linux: update_sg_wakeup_stats(). p is a new task here (fork is the only slow path:
  * SD_BALANCE_WAKE is off, there is no exec), in no CPU's sums, so Linux's *_without(p)

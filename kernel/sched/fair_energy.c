@@ -1,9 +1,10 @@
-/* fair_energy.c - Energy Aware Scheduling (Linux 6.1): whether it is on (sched_energy_enabled(),
- * Linux: build_perf_domains()), the root domain's overutilized flag, and the wakeup placement
- * find_energy_efficient_cpu() with compute_energy() / em_cpu_energy() over the performance
- * domains of the device tree's energy model (cpu_topology.freq_domain[].em, built by topology.c).
- * Not the energy meter (energy.c). Two words read locklessly: sched_energy_present (written by
- * sched_energy_update() on governor, feature and hotplug changes) and sched_rd_overutilized. */
+/* fair_energy.c - Energy Aware Scheduling (Linux 6.1.192): whether it is on
+ * (sched_energy_enabled(), Linux: build_perf_domains()), the root domain's overutilized
+ * flag, and the wakeup placement find_energy_efficient_cpu() with compute_energy() /
+ * em_cpu_energy() over the performance domains of the device tree's energy model
+ * (cpu_topology.freq_domain[].em, built by topology.c). Not the energy meter (energy.c).
+ * Two words read locklessly: sched_energy_present (written by sched_energy_update() on
+ * governor, feature and hotplug changes) and sched_rd_overutilized. */
 #include "arch_topology.h"
 #include "cpufreq.h"
 #include "sched_internal.h"
@@ -17,7 +18,7 @@ static char eas_why[96];   /* why EAS is off, as last printed */
 
 /* ---- enabling (Linux: build_perf_domains(), sched_cpufreq_governor_change()) ------------ */
 
-/* Linux 6.1's conditions, in its order: the sysctl, asymmetric capacities, frequency
+/* Linux 6.1.192's conditions, in its order: the sysctl, asymmetric capacities, frequency
  * invariance, schedutil on every CPU's policy, an EM for every performance domain, and
  * nr_pd x (nr_ps + nr_cpus) <= EM_MAX_COMPLEXITY. false with the reason in why. */
 static bool eas_possible(char *why, size_t n)
@@ -81,9 +82,9 @@ const char *sched_energy_reason(void)
 
 /* ---- overutilized ------------------------------------------------------------------------ */
 
-/* Linux: cpu_overutilized(): the CFS util does not fit the CPU (80 %), within the
- * rq's clamps (uclamp_rq_get()). As Linux >= 6.9, false while EAS is off, so that
- * EAS-off runs do exactly what they did before EAS. */
+/* Linux 6.1.192: cpu_overutilized(): the CFS util does not fit the CPU (80 %), within the
+ * rq's clamps (uclamp_rq_get()); util_fits_cpu()'s -1 (only uclamp.min misses) is not
+ * overutilized. False while EAS is off (be3a51e68f2f, in 6.1.y since 6.1.93). */
 bool cpu_overutilized(int cpu)
 {
 	struct rq *rq = cpu_rq(cpu);
@@ -98,8 +99,12 @@ bool cpu_overutilized(int cpu)
 	return !util_fits_cpu(cpu_util_cfs((unsigned int)cpu), umin, umax, cpu);
 }
 
+/* Linux 6.1.192: set_rd_overutilized_status(): written only while EAS is on ("sched/fair:
+ * Add EAS checks before updating root_domain::overutilized", in 6.1.y since 6.1.93). */
 static void set_rd_overutilized(int status)
 {
+	if (!sched_energy_enabled())
+		return;
 	WRITE_ONCE(sched_rd_overutilized, status);
 	trace_sched_overutilized(status != 0);
 }
@@ -143,7 +148,7 @@ static bool em_state_inefficient(const struct topology_freq_domain *pd, int i)
 	return false;
 }
 
-/* Linux 6.1: em_cpu_energy(). The busiest CPU's util, with schedutil's 25 % headroom and at
+/* Linux 6.1.192: em_cpu_energy(). The busiest CPU's util, with schedutil's 25 % headroom and at
  * most allowed_cpu_cap, asks for f = f_max x util / scale_cpu; the lowest efficient state at
  * or above f is taken, and the domain costs cost x sum_util / scale_cpu:
  *
@@ -158,9 +163,9 @@ u64 em_cpu_energy(const struct topology_freq_domain *pd, unsigned long max_util,
 
 	if (!sum_util || !pd->nr_perf_states || !scale_cpu)
 		return 0;
-	max_util = max_util + (max_util >> 2); /* Linux: map_util_perf() */
-	max_util = MIN(max_util, allowed_cpu_cap);
-	freq = (u64)pd->em[pd->nr_perf_states - 1].frequency * max_util / scale_cpu;
+	/* schedutil's own arithmetic (cpufreq_math.c), so EAS predicts the OPP it sets */
+	max_util = MIN(map_util_perf(max_util), allowed_cpu_cap);
+	freq = map_util_freq(max_util, pd->em[pd->nr_perf_states - 1].frequency, scale_cpu);
 	for (i = 0; i < pd->nr_perf_states - 1; i++) /* Linux: em_pd_get_efficient_state() */
 		if (pd->em[i].frequency >= freq && !em_state_inefficient(pd, i))
 			break;
@@ -169,7 +174,7 @@ u64 em_cpu_energy(const struct topology_freq_domain *pd, unsigned long max_util,
 
 /* ---- utilization as EAS predicts it ------------------------------------------------------ */
 
-/* Linux 6.1: cpu_util_next(): the CFS util of cpu if p moved to dst_cpu (-1: p nowhere). */
+/* Linux 6.1.192: cpu_util_next(): the CFS util of cpu if p moved to dst_cpu (-1: p nowhere). */
 static unsigned long cpu_util_next(int cpu, const struct task_struct *p, int dst_cpu)
 {
 	const struct cfs_rq *cfs_rq = &cpu_rq(cpu)->cfs;
@@ -194,7 +199,7 @@ static unsigned long cpu_util_next(int cpu, const struct task_struct *p, int dst
 
 enum cpu_util_type { FREQUENCY_UTIL, ENERGY_UTIL };
 
-/* Linux 6.1: effective_cpu_util(). Unless uclamp is used, a runnable RT task
+/* Linux 6.1.192: effective_cpu_util(). Unless uclamp is used, a runnable RT task
  * asks for the maximum frequency; the rq's clamps (with p's, p about to be
  * there) bound CFS + RT for FREQUENCY_UTIL; DL's util decides saturation and
  * counts for ENERGY_UTIL, its running bandwidth (cpu_bw_dl()) for FREQUENCY_UTIL. */
@@ -223,7 +228,7 @@ static unsigned long effective_cpu_util(int cpu, unsigned long util_cfs, enum cp
 	return MIN(util, max);
 }
 
-/* Linux 6.1: struct energy_env. */
+/* Linux 6.1.192: struct energy_env. */
 struct energy_env {
 	unsigned long task_busy_time; /* p's util, scaled by prev_cpu's IRQ pressure */
 	unsigned long pd_busy_time;   /* the domain's ENERGY_UTIL without p */
@@ -268,7 +273,7 @@ static unsigned long eenv_pd_max_util(const struct energy_env *env, const cpumas
 	return MIN(max_util, env->cpu_cap);
 }
 
-/* Linux 6.1: compute_energy(): the domain's energy with p on dst_cpu (-1: p elsewhere). */
+/* Linux 6.1.192: compute_energy(): the domain's energy with p on dst_cpu (-1: p elsewhere). */
 static u64 compute_energy(const struct energy_env *env, const struct topology_freq_domain *pd,
 			  const cpumask_t *pd_cpus, const struct task_struct *p, int dst_cpu)
 {
@@ -337,87 +342,159 @@ static const struct sched_domain *eas_domain(int prev_cpu)
 	return NULL;
 }
 
-/* In one domain: prev_cpu's spare capacity, and the other CPU with the most (Linux: feec's
- * inner loop, skipping CPUs p does not fit, uclamp included). */
-static int pd_max_spare_cpu(const struct task_struct *p, const cpumask_t *cpus,
-			    const struct sched_domain *sd, int prev_cpu, unsigned long *prev_spare,
-			    unsigned long *max_spare)
-{
-	unsigned long umin = uclamp_eff_value(p, UCLAMP_MIN),
-		      umax = uclamp_eff_value(p, UCLAMP_MAX);
-	int cpu, best = -1;
+/* The task's clamps as feec sees them (Linux 6.1.192: none unless uclamp is used). */
+struct feec_clamps {
+	unsigned long p_min, p_max; /* p's effective uclamp.min / uclamp.max */
+	unsigned long min, max;	    /* with a busy rq's clamps max-aggregated in */
+};
 
-	*prev_spare = *max_spare = 0;
+/* A performance domain's two candidates: prev_cpu (if p fits it) and the other CPU that
+ * fits p best (util_fits_cpu(): 1 before -1), with the most spare capacity among those.
+ * A spare capacity of 0 is a candidate (a CPU p fits only through uclamp.max); -1: none. */
+struct feec_pd {
+	long prev_spare, max_spare;
+	int prev_fits, max_fits, max_spare_cpu;
+};
+
+/* Linux 6.1.192: find_energy_efficient_cpu()'s CPU loop over one performance domain.
+ * The fit test runs on the unclamped util with the rq's and p's clamps max-aggregated
+ * (uclamp_rq_util_with() without its clamp(), unless the rq is idle: p will reset its
+ * held max). As in that source, the aggregated clamps carry over to the domain's next
+ * CPU, whose rq may be idle (c's min and max are not reset per CPU). */
+static void feec_pd_candidates(const struct task_struct *p, const cpumask_t *cpus,
+			       const struct sched_domain *sd, int prev_cpu, struct feec_clamps *c,
+			       struct feec_pd *r)
+{
+	int cpu;
+
+	*r = (struct feec_pd){ -1, -1, -1, -1, -1 };
+	c->min = c->p_min;
+	c->max = c->p_max;
 	for_each_cpu(cpu, cpus) {
+		struct rq *rq = cpu_rq(cpu);
 		unsigned long util, cap;
+		int fits;
 
 		if (!cpumask_test_cpu(cpu, &sd->span) || !cpumask_test_cpu(cpu, &p->cpus_allowed))
 			continue;
 		util = cpu_util_next(cpu, p, cpu);
 		cap = capacity_of((unsigned int)cpu);
-		if (!util_fits_cpu(util, umin, umax, cpu))
+		if (uclamp_is_used() && !(READ_ONCE(rq->uclamp_flags) & UCLAMP_FLAG_IDLE)) {
+			c->min = MAX(c->p_min,
+				     (unsigned long)READ_ONCE(rq->uclamp[UCLAMP_MIN].value));
+			c->max = MAX(c->p_max,
+				     (unsigned long)READ_ONCE(rq->uclamp[UCLAMP_MAX].value));
+		}
+		/* -1 (only uclamp.min does not fit) is a candidate here, ranked below 1:
+		 * so a boosted task goes where its boost fits, if such a CPU is idle enough. */
+		fits = util_fits_cpu(util, c->min, c->max, cpu);
+		if (!fits)
 			continue;
 		cap -= MIN(cap, util);
 		if (cpu == prev_cpu) {
-			*prev_spare = cap; /* prev_cpu is always a candidate */
-		} else if (cap > *max_spare) {
-			*max_spare = cap;
-			best = cpu;
+			r->prev_spare = (long)cap; /* prev_cpu is always a candidate */
+			r->prev_fits = fits;
+		} else if (fits > r->max_fits ||
+			   (fits == r->max_fits && (long)cap > r->max_spare)) {
+			r->max_spare = (long)cap;
+			r->max_spare_cpu = cpu;
+			r->max_fits = fits;
 		}
 	}
-	return best;
 }
 
-/* Linux 6.1: find_energy_efficient_cpu(). Per performance domain (Linux's rd->pd list: the
- * last domain first), the energy p adds on prev_cpu and on the CPU with the most spare
- * capacity; the lowest wins over prev_cpu only if strictly lower. -1: not used (overutilized,
- * no asymmetric domain, p has no util), the caller takes its usual path. */
+/* What feec keeps across domains (Linux 6.1.192's locals). thermal_cap is the domain's
+ * CPU capacity (no thermal pressure here): among CPUs that fit only uclamp.min's -1,
+ * the bigger wins. */
+struct feec_best {
+	u64 prev_delta, best_delta;
+	int prev_fits, best_fits, best_cpu;
+	unsigned long prev_thermal_cap, best_thermal_cap;
+};
+
+/* One domain's energies (Linux 6.1.192: feec's per-pd body after the CPU loop). false:
+ * some CPU's utilization changed under us (an energy below the base), prev_cpu it is. */
+static bool feec_pd_energy(struct energy_env *env, const struct topology_freq_domain *pd,
+			   const cpumask_t *cpus, const struct task_struct *p, int prev_cpu,
+			   const struct feec_pd *r, struct feec_best *b)
+{
+	u64 base, e;
+
+	eenv_pd_busy_time(env, cpus, p);
+	base = compute_energy(env, pd, cpus, p, -1);
+	if (r->prev_spare > -1) {
+		e = compute_energy(env, pd, cpus, p, prev_cpu);
+		if (e < base)
+			return false;
+		b->prev_delta = e - base;
+		b->prev_thermal_cap = env->cpu_cap;
+		b->best_delta = MIN(b->best_delta, b->prev_delta);
+	}
+	/* The 6.2 gate (backported): the other CPU only if it has more spare capacity. */
+	if (r->max_spare_cpu < 0 || r->max_spare <= r->prev_spare)
+		return true;
+	if (r->max_fits < b->best_fits) /* the best so far fits better */
+		return true;
+	if (r->max_fits < 0 && env->cpu_cap <= b->best_thermal_cap)
+		return true; /* neither fits uclamp.min; the best so far is bigger */
+	e = compute_energy(env, pd, cpus, p, r->max_spare_cpu);
+	if (e < base)
+		return false;
+	e -= base;
+	if (r->max_fits > 0 && b->best_fits > 0 && e >= b->best_delta)
+		return true; /* both fit: the lower energy stays */
+	b->best_delta = e;
+	b->best_cpu = r->max_spare_cpu;
+	b->best_fits = r->max_fits;
+	b->best_thermal_cap = env->cpu_cap;
+	return true;
+}
+
+/* Linux 6.1.192: find_energy_efficient_cpu(). Per performance domain (Linux's rd->pd list:
+ * the last domain first), the energy p adds on prev_cpu and on the domain's best other
+ * candidate. A candidate that fits p fully (util_fits_cpu() 1) beats one that fits all but
+ * uclamp.min (-1); between full fits the lower energy, strictly, beats prev_cpu; between
+ * -1 fits the bigger CPU. -1: not used (overutilized, no asymmetric domain), the caller
+ * takes its usual path. */
 int find_energy_efficient_cpu(struct task_struct *p, int prev_cpu)
 {
-	u64 prev_delta = ~0ull, best_delta = ~0ull;
-	int best_energy_cpu = prev_cpu;
+	struct feec_best b = { ~0ull, ~0ull, -1, -1, prev_cpu, 0, 0 };
 	const struct sched_domain *sd;
 	struct energy_env env;
+	struct feec_clamps c = { 0, SCHED_CAPACITY_SCALE, 0, SCHED_CAPACITY_SCALE };
 
 	if (READ_ONCE(sched_rd_overutilized) || !(sd = eas_domain(prev_cpu)))
 		return -1;
+	if (uclamp_is_used()) {
+		c.p_min = uclamp_eff_value(p, UCLAMP_MIN);
+		c.p_max = uclamp_eff_value(p, UCLAMP_MAX);
+	}
 	sync_entity_load_avg(p);
-	if (!uclamp_task_util(p))
+	/* No util and no boost: nothing to place by energy (uclamp.max 0 does not count:
+	 * "sched/uclamp: Ignore (util == 0) optimization in feec() when p_util_max = 0"). */
+	if (!task_util_est_of(p) && c.p_min == 0)
 		return prev_cpu;
 	eenv_task_busy_time(&env, p, prev_cpu);
 	for (int i = cpu_topology.nr_freq_domains - 1; i >= 0; i--) {
 		const struct topology_freq_domain *pd = &cpu_topology.freq_domain[i];
-		unsigned long prev_spare, max_spare;
-		int max_spare_cpu;
-		u64 base, e;
+		struct feec_pd r;
 		cpumask_t cpus;
 
 		if (!eenv_pd_init(&env, pd, &cpus))
 			continue;
-		max_spare_cpu = pd_max_spare_cpu(p, &cpus, sd, prev_cpu, &prev_spare, &max_spare);
-		if (max_spare_cpu < 0 && !prev_spare)
+		feec_pd_candidates(p, &cpus, sd, prev_cpu, &c, &r);
+		if (r.max_spare_cpu < 0 && r.prev_spare < 0)
 			continue;
-		eenv_pd_busy_time(&env, &cpus, p);
-		base = compute_energy(&env, pd, &cpus, p, -1);
-		if (prev_spare) {
-			e = compute_energy(&env, pd, &cpus, p, prev_cpu);
-			if (e < base)
-				return prev_cpu; /* CPU utilization has reverted */
-			prev_delta = e - base;
-			best_delta = MIN(best_delta, prev_delta);
-		}
-		if (max_spare_cpu >= 0 && max_spare > prev_spare) {
-			e = compute_energy(&env, pd, &cpus, p, max_spare_cpu);
-			if (e < base)
-				return prev_cpu;
-			if (e - base < best_delta) {
-				best_delta = e - base;
-				best_energy_cpu = max_spare_cpu;
-			}
-		}
+		if (r.prev_spare > -1)
+			b.prev_fits = r.prev_fits;
+		if (!feec_pd_energy(&env, pd, &cpus, p, prev_cpu, &r, &b))
+			return prev_cpu; /* CPU utilization has changed */
 	}
-	trace_sched_compute_energy(p, prev_cpu, prev_delta, best_energy_cpu, best_delta);
-	return best_delta < prev_delta ? best_energy_cpu : prev_cpu;
+	trace_sched_compute_energy(p, prev_cpu, b.prev_delta, b.best_cpu, b.best_delta);
+	if (b.best_fits > b.prev_fits || (b.best_fits > 0 && b.best_delta < b.prev_delta) ||
+	    (b.best_fits < 0 && b.best_thermal_cap > b.prev_thermal_cap))
+		return b.best_cpu;
+	return prev_cpu;
 }
 
 /* The shell's `eas [UTIL]`: on or why not, overutilized now, each CPU's util and whether it

@@ -3,7 +3,7 @@
  * from a cfs_rq (attach, detach, remove with its migration-time sync), util_est's
  * bookkeeping, and the decay of blocked load (update_blocked_averages). The maths is
  * pelt.c's; the callers are fair.c's enqueue/dequeue/pick/tick and core.c. State under
- * rq->lock (cfs_rq->removed under its own lock). Linux: kernel/sched/fair.c (v6.1). */
+ * rq->lock (cfs_rq->removed under its own lock). Linux: kernel/sched/fair.c (6.1). */
 #include "sched_internal.h"
 #include "trace.h"
 

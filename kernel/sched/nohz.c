@@ -5,7 +5,7 @@
  * rate limited (nohz_balancer_kick), which balances on behalf of all of them
  * and decays their blocked load (_nohz_idle_balance). Not load_balance()
  * itself (balance.c) nor stopping the tick (kernel/timer.c). nohz is atomic
- * words; rq fields under rq->lock or written by their own CPU. Linux v6.1. */
+ * words; rq fields under rq->lock or written by their own CPU. Linux 6.1. */
 #include "sched_internal.h"
 
 #define NOHZ_BALANCE_KICK  0x1

@@ -326,7 +326,7 @@ static bool within_margin(long value, long margin)
  *     show its real size, so this sample is not trusted; no change.
  *   - else ewma += (sample - ewma) / 4, i.e. ewma = 3/4 ewma + 1/4 sample,
  *     computed as (4 * ewma + diff) / 4 to keep the shift exact.
- * Linux: util_est_update() (v6.1), on values.
+ * Linux: util_est_update() (6.1), on values.
  */
 struct util_est util_est_update(struct util_est ue, unsigned long util_avg,
 				unsigned long capacity_orig, bool fastup)

@@ -439,7 +439,6 @@ void reweight_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, unsigned lo
 void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, bool initial);
 unsigned long cpu_util(int cpu);			     /* CFS util incl. util_est, clamped */
 unsigned long task_util_est_of(const struct task_struct *p); /* Linux: task_util_est() */
-unsigned long uclamp_task_util(const struct task_struct *p);
 int util_fits_cpu(unsigned long util, unsigned long umin, unsigned long umax, int cpu);
 static inline bool fits_capacity(unsigned long util, unsigned long cap)
 {

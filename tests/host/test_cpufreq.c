@@ -23,7 +23,7 @@ static void cpufreq_hikey_a53_picks(struct ktest *t)
 	EXPECT_EQ(t, pick(a53, A53_CAP, 100), 533000);	/* 498917 kHz asked */
 	EXPECT_EQ(t, pick(a53, A53_CAP, 200), 999000);	/* 997835 */
 	EXPECT_EQ(t, pick(a53, A53_CAP, 300), 1709000); /* 1496753 */
-	EXPECT_EQ(t, pick(a53, A53_CAP, 369), 1844000); /* 1841017 */
+	EXPECT_EQ(t, pick(a53, A53_CAP, 369), 1844000); /* 1840008 */
 	EXPECT_EQ(t, pick(a53, A53_CAP, 400), 1844000);
 	EXPECT_EQ(t, pick(a53, A53_CAP, 462), 1844000);
 }
@@ -31,11 +31,11 @@ static void cpufreq_hikey_a53_picks(struct ktest *t)
 static void cpufreq_hikey_a73_picks(struct ktest *t)
 {
 	for (unsigned long u = 0; u <= 313; u++)
-		EXPECT_EQ(t, pick(a73, A73_CAP, u), 903000); /* 313: 902464 */
+		EXPECT_EQ(t, pick(a73, A73_CAP, u), 903000); /* 313: 391 -> 901896 */
 	EXPECT_EQ(t, pick(a73, A73_CAP, 314), 1421000);
 	EXPECT_EQ(t, pick(a73, A73_CAP, 512), 1805000); /* 1476250 */
 	EXPECT_EQ(t, pick(a73, A73_CAP, 700), 2112000); /* 2018310 */
-	EXPECT_EQ(t, pick(a73, A73_CAP, 818), 2362000); /* 2358508 > 2112000 */
+	EXPECT_EQ(t, pick(a73, A73_CAP, 818), 2362000); /* 1022 -> 2357386 > 2112000 */
 	for (unsigned long u = 819; u <= 1024; u++)
 		EXPECT_EQ(t, pick(a73, A73_CAP, u), 2362000);
 }
@@ -46,8 +46,31 @@ static void cpufreq_resolve_and_formula(struct ktest *t)
 	EXPECT_EQ(t, cpufreq_resolve_index(a73, 5, 903000), 0);
 	EXPECT_EQ(t, cpufreq_resolve_index(a73, 5, 903001), 1);
 	EXPECT_EQ(t, cpufreq_resolve_index(a73, 5, 9000000), 4); /* above: the top */
-	EXPECT_EQ(t, sugov_map_util_freq(1024, 2362000, 1024), 2952500);
-	EXPECT_EQ(t, sugov_map_util_freq(0, 2362000, 1024), 0);
+	EXPECT_EQ(t, map_util_perf(1024), 1280);
+	EXPECT_EQ(t, map_util_perf(7), 8); /* 7 + 7 / 4, truncated */
+	EXPECT_EQ(t, map_util_freq(1280, 2362000, 1024), 2952500);
+	EXPECT_EQ(t, map_util_freq(0, 2362000, 1024), 0);
+}
+
+/* Issue 33, item 1: Linux 6.1.192's get_next_freq() takes the headroom on util
+ * (map_util_perf(), then map_util_freq() = f_max x util / cap), so at OPP edges it
+ * asks for a lower OPP than the pre-5.14 (f_max + f_max / 4) x util / cap:
+ *   big util 493:    493 + 123 = 616; 2362000 x 616 / 1024 = 1420890 <= 1421000 -> 1421 MHz
+ *                    (pre-5.14: 2952500 x 493 / 1024 = 1421467 -> 1805 MHz)
+ *   LITTLE util 107: 107 + 26 = 133;  1844000 x 133 / 462 = 530848 <= 533000   -> 533 MHz
+ *                    (pre-5.14: 2305000 x 107 / 462 = 533841 -> 999 MHz)
+ *   LITTLE util 343: 343 + 85 = 428;  1844000 x 428 / 462 = 1708294 <= 1709000 -> 1709 MHz
+ *                    (pre-5.14: 2305000 x 343 / 462 = 1711287 -> 1844 MHz)
+ * and one step further each asks the next OPP up (494: 617 -> 1423197 -> 1805 MHz;
+ * 108: 135 -> 538831 -> 999 MHz; 344: 430 -> 1716277 -> 1844 MHz). */
+static void cpufreq_headroom_on_util(struct ktest *t)
+{
+	EXPECT_EQ(t, pick(a73, A73_CAP, 493), 1421000);
+	EXPECT_EQ(t, pick(a53, A53_CAP, 107), 533000);
+	EXPECT_EQ(t, pick(a53, A53_CAP, 343), 1709000);
+	EXPECT_EQ(t, pick(a73, A73_CAP, 494), 1805000);
+	EXPECT_EQ(t, pick(a53, A53_CAP, 108), 999000);
+	EXPECT_EQ(t, pick(a53, A53_CAP, 344), 1844000);
 }
 
 /* The policy follows its busiest CPU; the others do not pull it down. */
@@ -154,6 +177,7 @@ static void cpufreq_stats_bookkeeping(struct ktest *t)
 }
 
 KTEST_SUITE(cpufreq_math, KTEST_CASE(cpufreq_hikey_a53_picks), KTEST_CASE(cpufreq_hikey_a73_picks),
-	    KTEST_CASE(cpufreq_resolve_and_formula), KTEST_CASE(cpufreq_shared_policy_max),
-	    KTEST_CASE(cpufreq_rate_limit), KTEST_CASE(cpufreq_rt_util_tracking),
-	    KTEST_CASE(cpufreq_dl_util), KTEST_CASE(cpufreq_stats_bookkeeping));
+	    KTEST_CASE(cpufreq_resolve_and_formula), KTEST_CASE(cpufreq_headroom_on_util),
+	    KTEST_CASE(cpufreq_shared_policy_max), KTEST_CASE(cpufreq_rate_limit),
+	    KTEST_CASE(cpufreq_rt_util_tracking), KTEST_CASE(cpufreq_dl_util),
+	    KTEST_CASE(cpufreq_stats_bookkeeping));

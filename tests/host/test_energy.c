@@ -126,6 +126,151 @@ static void compute_energy_hikey960(struct ktest *t)
 	machine_ok(t);
 }
 
+/* ---- issue 33: find_energy_efficient_cpu() as Linux 6.1.192 (Debian's linux-source-6.1)
+ * has it. Each case: one waking task p, sleeping on prev_cpu (its blocked util is that
+ * CPU's util_avg), every other CPU idle with util 0, no util_est, the waker on prev_cpu,
+ * schedutil on both policies. Energies from the EM costs above, plus
+ *   big 2362 MHz 1.1 V: 550 x 1210000 x 2362 / 1e6 = 1571911 (cost = power at f_max)
+ * Read in 6.1.192's fair.c: feec() keeps per domain prev_spare_cap / max_spare_cap as
+ * longs starting at -1 (so a CPU with 0 spare capacity is a candidate), ranks candidates
+ * by util_fits_cpu() (1 before -1), and picks best_energy_cpu when it fits better than
+ * prev (best_fits > prev_fits), or both fit and its delta is strictly lower, or neither
+ * fits uclamp.min and it is bigger. Its early exit is `!task_util_est(p) && p_util_min
+ * == 0`. */
+
+/* p (util `util`, clamps umin/umax) sleeping on prev; the waker on prev too. */
+static struct task_struct *feec_task(unsigned long util, unsigned int umin, unsigned int umax,
+				     int prev)
+{
+	struct task_struct *p = task_new("wakee", ALL_CPUS, 0);
+	unsigned long u[NR_HIKEY_CPUS] = { 0 };
+
+	uclamp_host_reset();
+	uclamp_set_request(p, umin, umax); /* uclamp is used from here on */
+	p->se.avg.util_avg = util;
+	p->se.avg.util_est = (struct util_est){ 0, 0 };
+	p->cpu = prev;
+	u[prev] = util;
+	set_cpu_utils(u);
+	p->se.avg.last_update_time = cpu_rq(prev)->cfs.avg.last_update_time; /* no decay */
+	fake_arch_set_cpu(prev);
+	return p;
+}
+
+/* Item 2: uclamp.min 1024, util 300, prev LITTLE CPU 0.
+ *   big CPUs 4-7: util 300 fits 1024 (300 x 1.25 < 1024); uclamp.min 1024 is not above
+ *     capacity_orig 1024: util_fits_cpu() = 1; spare 724; candidate CPU 4.
+ *     p on 4: uclamp_rq_util_with(rq4, 300, p) on an idle rq = p's clamps, min >= max: 1024
+ *     -> effective util 1024 (saturated): map_util_perf 1280, capped at 1024 -> 2362 MHz;
+ *     delta 1571911 x 300 / 1024 = 460520 (base 0)
+ *   LITTLE CPUs 0-3: util 300 fits 462 (375 < 462), but uclamp.min 1024 > 462: -1;
+ *     prev (0): spare 162, prev_fits -1; p on 0: util 1024 -> capped 462 -> 1844 MHz,
+ *     delta 245436 x 300 / 462 = 159374; CPU 1's spare 162 is not > prev's: not evaluated
+ *   best_fits 1 > prev_fits -1: CPU 4, where p fits (no misfit), although LITTLE costs less.
+ * Treating -1 as a plain fit (before) chose CPU 0 by energy, marked p misfit there, and
+ * cpu_overutilized(0) stayed false (!util_fits_cpu() of -1): the balancer stayed gated. */
+static void feec_uclamp_min_prefers_full_fit(struct ktest *t)
+{
+	struct task_struct *p;
+
+	if (!machine_up(t))
+		return;
+	set_governor("schedutil");
+	ASSERT_TRUE(t, sched_energy_enabled());
+	p = feec_task(300, 1024, 1024, 0);
+	EXPECT_EQ(t, util_fits_cpu(300, 1024, 1024, 0), -1);
+	EXPECT_EQ(t, util_fits_cpu(300, 1024, 1024, 4), 1);
+	EXPECT_EQ(t, find_energy_efficient_cpu(p, 0), 4);
+	EXPECT_TRUE(t, task_fits_cpu(p, 4));
+	set_governor("performance");
+	uclamp_host_reset();
+	machine_ok(t);
+}
+
+/* Item 3: uclamp.max 300, util 462, prev LITTLE CPU 0.
+ *   big CPUs 4-7: util 462 fits 1024: 1, spare 562; p on 4: clamp(462, 0, 300) = 300,
+ *     map_util_perf 375, f = 2362000 x 375 / 1024 = 864990 -> 903 MHz;
+ *     delta 636557 x 462 / 1024 = 287196 (base 0)
+ *   LITTLE CPUs 0-3: util 462 does not fit 462, but uclamp.max 300 <= 462: 1, spare
+ *     462 - 462 = 0 for every one; prev (0) is a candidate at spare 0; p on 0: 300 -> 375,
+ *     f = 1844000 x 375 / 462 = 1496753 -> 1709 MHz, delta 202840 x 462 / 462 = 202840;
+ *     CPU 1's spare 0 is not > prev's 0: not evaluated
+ *   both fit (1, 1), 287196 is not below 202840: prev, CPU 0.
+ * Before, a spare capacity of 0 was never a candidate: the LITTLE domain was skipped and
+ * p went to CPU 4. (The issue quotes 287198 for the big delta; by hand it is 287196.) */
+static void feec_zero_spare_is_candidate(struct ktest *t)
+{
+	struct task_struct *p;
+	u64 base;
+
+	if (!machine_up(t))
+		return;
+	set_governor("schedutil");
+	ASSERT_TRUE(t, sched_energy_enabled());
+	p = feec_task(462, 0, 300, 0);
+	EXPECT_EQ(t, sched_energy_delta(0, p, 0, &base), 202840);
+	EXPECT_EQ(t, sched_energy_delta(1, p, 4, &base), 287196);
+	EXPECT_EQ(t, find_energy_efficient_cpu(p, 0), 0);
+	set_governor("performance");
+	uclamp_host_reset();
+	machine_ok(t);
+}
+
+/* Item 4, the early exit: uclamp.max 0, util 200, prev big CPU 4. task_util_est(p) is 200,
+ * so 6.1.192 does not exit early (uclamp_task_util(p) == 0, the 6.2 rule, did).
+ *   big: prev (4): util 200 fits, spare 824; p on 4: clamp(200, 0, 0): min >= max -> 0,
+ *     903 MHz, delta 636557 x 200 / 1024 = 124327; CPU 5's spare 824 is not > 824
+ *   LITTLE: CPU 0: util 200 fits 462 (250 < 462): 1, spare 262; p on 0: 0 -> 533 MHz,
+ *     delta 99389 x 200 / 462 = 43025
+ *   both fit, 43025 < 124327: CPU 0. */
+static void feec_uclamp_max_0_still_placed(struct ktest *t)
+{
+	struct task_struct *p;
+
+	if (!machine_up(t))
+		return;
+	set_governor("schedutil");
+	ASSERT_TRUE(t, sched_energy_enabled());
+	p = feec_task(200, 0, 0, 4);
+	EXPECT_EQ(t, find_energy_efficient_cpu(p, 4), 0);
+	set_governor("performance");
+	uclamp_host_reset();
+	machine_ok(t);
+}
+
+/* Item 4, the prev-CPU gate under IRQ pressure: util 350, uclamp.max 300, prev LITTLE
+ * CPU 0 with avg_irq 120: capacity_of(0) = 462 x (462 - 120) / 462 = 342 < 350, so p fits
+ * CPU 0 only through uclamp.max and its spare capacity is 0 - still a candidate in 6.1.192.
+ *   task_busy_time = 350 x (462 - 120) / 462 = 259 (prev's IRQ scaling)
+ *   big: CPU 4: spare 674; p on 4: clamp 300 -> 903 MHz, delta 636557 x 259 / 1024 = 161004
+ *   LITTLE: pd_busy = CPU 0's IRQ, 120; base: max util 120 -> 150, f = 598701 -> 999 MHz,
+ *     129816 x 120 / 462 = 33718
+ *     p on 0 (prev): 300 x 342 / 462 + 120 = 342 -> 427, f = 1704303 -> 1709 MHz,
+ *       202840 x (120 + 259) / 462 = 166399, delta 132681
+ *     p on 1 (spare 462 - 350 = 112 > 0): max(120, 300) = 300 -> 1709 MHz, the same
+ *       132681: not below the best (132681), skipped
+ *   prev's delta is the best; no other is strictly lower: CPU 0.
+ * Before, prev's spare 0 made it no candidate and CPU 1 won (132681 < 161004). */
+static void feec_prev_zero_spare_under_irq(struct ktest *t)
+{
+	struct task_struct *p;
+
+	if (!machine_up(t))
+		return;
+	set_governor("schedutil");
+	ASSERT_TRUE(t, sched_energy_enabled());
+	p = feec_task(350, 0, 300, 0);
+	cpu_rq(0)->avg_irq.util_avg = 120;
+	update_cpu_capacity(cpu_rq(0));
+	EXPECT_EQ(t, capacity_of(0), 342);
+	EXPECT_EQ(t, find_energy_efficient_cpu(p, 0), 0);
+	cpu_rq(0)->avg_irq.util_avg = 0;
+	update_cpu_capacity(cpu_rq(0));
+	set_governor("performance");
+	uclamp_host_reset();
+	machine_ok(t);
+}
+
 /* Linux 6.1's sched_energy_enabled() conditions: schedutil on every policy, the sysctl
  * (our EAS feature); the reason is kept for the shell. */
 static void eas_enabled_conditions(struct ktest *t)
@@ -226,5 +371,7 @@ static void eas_model_optimal_placement(struct ktest *t)
 
 KTEST_SUITE(sched_energy, KTEST_CASE(eas_model_optimal_placement),
 	    KTEST_CASE(em_cpu_energy_hikey960), KTEST_CASE(compute_energy_hikey960),
-	    KTEST_CASE(eas_enabled_conditions),
+	    KTEST_CASE(eas_enabled_conditions), KTEST_CASE(feec_uclamp_min_prefers_full_fit),
+	    KTEST_CASE(feec_zero_spare_is_candidate), KTEST_CASE(feec_uclamp_max_0_still_placed),
+	    KTEST_CASE(feec_prev_zero_spare_under_irq),
 	    KTEST_CASE(overutilized_set_by_tick_cleared_by_balance));

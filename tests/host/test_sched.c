@@ -5,7 +5,7 @@
  * ticks and IPIs arrive as interrupts, the stoppers run as coroutines, so every run is
  * exact and repeatable. Suites: CFS shares, wakeup placement (with ASYM_PREFER_PREV on
  * and off), misfit and uclamp, features, and RT/balancing/random operations checked
- * against the run-queue invariants. Expected values follow Linux v6.1's rules, computed
+ * against the run-queue invariants. Expected values follow Linux 6.1's rules, computed
  * here from the capacities: fits = util x 1280 < capacity x 1024. */
 #include <stdio.h>
 #include <stdlib.h>

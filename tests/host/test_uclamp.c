@@ -214,8 +214,8 @@ static void uclamp_schedutil_util(struct ktest *t)
 	EXPECT_EQ(t, sugov_effective_util(&u, true), 150); /* RT default lowered to 0 */
 	u.uclamp_used = false;
 	EXPECT_EQ(t, sugov_effective_util(&u, true), 1024); /* no uclamp: RT asks for max */
-	/* An OPP check: util 300 on capacity 1024 of f_max 2362 MHz asks 1.25 x 300/1024. */
-	EXPECT_EQ(t, sugov_map_util_freq(300, 2362000, 1024), 2362000ull * 5 / 4 * 300 / 1024);
+	/* An OPP check: util 300 on capacity 1024 of f_max 2362 MHz asks 2362000 x 375 / 1024. */
+	EXPECT_EQ(t, map_util_freq(map_util_perf(300), 2362000, 1024), 2362000ull * 375 / 1024);
 }
 
 /* Linux: uclamp_rq_util_with(rq, util, p): p's clamps join the rq's, except that an

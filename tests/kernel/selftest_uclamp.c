@@ -116,15 +116,15 @@ static void hog_fn(void *arg)
 		cpu_work(1 * MS);
 }
 
-/* Linux's map_util_freq() and CPUFREQ_RELATION_L, worked from the policy's table:
- * the lowest OPP at or above 1.25 x f_max x util / cap. */
+/* Linux 6.1.192's map_util_perf(), map_util_freq() and CPUFREQ_RELATION_L, worked
+ * from the policy's table: the lowest OPP at or above f_max x (util + util / 4) / cap. */
 static u32 opp_for_util(int policy, unsigned long util, unsigned long cap)
 {
 	static struct cpufreq_stats s;
 	u64 want;
 
 	cpufreq_get_stats(policy, &s);
-	want = (u64)s.freq[s.nr - 1] * 5 / 4 * util / cap;
+	want = (u64)s.freq[s.nr - 1] * (util + (util >> 2)) / cap;
 	for (int i = 0; i < s.nr; i++)
 		if (s.freq[i] >= want)
 			return s.freq[i];

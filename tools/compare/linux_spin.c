@@ -6,6 +6,8 @@
  *   spin up     a thread born on cpu0 (the parent pinned there and busy 100 ms first,
  *               so that the thread starts at util 0), spinning 1 ms
  *               pinned, then allowed everywhere: ms until first seen on a big CPU.
+ *   spin spread N MS  N threads per CPU for MS ms: the threads on each CPU every 100 ms,
+ *               and when the spread settled (issue 31).
  *   spin up trace  the same, printing the parent's util and cpu0's, and the spinner's
  *               CPU and util every 2 ms ("# up" lines).
  * As kernel/bench/bench_spin.c's RESULT spin and RESULT spin_up lines. */
@@ -175,20 +177,105 @@ static int spin_up(void)
 	return 0;
 }
 
+/* spin spread N MS: N threads per CPU spinning for MS ms; every SPREAD_SAMPLE_MS the main
+ * thread counts the threads on each CPU (each writes its CPU as it spins) and prints the
+ * counts ("# spread" lines); settled is the first sample from which every CPU runs at least
+ * one and no CPU runs fewer than one of smaller capacity, to the end (issue 31; the rule
+ * of tests/kernel/selftest_sched.c's sched_spread). As kernel/bench/bench_spin.c's
+ * spin,spread. */
+#define SPREAD_SAMPLE_MS 100
+static int ncpus, caps[MAX_CPUS];
+static volatile int *spread_cpu;
+
+struct spreader {
+	int i;
+	pthread_t t;
+};
+
+static void *spread_fn(void *arg)
+{
+	struct spreader *s = arg;
+
+	while (now_ns() < end_ns)
+		spread_cpu[s->i] = sched_getcpu();
+	return NULL;
+}
+
+static int spread_ok(const int *count)
+{
+	for (int c = 0; c < ncpus; c++) {
+		if (count[c] < 1)
+			return 0;
+		for (int o = 0; o < ncpus; o++)
+			if (caps[o] < caps[c] && count[c] < count[o])
+				return 0;
+	}
+	return 1;
+}
+
+static int spin_spread(int per, long ms)
+{
+	int n = per * ncpus, settled = -1, count[MAX_CPUS];
+	struct spreader *s = calloc(n > 0 ? n : 1, sizeof(*s));
+	unsigned long long t0 = now_ns();
+
+	spread_cpu = calloc(n > 0 ? n : 1, sizeof(int));
+	if (!s || !spread_cpu || per < 1 || ms < 1)
+		return 1;
+	end_ns = t0 + (unsigned long long)ms * 1000000ull;
+	for (int i = 0; i < n; i++) {
+		spread_cpu[i] = -1;
+		s[i].i = i;
+		s[i].t = start_thread(spread_fn, &s[i]);
+	}
+	for (long t = SPREAD_SAMPLE_MS; t <= ms; t += SPREAD_SAMPLE_MS) {
+		unsigned long long at = t0 + (unsigned long long)t * 1000000ull, now = now_ns();
+
+		if (at > now) {
+			struct timespec d = { (time_t)((at - now) / 1000000000ull),
+					      (long)((at - now) % 1000000000ull) };
+			nanosleep(&d, NULL);
+		}
+		memset(count, 0, sizeof(count));
+		for (int i = 0; i < n; i++)
+			if (spread_cpu[i] >= 0 && spread_cpu[i] < ncpus)
+				count[spread_cpu[i]]++;
+		printf("# spread t_ms=%ld counts=", t);
+		for (int c = 0; c < ncpus; c++)
+			printf("%d%s", count[c], c + 1 < ncpus ? "," : "\n");
+		if (!spread_ok(count))
+			settled = -1;
+		else if (settled < 0)
+			settled = (int)t;
+	}
+	for (int i = 0; i < n; i++)
+		pthread_join(s[i].t, NULL);
+	if (settled < 0)
+		printf("RESULT spread threads=%d ms=%ld settled_ms=never\n", n, ms);
+	else
+		printf("RESULT spread threads=%d ms=%ld settled_ms=%d\n", n, ms, settled);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int maxcap = 0, ncpu = (int)sysconf(_SC_NPROCESSORS_CONF);
 
-	for (int c = 0; c < ncpu && c < MAX_CPUS; c++)
-		maxcap = cpu_capacity(c) > maxcap ? cpu_capacity(c) : maxcap;
-	for (int c = 0; c < ncpu && c < MAX_CPUS; c++)
-		big[c] = cpu_capacity(c) == maxcap;
+	ncpus = ncpu < MAX_CPUS ? ncpu : MAX_CPUS;
+	for (int c = 0; c < ncpus; c++) {
+		caps[c] = cpu_capacity(c);
+		maxcap = caps[c] > maxcap ? caps[c] : maxcap;
+	}
+	for (int c = 0; c < ncpus; c++)
+		big[c] = caps[c] == maxcap;
+	if (argc > 3 && !strcmp(argv[1], "spread"))
+		return spin_spread(atoi(argv[2]), atol(argv[3]));
 	if (argc > 1 && !strcmp(argv[1], "up")) {
 		up_trace = argc > 2 && !strcmp(argv[2], "trace");
 		return spin_up();
 	}
 	if (argc > 2)
 		return spin_share(atoi(argv[1]), atol(argv[2]));
-	fprintf(stderr, "usage: spin N MS | spin up\n");
+	fprintf(stderr, "usage: spin N MS | spin up [trace] | spin spread N MS\n");
 	return 2;
 }
