@@ -7,6 +7,8 @@
  *                  allowed everywhere: ms until first seen on a big CPU;
  *                  spin,up,trace also prints its util every 2 ms ("# up" lines)
  *                  and the scheduler's trace of the run
+ *   spin,spread,t=N,ms=M  N threads per CPU for M ms: the threads on each CPU
+ *                  every 100 ms, and when the spread settled (issue 31)
  * and experiment=placement, which runs them and the ping-pong one after the
  * other (make test judges their RESULT lines against Linux's figures).
  * Busy is cpu_work() in SPIN_CHUNK pieces (docs/design.md: work is timer deadlines,
@@ -103,6 +105,108 @@ static int bench_spin_share(u64 n, u64 ms, u64 *share)
 out:
 	kfree(s);
 	kfree(th);
+	return ret;
+}
+
+/* spin,spread,t=N,ms=M: N threads per online CPU busy for M ms; every SPREAD_SAMPLE_MS the
+ * threads on each CPU are counted ("# spread" lines) and settled is the first sample from
+ * which every CPU runs at least one and none runs fewer than a CPU of smaller capacity, to
+ * the end (tests/kernel/selftest_sched.c's sched_spread rule; issue 31). The Linux side is
+ * tools/compare/linux_spin.c's `spin spread N MS`. */
+#define SPREAD_SAMPLE_MS 100
+
+struct spread {
+	u64 end_ns;
+	int cpu;
+};
+
+static void spread_thread(void *arg)
+{
+	struct spread *s = arg;
+
+	while (arch_clock_ns() < s->end_ns && !bench_interrupted()) {
+		WRITE_ONCE(s->cpu, (int)arch_cpu_id());
+		cpu_work(SPIN_CHUNK);
+	}
+}
+
+static bool spread_ok(const unsigned int *count)
+{
+	unsigned int c, o;
+
+	for_each_cpu(c, cpu_online_mask) {
+		if (!count[c])
+			return false;
+		for_each_cpu(o, cpu_online_mask)
+			if (capacity_orig_of(o) < capacity_orig_of(c) && count[c] < count[o])
+				return false;
+	}
+	return true;
+}
+
+static int bench_spin_spread(u64 per, u64 ms)
+{
+	u64 n = per * num_online_cpus(), t0;
+	struct spread *s = kzalloc(sizeof(*s) * (n ? n : 1));
+	struct task_struct **th = kzalloc(sizeof(*th) * (n ? n : 1));
+	unsigned int *count = kzalloc(sizeof(*count) * NR_CPUS);
+	long settled = -1;
+	int ret = -1;
+
+	if (!s || !th || !count || !per || per > 16 || !ms) {
+		printk("bench spin: %s\n", s && th && count
+						   ? "spread needs t=1..16 and ms at least 1"
+						   : "out of memory");
+		goto out;
+	}
+	t0 = arch_clock_ns();
+	for (u64 i = 0; i < n; i++) {
+		s[i].end_ns = t0 + ms * NSEC_PER_MSEC;
+		s[i].cpu = -1;
+		th[i] = kthread_create(spread_thread, &s[i], "spread");
+		if (!th[i]) {
+			printk("bench spin: out of memory\n");
+			n = i;
+			break;
+		}
+		wake_up_new_task(th[i]);
+	}
+	for (u64 t = SPREAD_SAMPLE_MS; t <= ms && !bench_interrupted(); t += SPREAD_SAMPLE_MS) {
+		u64 at = t0 + t * NSEC_PER_MSEC, now = arch_clock_ns();
+		unsigned int c;
+
+		if (at > now)
+			msleep((at - now + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC);
+		memset(count, 0, sizeof(*count) * NR_CPUS);
+		for (u64 i = 0; i < n; i++) {
+			int cpu = READ_ONCE(s[i].cpu);
+
+			if (cpu >= 0 && cpu < (int)nr_cpu_ids)
+				count[cpu]++;
+		}
+		printk("# spread t_ms=%llu counts=", t);
+		for_each_cpu(c, cpu_online_mask)
+			printk("%u%s", count[c], c + 1 < nr_cpu_ids ? "," : "\n");
+		if (!spread_ok(count))
+			settled = -1;
+		else if (settled < 0)
+			settled = (long)t;
+	}
+	for (u64 i = 0; i < n; i++)
+		kthread_join(th[i]);
+	if (bench_interrupted())
+		goto out;
+	if (settled < 0)
+		printk("RESULT spread threads=%llu ms=%llu settled_ms=never%s\n", n, ms,
+		       bench_features());
+	else
+		printk("RESULT spread threads=%llu ms=%llu settled_ms=%ld%s\n", n, ms, settled,
+		       bench_features());
+	ret = 0;
+out:
+	kfree(s);
+	kfree(th);
+	kfree(count);
 	return ret;
 }
 
@@ -258,6 +362,8 @@ int bench_spin(const char *spec)
 
 	if (bench_flag(spec, "up"))
 		return bench_spin_up(&v, bench_flag(spec, "trace"));
+	if (bench_flag(spec, "spread"))
+		return bench_spin_spread(bench_arg(spec, "t", 2), bench_arg(spec, "ms", 1000));
 	return bench_spin_share(bench_arg(spec, "t", 1), bench_arg(spec, "ms", 1000), &v);
 }
 

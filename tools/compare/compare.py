@@ -40,6 +40,9 @@ WORKLOADS = [
     ("spin t4", "spin,t=4,ms=1000", "/bin/spin 4 1000"),
     ("spin t8", "spin,t=8,ms=1000", "/bin/spin 8 1000"),
     ("spin up", "spin,up", "/bin/spin up"),
+    # 2 threads per CPU until the spread settles (issue 31): 2 x max_load_balance_interval
+    # (100 ms per CPU) as tests/kernel/selftest_sched.c's sched_spread; machine() sets MS.
+    ("spread", "spin,spread,t=2,ms=1600", "/bin/spin spread 2 1600"),
 ]
 PROGRAMS = ["pipe", "hackbench", "spin"]
 
@@ -55,11 +58,13 @@ REFERENCE = {
 }
 # Which value of each row the table shows (the rest stay in the RESULT lines).
 SHOWN = {"pingpong": ["usec_per_op", "migrations"], "hackbench": ["seconds"],
-         "spin": ["big_share"], "spin_up": ["first_big_ms"]}
+         "spin": ["big_share"], "spin_up": ["first_big_ms"], "spread": ["settled_ms"]}
 
 # qemu-bl44's line in tests/runs.py (QEMU_BL44 + QEMU_SELFTEST): both kernels get it.
+# machine() adapts it to another tree (--machine): its CPU count, GICv3 past 8, 2G.
 QEMU_LINE = ["-M", "virt", "-cpu", "cortex-a53", "-smp", "8", "-icount", "shift=0,sleep=off",
              "-nographic", "-no-reboot", "-m", "512M"]
+MACHINE = {"name": "qemu-bl44", "dtb": None, "cpus": 8}
 LINUX_APPEND = "console=ttyAMA0 rdinit=/init loglevel=4"
 RNG_SEED = bytes(range(0x5a, 0x5a + 32))  # fixed: repeatable runs
 IDLE_TIMEOUT = 900  # s without output: a hang (Linux boots for minutes under -icount)
@@ -150,6 +155,12 @@ def write_linux_dtb(src, dst):
 
 
 # ---- booting ------------------------------------------------------------------------------
+def log_name(kernel, run=None):
+    """linux-N.log / littlebig.log on qemu-bl44; with the tree's name on another."""
+    tag = "" if MACHINE["name"] == "qemu-bl44" else "-" + MACHINE["name"]
+    return "%s%s%s.log" % (kernel, tag, "" if run is None else "-%d" % run)
+
+
 def boot(argv, log, verbose):
     print("compare: " + " ".join(shlex.quote(a) for a in argv), flush=True)
     p = Process(argv, log, verbose, timeout=24 * 3600, idle_timeout=IDLE_TIMEOUT).run()
@@ -163,11 +174,11 @@ def run_linux(opt, cdir, run):
     busybox = os.path.join(cdir, "busybox/bin/busybox")
     if not vmlinuz or not os.path.exists(busybox):
         sys.exit("compare: no Linux under %s (tools/compare/fetch.sh fetches it)" % cdir)
-    dtb = os.path.join(cdir, "qemu-bl44-linux.dtb")
-    write_linux_dtb(os.path.join(opt.build, "dts/qemu-bl44.dtb"), dtb)
+    dtb = os.path.join(cdir, "%s-linux.dtb" % MACHINE["name"])
+    write_linux_dtb(MACHINE["dtb"], dtb)
     initrd = os.path.join(cdir, "initramfs.cpio")
     write_initramfs(initrd, busybox, os.path.join(cdir, "bin"))
-    log = os.path.join(cdir, "linux-%d.log" % run)
+    log = os.path.join(cdir, log_name("linux", run))
     boot([opt.qemu] + QEMU_LINE + ["-dtb", dtb, "-kernel", vmlinuz[-1], "-initrd", initrd,
                                    "-append", LINUX_APPEND], log, opt.verbose)
     return log
@@ -175,11 +186,11 @@ def run_linux(opt, cdir, run):
 
 def run_littlebig(opt, cdir):
     """One boot running the whole list in turn (bench=A;B;...), as Linux's /init does."""
-    log = os.path.join(cdir, "littlebig.log")
+    log = os.path.join(cdir, log_name("littlebig"))
     # cpuidle=off: QEMU runs Linux's PSCI CPU_SUSPEND as a plain wfi, so its idle
     # states cost nothing; ours would charge the tree's exit latencies (up to
     # 2.1 ms a wakeup), which is the machine model, not the scheduler, compared.
-    boot([opt.qemu] + QEMU_LINE + ["-dtb", os.path.join(opt.build, "dts/qemu-bl44.dtb"),
+    boot([opt.qemu] + QEMU_LINE + ["-dtb", MACHINE["dtb"],
                                    "-kernel", os.path.join(opt.build, "Image"), "-append",
                                    "cpuidle=off bench=" +
                                    ";".join(spec for _, spec, _ in WORKLOADS)],
@@ -191,7 +202,8 @@ def run_littlebig(opt, cdir):
 def parse(log):
     """{key: {name: value}} from the RESULT lines after each "compare: run KEY"
     (Linux's /init) or "bench: run SPEC" (littlebig)."""
-    res, key = {}, None
+    # One workload (--rows): littlebig prints no "bench: run" line for a lone spec.
+    res, key = {}, WORKLOADS[0][0] if len(WORKLOADS) == 1 else None
     by_spec = {spec: k for k, spec, _ in WORKLOADS}
     with open(log, errors="replace") as f:
         for line in f:
@@ -271,6 +283,36 @@ LINUX_TRACE = ("T=/sys/kernel/tracing; $B mount -t tracefs tracefs $T 2>/dev/nul
                "$B cat $T/trace; echo '# littlebig trace end spin-up: Linux'")
 
 
+def machine(opt):
+    """--machine NAME: a tree of build/dts/ or build/tests/dts/ (issue 31: qemu-bl48,
+    qemu-bl64, ...), its CPUs counted in the tree; QEMU_LINE and the spread's length
+    follow. --rows KEY,...: only those workloads."""
+    for d in ("dts", "tests/dts"):
+        dtb = os.path.join(opt.build, d, opt.machine + ".dtb")
+        if os.path.exists(dtb):
+            break
+    else:
+        sys.exit("compare: no tree %s under %s/dts or %s/tests/dts (make dtbs)" %
+                 (opt.machine, opt.build, opt.build))
+    dts = subprocess.run(["dtc", "-q", "-I", "dtb", "-O", "dts", dtb], check=True,
+                         capture_output=True, text=True).stdout
+    cpus = len(re.findall(r'device_type = "cpu";', dts))
+    MACHINE.update(name=opt.machine, dtb=dtb, cpus=cpus)
+    if cpus > 8:
+        QEMU_LINE[QEMU_LINE.index("-M") + 1] = "virt,gic-version=3"
+        QEMU_LINE[QEMU_LINE.index("-m") + 1] = "2G"
+    QEMU_LINE[QEMU_LINE.index("-smp") + 1] = str(cpus)
+    ms = 2 * 100 * cpus
+    for i, (key, spec, cmd) in enumerate(WORKLOADS):
+        if key == "spread":
+            WORKLOADS[i] = (key, "spin,spread,t=2,ms=%d" % ms, "/bin/spin spread 2 %d" % ms)
+    if opt.rows:
+        keep = opt.rows.split(",")
+        WORKLOADS[:] = [w for w in WORKLOADS if w[0] in keep]
+        if not WORKLOADS:
+            sys.exit("compare: --rows %s names no workload" % opt.rows)
+
+
 def trace_up():
     """spin up, traced: the spinner's util every 2 ms and its parent's, on both sides
     (issue 32; Linux reads them from /proc, which costs the spinner a little time)."""
@@ -291,10 +333,15 @@ def main(argv=None):
     ap.add_argument("--runs", type=int, default=int(os.environ.get("COMPARE_RUNS", "3")))
     ap.add_argument("--only", choices=["linux", "littlebig"])
     ap.add_argument("--table", nargs="+", metavar="LOG")
+    ap.add_argument("--machine", default=os.environ.get("COMPARE_MACHINE", "qemu-bl44"),
+                    help="a tree of build/dts or build/tests/dts (COMPARE_MACHINE)")
+    ap.add_argument("--rows", default=os.environ.get("COMPARE_ROWS"),
+                    help="only these workloads, comma-separated keys (COMPARE_ROWS)")
     ap.add_argument("--trace-up", action="store_true",
                     help="spin up with its util timeline on both kernels (# up lines)")
     ap.add_argument("-v", "--verbose", action="store_true")
     opt = ap.parse_args(argv)
+    machine(opt)
     if opt.trace_up or os.environ.get("COMPARE_TRACE_UP") == "1":
         trace_up()
     opt.qemu = os.environ.get("QEMU", "qemu-system-aarch64")
@@ -302,8 +349,8 @@ def main(argv=None):
     if opt.table:
         lb_log, linux_logs = opt.table[0], opt.table[1:]
     else:
-        lb_log = os.path.join(cdir, "littlebig.log")
-        linux_logs = [os.path.join(cdir, "linux-%d.log" % i) for i in range(opt.runs)]
+        lb_log = os.path.join(cdir, log_name("littlebig"))
+        linux_logs = [os.path.join(cdir, log_name("linux", i)) for i in range(opt.runs)]
         if opt.only != "littlebig":
             for i in range(opt.runs):
                 run_linux(opt, cdir, i)
