@@ -130,6 +130,12 @@ RUNS = [
               "-dtb", "{build}/tests/dts/qemu-bl48.dtb"],
      "topology_of": "{build}/tests/dts/qemu-bl48.dtb",
      "expect": [("all-online", r"smp: 48 of 48 CPUs online at \d+ us")]},
+    # An odd shape (issue 31): 12 LITTLE + 4 big (tests/dts/qemu-bl12x4.dts), suite sched.
+    {"name": "bl12x4-gicv3-sched", "kind": "qemu", "append": "selftest=sched",
+     "qemu": ["-M", "virt,gic-version=3", "-cpu", "cortex-a53", "-smp", "16",
+              "-dtb", "{build}/tests/dts/qemu-bl12x4.dtb"],
+     "topology_of": "{build}/tests/dts/qemu-bl12x4.dtb",
+     "expect": [("all-online", r"smp: 16 of 16 CPUs online at \d+ us")]},
     # (c) QEMU's own generated tree.
     {"name": "qemu-dtb-smp2", "kind": "qemu",
      "qemu": ["-M", "virt", "-cpu", "cortex-a53", "-smp", "2"],
