@@ -68,6 +68,8 @@ struct sched_rt_entity {
 	struct list_head run_list;
 	unsigned int time_slice; /* ns left of an RR slice */
 	int on_rq;
+	bool migratory;			/* counted in rt_nr_migratory when enqueued */
+	struct list_head pushable_node; /* on rt_rq->pushable_tasks (rt.c) */
 };
 
 /* A SCHED_DEADLINE task (kernel/sched/deadline.c; Linux: struct
@@ -130,11 +132,21 @@ struct why_wakeup {
 	u8 rule;			 /* enum why_rule (kernel/sched/sched_internal.h) */
 	bool sync, fits;		 /* WF_SYNC; util fitted the chosen CPU */
 };
+/* Who made a task's last move (why_move.kind): the fair balancer, or the
+ * push / pull of the RT and DL classes (kernel/sched/rt.c, deadline.c). */
+enum why_move_kind {
+	WHY_MOVE_BALANCE,
+	WHY_MOVE_RT_PUSH,
+	WHY_MOVE_RT_PULL,
+	WHY_MOVE_DL_PUSH,
+	WHY_MOVE_DL_PULL,
+};
 struct why_move {
-	u64 ns; /* 0: never moved by the balancer */
+	u64 ns; /* 0: never moved by the balancer, a push or a pull */
 	s16 src, dst;
 	u8 level, idle, type; /* sched domain level, enum cpu_idle_type, migration_type */
 	bool active;	      /* pushed by active balance (the stopper) */
+	u8 kind;	      /* enum why_move_kind */
 };
 struct sched_why {
 	struct why_wakeup wakeup[WHY_NR_WAKEUPS];

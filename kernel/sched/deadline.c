@@ -282,6 +282,8 @@ static void __enqueue_dl_entity(struct rq *rq, struct sched_dl_entity *dl_se)
 	dl_se->on_dl_rq = true;
 	WRITE_ONCE(rq->dl.dl_nr_running, rq->dl.dl_nr_running + 1);
 	update_earliest_dl(&rq->dl);
+	if (rq->dl.dl_nr_running == 1) /* Linux: inc_dl_deadline(): RT must not come here */
+		cpupri_set(rq->cpu, MAX_RT_PRIO);
 }
 
 static void __dequeue_dl_entity(struct rq *rq, struct sched_dl_entity *dl_se)
@@ -290,6 +292,8 @@ static void __dequeue_dl_entity(struct rq *rq, struct sched_dl_entity *dl_se)
 	dl_se->on_dl_rq = false;
 	WRITE_ONCE(rq->dl.dl_nr_running, rq->dl.dl_nr_running - 1);
 	update_earliest_dl(&rq->dl);
+	if (!rq->dl.dl_nr_running) /* Linux: dec_dl_deadline(): the RT level again */
+		cpupri_set(rq->cpu, rq->rt.highest_prio_curr);
 }
 
 /* Linux leaves a throttled task on_rq but off the EDF tree and out of
