@@ -288,6 +288,11 @@ int sched_dl_cpu_busy(unsigned int cpu);
 int set_user_nice(struct task_struct *p, int nice);
 int task_nice(const struct task_struct *p);
 int sched_set_uclamp(struct task_struct *p, unsigned int min, unsigned int max);
+/* RT throttling (kernel/sched/rt.c; Linux: the sysctls kernel.sched_rt_runtime_us and
+ * kernel.sched_rt_period_us). runtime -1: no limit. 0, -EINVAL (period < 1, runtime < -1
+ * or above period), -EBUSY (less than the admitted SCHED_DEADLINE bandwidth). */
+int sched_rt_bandwidth_set(long runtime_us, long period_us);
+void sched_rt_bandwidth_get(long *runtime_us, long *period_us);
 /* kernel/sched/uclamp.c. The effective clamp (request cut to the system
  * limits; the counted one while queued); the rq's aggregated clamp; the
  * system-wide limits and the RT tasks' default uclamp.min (Linux's sysctls

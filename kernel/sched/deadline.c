@@ -7,12 +7,9 @@
  * bandwidth under dl_bw.lock (a leaf). Linux: kernel/sched/deadline.c. */
 #include "sched_internal.h"
 
-/* Linux: sysctl_sched_dl_period_max / _min (us), and the default
- * sched_rt_runtime_us / sched_rt_period_us that admission allows. */
+/* Linux: sysctl_sched_dl_period_max / _min (us). */
 #define DL_PERIOD_MAX_NS ((1ull << 22) * NSEC_PER_USEC)
 #define DL_PERIOD_MIN_NS (100 * NSEC_PER_USEC)
-#define DL_RT_RUNTIME_US 950000ull
-#define DL_RT_PERIOD_US	 1000000ull
 
 static inline bool dl_time_before(u64 a, u64 b)
 {
@@ -40,7 +37,7 @@ static struct {
 
 static u64 dl_bw_limit(void) /* Linux: dl_b->bw, global_rt_runtime / global_rt_period */
 {
-	return to_ratio(DL_RT_PERIOD_US, DL_RT_RUNTIME_US);
+	return sched_rt_bw();
 }
 
 /* Linux: dl_bw_capacity(): the sum of the root domain's active CPUs'
@@ -88,6 +85,17 @@ int sched_dl_overflow(struct task_struct *p, const struct sched_attr *attr)
 	}
 	spin_unlock_irqrestore(&dl_b.lock, flags);
 	return err;
+}
+
+/* Linux: sched_dl_global_validate(): a new RT bandwidth (the sysctls) must
+ * leave room for the DL bandwidth already admitted. */
+int sched_rt_global_bw_ok(u64 new_bw)
+{
+	unsigned long flags = spin_lock_irqsave(&dl_b.lock);
+	bool ok = cap_scale(new_bw, dl_bw_capacity(-1)) >= dl_b.total_bw;
+
+	spin_unlock_irqrestore(&dl_b.lock, flags);
+	return ok;
 }
 
 void sched_dl_bw_info(u64 *total_bw, u64 *max_bw)

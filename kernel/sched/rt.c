@@ -5,6 +5,8 @@
  * map, capacity-aware), a CPU with more RT work than it can run pushes the
  * waiting tasks away (push_rt_tasks()) and a CPU whose RT priority drops
  * pulls (pull_rt_task(), or asks the overloaded CPUs to push: RT_PUSH_IPI).
+ * RT throttling: RT may run sched_rt_runtime_us of every sched_rt_period_us
+ * on a CPU, then its queue waits for the period's end (CFS gets the rest).
  * Also the RT utilization signal (avg_rt) that capacity_of() and schedutil
  * use. State under rq->lock; the overload mask and cpupri are read without. */
 #include "sched_internal.h"
@@ -13,10 +15,20 @@
 #define RR_TIMESLICE (100 * NSEC_PER_MSEC)
 #define RT_MAX_TRIES 3 /* Linux: find_lock_lowest_rq()'s attempts */
 
+#define RUNTIME_INF (~0ull)
+
+/* Linux: sysctl_sched_rt_period / sysctl_sched_rt_runtime (us), their defaults;
+ * written by sched_rt_bandwidth_set() under rt_bw_lock, read without. */
+static int sysctl_sched_rt_period = 1000000;
+static int sysctl_sched_rt_runtime = 950000;
+static spinlock_t rt_bw_lock = SPINLOCK_INIT;
+static bool rt_throttle_said;
+
 cpumask_t sched_rto_mask; /* Linux: rd->rto_mask */
 int sched_rto_count;	  /* Linux: rd->rto_count (atomic) */
 
 static void rto_push_work(void *arg);
+static void sched_rt_period_timer(struct timer *t);
 
 void init_rt_rq(struct rt_rq *rt_rq)
 {
@@ -37,6 +49,7 @@ void rt_rq_online(struct rq *rq)
 		__atomic_sub_fetch(&sched_rto_count, 1, __ATOMIC_SEQ_CST);
 	}
 	cpupri_init_cpu(rq->cpu);
+	timer_init(&rq->rt.rt_period_timer, sched_rt_period_timer);
 	rq->rt_push_csd = (struct call_single_data){ .fn = rto_push_work, .arg = rq };
 }
 
@@ -61,9 +74,163 @@ bool update_rt_rq_load_avg(struct rq *rq, bool running)
 	return pelt_update_rt(&rq->avg_rt, rq_clock_pelt(rq), running) != 0;
 }
 
+/* ---- RT throttling (Linux: sched_rt_runtime_us of every sched_rt_period_us) --------- */
+
+static u64 rt_period_ns(void)
+{
+	return (u64)READ_ONCE(sysctl_sched_rt_period) * NSEC_PER_USEC;
+}
+
+/* Linux: global_rt_runtime(): RUNTIME_INF for -1. */
+static u64 rt_runtime_ns(void)
+{
+	int runtime = READ_ONCE(sysctl_sched_rt_runtime);
+
+	return runtime < 0 ? RUNTIME_INF : (u64)runtime * NSEC_PER_USEC;
+}
+
+/* Linux: def_dl_bandwidth's bw (to_ratio() of the two): what admission
+ * allows of each CPU; BW_UNIT with no limit. */
+u64 sched_rt_bw(void)
+{
+	u64 runtime = rt_runtime_ns(), period = rt_period_ns();
+
+	return runtime == RUNTIME_INF ? BW_UNIT : (runtime << BW_SHIFT) / period;
+}
+
+/* Linux: do_sched_rt_period_timer()'s pay-back: each period that ended since
+ * the last look repays one runtime of rt_time. Periods end at multiples of
+ * sched_rt_period_us of the clock (Linux: every period from the timer's start). */
+static void rt_period_refresh(struct rq *rq)
+{
+	struct rt_rq *rt_rq = &rq->rt;
+	u64 period = rt_period_ns(), runtime = rt_runtime_ns(), overrun;
+
+	if (rq->clock < rt_rq->rt_period_end)
+		return;
+	overrun = rt_rq->rt_period_end ? (rq->clock - rt_rq->rt_period_end) / period + 1 : 0;
+	if (runtime == RUNTIME_INF || overrun * runtime >= rt_rq->rt_time)
+		rt_rq->rt_time = 0;
+	else
+		rt_rq->rt_time -= overrun * runtime;
+	rt_rq->rt_period_end = (rq->clock / period + 1) * period;
+}
+
+/* Linux: sched_rt_rq_dequeue() / sched_rt_rq_enqueue(): a throttled queue's
+ * tasks stay queued but leave rq->nr_running, and pick skips them. */
+static void rt_throttle(struct rq *rq)
+{
+	rq->rt.rt_throttled = true;
+	rq->nr_running -= rq->rt.rt_nr_running;
+	timer_start(&rq->rt.rt_period_timer, arch_clock_ns() + (rq->rt.rt_period_end - rq->clock));
+}
+
+static void rt_unthrottle(struct rq *rq)
+{
+	rq->rt.rt_throttled = false;
+	rq->nr_running += rq->rt.rt_nr_running;
+	if (rq->rt.rt_nr_running && rq->rt.highest_prio_curr < rq->curr->prio)
+		resched_curr(rq);
+	cpufreq_update_util(rq, 0);
+}
+
+/* Linux: sched_rt_runtime_exceeded(): more RT time than runtime this period:
+ * throttle until the period timer finds it paid back. (runtime 0 throttles
+ * nothing: Linux forgets the time instead.) */
+static bool sched_rt_runtime_exceeded(struct rq *rq)
+{
+	u64 runtime = rt_runtime_ns();
+
+	if (rq->rt.rt_throttled)
+		return true;
+	if (runtime >= rt_period_ns() || rq->rt.rt_time <= runtime)
+		return false;
+	if (!runtime) {
+		rq->rt.rt_time = 0;
+		return false;
+	}
+	if (!READ_ONCE(rt_throttle_said)) { /* Linux: printk_deferred_once() */
+		WRITE_ONCE(rt_throttle_said, true);
+		printk("sched: RT throttling activated\n");
+	}
+	rt_throttle(rq);
+	return true;
+}
+
+/* Linux: sched_rt_period_timer(): a period ended on a throttled queue. */
+static void sched_rt_period_timer(struct timer *t)
+{
+	struct rq *rq = container_of(t, struct rq, rt.rt_period_timer);
+	unsigned long flags = spin_lock_irqsave(&rq->lock);
+
+	update_rq_clock(rq);
+	rt_period_refresh(rq);
+	if (rq->rt.rt_throttled) {
+		if (rt_runtime_ns() == RUNTIME_INF || rq->rt.rt_time < rt_runtime_ns())
+			rt_unthrottle(rq);
+		else /* still in debt (the runtime was lowered): the next period */
+			timer_start(t, arch_clock_ns() + (rq->rt.rt_period_end - rq->clock));
+	}
+	spin_unlock_irqrestore(&rq->lock, flags);
+}
+
+/* New sysctl values apply at once: the periods that ended are paid back under
+ * the old period, the current one is cut at the new boundary, and a throttled
+ * queue is let go or waits for that boundary. (Linux's period timer runs out
+ * its old period first.) */
+static void rt_bandwidth_changed(struct rq *rq)
+{
+	unsigned long flags = spin_lock_irqsave(&rq->lock);
+	u64 period = rt_period_ns(), runtime = rt_runtime_ns();
+
+	update_rq_clock(rq);
+	rt_period_refresh(rq);
+	rq->rt.rt_period_end = (rq->clock / period + 1) * period;
+	if (rq->rt.rt_throttled) {
+		if (runtime == RUNTIME_INF || rq->rt.rt_time < runtime)
+			rt_unthrottle(rq);
+		else
+			timer_start(&rq->rt.rt_period_timer,
+				    arch_clock_ns() + (rq->rt.rt_period_end - rq->clock));
+	}
+	spin_unlock_irqrestore(&rq->lock, flags);
+}
+
+/* Linux: sched_rt_handler() -> sched_rt_global_validate(), sched_dl_global_validate()
+ * (the admitted DL bandwidth must still fit), then the new values. */
+int sched_rt_bandwidth_set(long runtime_us, long period_us)
+{
+	unsigned int cpu;
+	u64 bw;
+	int err = 0;
+	unsigned long flags;
+
+	if (period_us < 1 || period_us > 0x7fffffff || runtime_us < -1 || runtime_us > period_us)
+		return -EINVAL;
+	bw = runtime_us < 0 ? BW_UNIT : ((u64)runtime_us << BW_SHIFT) / (u64)period_us;
+	flags = spin_lock_irqsave(&rt_bw_lock);
+	if (!sched_rt_global_bw_ok(bw)) {
+		err = -EBUSY;
+	} else {
+		WRITE_ONCE(sysctl_sched_rt_period, (int)period_us);
+		WRITE_ONCE(sysctl_sched_rt_runtime, (int)runtime_us);
+	}
+	spin_unlock_irqrestore(&rt_bw_lock, flags);
+	if (!err)
+		for_each_cpu(cpu, cpu_online_mask)
+			rt_bandwidth_changed(cpu_rq(cpu));
+	return err;
+}
+
+void sched_rt_bandwidth_get(long *runtime_us, long *period_us)
+{
+	*runtime_us = READ_ONCE(sysctl_sched_rt_runtime);
+	*period_us = READ_ONCE(sysctl_sched_rt_period);
+}
+
 /* Linux: update_curr_rt(): runtime since exec_start is charged to the task
- * and credited as emulated work (cpu_work()). No RT throttling (Linux's
- * sched_rt_runtime_us 95 % cap): an RT task may hold its CPU indefinitely. */
+ * and credited as emulated work (cpu_work()), and counts against the CPU's
+ * RT bandwidth (not with sched_rt_runtime_us -1: rt_bandwidth_enabled()). */
 static void update_curr_rt(struct rq *rq)
 {
 	struct task_struct *curr = rq->curr;
@@ -74,8 +241,13 @@ static void update_curr_rt(struct rq *rq)
 	delta = now - curr->se.exec_start;
 	curr->se.exec_start = now;
 	curr->se.sum_exec_runtime += delta;
-	rq->rt.rt_time += delta;
 	account_cpu_work(rq, curr, delta);
+	if (READ_ONCE(sysctl_sched_rt_runtime) < 0)
+		return;
+	rt_period_refresh(rq);
+	rq->rt.rt_time += delta;
+	if (sched_rt_runtime_exceeded(rq))
+		resched_curr(rq);
 }
 
 /* ---- the SMP bookkeeping: highest prio, cpupri, overload, pushable tasks ---------- */
@@ -176,6 +348,8 @@ static void enqueue_task_rt(struct rq *rq, struct task_struct *p, int flags)
 	rt_rq->bitmap[prio / 64] |= 1ull << (prio % 64);
 	rt_rq->rt_nr_running++;
 	p->rt.on_rq = 1;
+	if (rt_rq->rt_throttled && !(flags & ENQUEUE_RESTORE))
+		rq->nr_running--; /* the core counts it; a throttled queue's tasks do not count */
 	update_rt_prio(rq);
 	inc_rt_migration(rq, p);
 	if (!task_running(rq, p) && p->nr_cpus_allowed > 1)
@@ -195,6 +369,8 @@ static void dequeue_task_rt(struct rq *rq, struct task_struct *p, int flags)
 		rt_rq->bitmap[prio / 64] &= ~(1ull << (prio % 64));
 	rt_rq->rt_nr_running--;
 	p->rt.on_rq = 0;
+	if (rt_rq->rt_throttled && !(flags & DEQUEUE_SAVE))
+		rq->nr_running++; /* the core uncounts what was not counted */
 	dequeue_pushable_task(rq, p);
 	update_rt_prio(rq);
 	dec_rt_migration(rq, p);
@@ -240,7 +416,7 @@ static struct task_struct *pick_next_task_rt(struct rq *rq)
 	struct task_struct *p;
 
 	lockdep_assert_held(&rq->lock);
-	if (prio >= MAX_RT_PRIO)
+	if (prio >= MAX_RT_PRIO || rq->rt.rt_throttled)
 		return NULL;
 	p = list_first_entry(&rq->rt.queue[prio], struct task_struct, rt.run_list);
 	p->se.exec_start = rq->clock_task;
@@ -613,7 +789,7 @@ static int balance_rt(struct rq *rq, struct task_struct *prev)
 {
 	if (!prev->rt.on_rq && need_pull_rt_task(rq, prev))
 		__pull_rt_task(rq, false);
-	return rq->dl.dl_nr_running || rq->rt.rt_nr_running;
+	return rq->dl.dl_nr_running || (rq->rt.rt_nr_running && !rq->rt.rt_throttled);
 }
 
 /* Linux: task_woken_rt(): a woken task that will not run here soon (curr

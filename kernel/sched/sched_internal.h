@@ -146,6 +146,12 @@ struct rt_rq {
 	unsigned int rt_nr_migratory;	 /* queued RT tasks allowed more than one CPU */
 	bool overloaded;		 /* in rto_mask: 2+ RT tasks queued, one may move */
 	struct list_head pushable_tasks; /* by prio, FIFO within one (Linux: a plist) */
+	/* RT throttling (Linux: rt_bandwidth): rt_time is RT run time not yet paid back
+	 * by the periods since; past sched_rt_runtime_us the queue is throttled, its
+	 * tasks out of rq->nr_running, until the period timer finds the debt paid. */
+	bool rt_throttled;
+	u64 rt_period_end;	      /* rq clock: where the current period ends */
+	struct timer rt_period_timer; /* armed while throttled */
 };
 
 /* The EDF queue (kernel/sched/deadline.c). Linux: struct dl_rq; bandwidths << BW_SHIFT. */
@@ -617,6 +623,8 @@ static inline unsigned long cpu_bw_dl(const struct rq *rq)
 void init_rt_rq(struct rt_rq *rt_rq);
 bool update_rt_rq_load_avg(struct rq *rq, bool running);
 void rt_rq_online(struct rq *rq);
+int sched_rt_global_bw_ok(u64 new_bw); /* deadline.c: admitted DL bandwidth fits new_bw */
+u64 sched_rt_bw(void); /* global_rt_runtime / period << BW_SHIFT (Linux: dl_b->bw) */
 void push_rt_tasks(struct rq *rq);
 void pull_rt_task(struct rq *rq);
 

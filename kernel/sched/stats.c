@@ -275,8 +275,8 @@ static int check_rq(struct rq *rq, bool verbose)
 	}
 	CHECK(n == rq->cfs.h_nr_running, "cpu%u: cfs h_nr_running %u, cfs_tasks holds %u", rq->cpu,
 	      rq->cfs.h_nr_running, n);
-	n = rq->cfs.h_nr_running + rq->rt.rt_nr_running + rq->dl.dl_nr_running +
-	    (rq->stop && task_on_rq_queued(rq->stop) ? 1 : 0);
+	n = rq->cfs.h_nr_running + (rq->rt.rt_throttled ? 0 : rq->rt.rt_nr_running) +
+	    rq->dl.dl_nr_running + (rq->stop && task_on_rq_queued(rq->stop) ? 1 : 0);
 	CHECK(n == rq->nr_running, "cpu%u: nr_running %u, the classes say %u", rq->cpu,
 	      rq->nr_running, n);
 	CHECK(rq->curr && (rq->curr == rq->idle || rq->curr->cpu == (int)rq->cpu),

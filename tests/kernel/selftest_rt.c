@@ -2,9 +2,10 @@
  * "rt"): a waiting FIFO task is pushed to a CPU running lower-priority work
  * (push_rt_tasks()), a CPU whose RT task leaves pulls the best waiting one of an
  * overloaded CPU (pull_rt_task(), or RT_PUSH_IPI's push on its behalf), and an RT
- * task that wants a big CPU (uclamp.min 1024) is pushed to one. The references
- * are 6.1's rules, written here; each case fails with NO_RT_PUSH_PULL, where a
- * waiting RT task stays queued until its CPU is free. Bounds are emulated time. */
+ * task that wants a big CPU (uclamp.min 1024) is pushed to one, and RT throttling
+ * leaves CFS the rest of sched_rt_runtime_us. The references are 6.1's rules,
+ * written here; the push and pull cases fail with NO_RT_PUSH_PULL, where a waiting
+ * RT task stays queued until its CPU is free. Bounds are emulated time. */
 #include "kernel.h"
 #include "ktest.h"
 #include "sched.h"
@@ -16,11 +17,11 @@
 
 struct rt_hog {
 	volatile bool stop;
-	u64 work_ns;   /* run this long (emulated) then exit; 0: until stop */
-	int cpu0;      /* where it was started */
-	int moved_to;  /* the first other CPU it ran on, -1: none */
-	u64 moved_ns;  /* when it first ran there */
-	u64 end_ns;    /* when it finished */
+	u64 work_ns;  /* run this long (emulated) then exit; 0: until stop */
+	int cpu0;     /* where it was started */
+	int moved_to; /* the first other CPU it ran on, -1: none */
+	u64 moved_ns; /* when it first ran there */
+	u64 end_ns;   /* when it finished */
 	volatile bool started;
 };
 
@@ -45,8 +46,8 @@ static void rt_hog_fn(void *arg)
 }
 
 /* A FIFO thread of priority prio, allowed `allowed` but started on cpu. */
-static struct task_struct *rt_start(struct rt_hog *h, const char *name, unsigned int prio,
-				    int cpu, const cpumask_t *allowed)
+static struct task_struct *rt_start(struct rt_hog *h, const char *name, unsigned int prio, int cpu,
+				    const cpumask_t *allowed)
 {
 	struct task_struct *t = kthread_create(rt_hog_fn, h, name);
 
@@ -108,8 +109,8 @@ static void rt_push_lower_to_idle(struct ktest *t)
 	if (num_online_cpus() < 2)
 		KTEST_SKIP(t, "one CPU");
 	took = preempt_and_watch(cpu, &to);
-	ktest_diag(t, "the preempted FIFO task ran on CPU %d %llu us after the higher one woke",
-		   to, took == ~0ull ? 0 : took / US);
+	ktest_diag(t, "the preempted FIFO task ran on CPU %d %llu us after the higher one woke", to,
+		   took == ~0ull ? 0 : took / US);
 	EXPECT_NE(t, took, ~0ull);
 	EXPECT_LT(t, took, 2 * MS); /* one push (the higher one runs 20 ms) */
 	EXPECT_NE(t, to, cpu);
@@ -137,8 +138,9 @@ static void rt_push_to_big(struct ktest *t)
 	if (th)
 		kthread_join(th);
 	rt_stop(&low, tl);
-	ktest_diag(t, "uclamp.min 1024 task moved from LITTLE CPU %d to CPU %d (capacity %lu) "
-		      "%llu us after its CPU was taken",
+	ktest_diag(t,
+		   "uclamp.min 1024 task moved from LITTLE CPU %d to CPU %d (capacity %lu) "
+		   "%llu us after its CPU was taken",
 		   little, low.moved_to,
 		   low.moved_to >= 0 ? capacity_orig_of((unsigned int)low.moved_to) : 0,
 		   low.moved_to >= 0 ? (low.moved_ns - t0) / US : 0);
@@ -163,8 +165,8 @@ static void rt_pull_when_cpu_frees(struct ktest *t)
 
 	/* two CPUs of the largest capacity, so that fitness picks neither */
 	for_each_cpu(c, cpu_online_mask) {
-		if (capacity_orig_of(c) != capacity_orig_of((unsigned int)selftest_pick_cpu(false,
-											     false)))
+		if (capacity_orig_of(c) !=
+		    capacity_orig_of((unsigned int)selftest_pick_cpu(false, false)))
 			continue;
 		if (a < 0)
 			a = (int)c;
@@ -193,5 +195,81 @@ static void rt_pull_when_cpu_frees(struct ktest *t)
 	rt_stop(&w, tw);
 }
 
+struct cfs_spin {
+	volatile bool stop;
+};
+
+static void cfs_spin_fn(void *arg)
+{
+	struct cfs_spin *c = arg;
+
+	while (!c->stop)
+		cpu_work(100 * US);
+}
+
+/* Run time of a FIFO hog and a CFS hog pinned to one CPU over `window` ns, after
+ * 100 ms together. */
+static void hog_pair(int cpu, u64 window, u64 *rt_ns, u64 *cfs_ns)
+{
+	struct rt_hog h = { 0 };
+	struct cfs_spin c = { 0 };
+	struct task_struct *tc = kthread_create(cfs_spin_fn, &c, "throttle-cfs");
+	struct task_struct *tr;
+	u64 rt0, cfs0;
+
+	*rt_ns = *cfs_ns = 0;
+	if (!tc)
+		return;
+	set_cpus_allowed(tc, cpumask_of((unsigned int)cpu));
+	wake_up_new_task(tc);
+	tr = rt_start(&h, "throttle-fifo", 50, cpu, NULL);
+	if (tr) {
+		msleep(100); /* one period: the first one, entered midway, is not a whole one */
+		rt0 = tr->se.sum_exec_runtime;
+		cfs0 = tc->se.sum_exec_runtime;
+		msleep(window / MS);
+		*rt_ns = tr->se.sum_exec_runtime - rt0;
+		*cfs_ns = tc->se.sum_exec_runtime - cfs0;
+	}
+	rt_stop(&h, tr);
+	c.stop = true;
+	kthread_join(tc);
+}
+
+/* Linux's RT throttling: on one CPU a FIFO hog gets sched_rt_runtime_us of every
+ * sched_rt_period_us and a CFS hog beside it the rest. At 95000 of 100000 us (the
+ * default's 95 %, in periods short enough for a self-test) over 5 periods, the CFS hog
+ * runs 5 % (an overrun, seen at the tick, is paid back in the next period), +- the
+ * part of a period the window cuts; with -1 it gets nothing (as before throttling
+ * existed here). Bad values are refused and change nothing. */
+static void rt_throttle_95(struct ktest *t)
+{
+	int cpu = selftest_pick_cpu(false, false);
+	long runtime, period, r2, p2;
+	u64 rt_ns, cfs_ns, share;
+
+	ASSERT_TRUE(t, cpu >= 0);
+	sched_rt_bandwidth_get(&runtime, &period);
+	EXPECT_EQ(t, sched_rt_bandwidth_set(200000, 100000), -EINVAL);
+	EXPECT_EQ(t, sched_rt_bandwidth_set(-2, 100000), -EINVAL);
+	EXPECT_EQ(t, sched_rt_bandwidth_set(1000, 0), -EINVAL);
+	sched_rt_bandwidth_get(&r2, &p2);
+	EXPECT_TRUE(t, r2 == runtime && p2 == period);
+	ASSERT_EQ(t, sched_rt_bandwidth_set(95000, 100000), 0);
+	hog_pair(cpu, 500 * MS, &rt_ns, &cfs_ns);
+	share = cfs_ns * 1000 / (rt_ns + cfs_ns + 1);
+	ktest_diag(t, "95000/100000 us: FIFO %llu us, CFS %llu us: CFS share %llu.%llu %%",
+		   rt_ns / US, cfs_ns / US, share / 10, share % 10);
+	/* 25 of 500 ms, +- a 5 ms CFS slot cut at each end of the window, - a tick's
+	 * overrun of the last period not yet paid back: 11..39 ms */
+	EXPECT_GE(t, share, 20);
+	EXPECT_LE(t, share, 80);
+	ASSERT_EQ(t, sched_rt_bandwidth_set(-1, 100000), 0);
+	hog_pair(cpu, 200 * MS, &rt_ns, &cfs_ns);
+	ktest_diag(t, "-1: FIFO %llu us, CFS %llu us", rt_ns / US, cfs_ns / US);
+	EXPECT_LT(t, cfs_ns, TICK_NSEC);
+	EXPECT_EQ(t, sched_rt_bandwidth_set(runtime, period), 0);
+}
+
 KTEST_SUITE(rt, KTEST_CASE(rt_push_lower_to_idle), KTEST_CASE(rt_push_to_big),
-	    KTEST_CASE(rt_pull_when_cpu_frees));
+	    KTEST_CASE(rt_pull_when_cpu_frees), KTEST_CASE(rt_throttle_95));
