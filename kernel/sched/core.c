@@ -893,7 +893,7 @@ int sched_setscheduler(struct task_struct *p, unsigned int policy, unsigned int 
 		return -1;
 	if (p->is_idle)
 		return -1;
-	if (dl_task(p)) { /* releases its DL bandwidth */
+	if (dl_task(p)) { /* its DL bandwidth goes at its 0-lag time (deadline.c) */
 		struct sched_attr a = { .sched_policy = policy };
 
 		sched_dl_overflow(p, &a);

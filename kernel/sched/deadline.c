@@ -76,11 +76,14 @@ int sched_dl_overflow(struct task_struct *p, const struct sched_attr *attr)
 		return 0;
 	flags = spin_lock_irqsave(&dl_b.lock);
 	if (is && !dl_overflow(dl_bw_capacity(-1), was ? p->dl.dl_bw : 0, new_bw)) {
+		/* back before the 0-lag time of its last stint: that bandwidth goes now */
+		if (!was && p->dl.bw_release_pending)
+			dl_b.total_bw -= p->dl.dl_bw;
+		p->dl.bw_release_pending = false;
 		dl_b.total_bw = dl_b.total_bw - (was ? p->dl.dl_bw : 0) + new_bw;
 		err = 0;
 	} else if (!is) {
-		/* Linux keeps it until the 0-lag time (inactive_task_timer). */
-		dl_b.total_bw -= p->dl.dl_bw;
+		/* kept until the 0-lag time: switched_from_dl(), inactive_task_timer() */
 		err = 0;
 	}
 	spin_unlock_irqrestore(&dl_b.lock, flags);
@@ -96,6 +99,18 @@ int sched_rt_global_bw_ok(u64 new_bw)
 
 	spin_unlock_irqrestore(&dl_b.lock, flags);
 	return ok;
+}
+
+/* A task that left DL gives its bandwidth back, once (the 0-lag time came, or
+ * it had none left). Linux: the __dl_sub() of inactive_task_timer(). */
+static void dl_release_bw(struct task_struct *p)
+{
+	unsigned long flags = spin_lock_irqsave(&dl_b.lock);
+
+	if (p->dl.bw_release_pending)
+		dl_b.total_bw -= p->dl.dl_bw;
+	p->dl.bw_release_pending = false;
+	spin_unlock_irqrestore(&dl_b.lock, flags);
 }
 
 void sched_dl_bw_info(u64 *total_bw, u64 *max_bw)
@@ -149,10 +164,19 @@ static void dl_timer_unlock(struct task_struct *p, struct rq *rq)
 	spin_unlock(&p->pi_lock);
 }
 
+/* The 0-lag time from now: deadline - runtime x period / dl_runtime - now
+ * (had it used the rest of its runtime at its bandwidth it would finish then). */
+static s64 dl_zerolag(const struct rq *rq, const struct sched_dl_entity *dl_se)
+{
+	/* runtime x period in 1024-ns units: periods up to 2^22 us stay in 64 bits */
+	return (s64)dl_se->deadline -
+	       (dl_se->runtime >> DL_SCALE) * (s64)dl_se->dl_period /
+		       (s64)(dl_se->dl_runtime >> DL_SCALE) -
+	       (s64)rq->clock;
+}
+
 /* A task stops contending when it sleeps, but its bandwidth stays active
- * until its 0-lag time, deadline - runtime x period / dl_runtime (had it used
- * the rest of its runtime at its bandwidth it would have finished then).
- * Linux: task_non_contending(). */
+ * until its 0-lag time. Linux: task_non_contending(). */
 static void task_non_contending(struct rq *rq, struct task_struct *p)
 {
 	struct sched_dl_entity *dl_se = &p->dl;
@@ -160,11 +184,7 @@ static void task_non_contending(struct rq *rq, struct task_struct *p)
 
 	if (!dl_se->dl_runtime || dl_se->dl_non_contending)
 		return;
-	/* runtime x period in 1024-ns units: periods up to 2^22 us stay in 64 bits */
-	zerolag = (s64)dl_se->deadline -
-		  (dl_se->runtime >> DL_SCALE) * (s64)dl_se->dl_period /
-			  (s64)(dl_se->dl_runtime >> DL_SCALE) -
-		  (s64)rq->clock;
+	zerolag = dl_zerolag(rq, dl_se);
 	if (zerolag < 0 || p->state == TASK_DEAD) {
 		sub_running_bw(rq, dl_se->dl_bw);
 		return;
@@ -187,19 +207,37 @@ static void task_contending(struct rq *rq, struct sched_dl_entity *dl_se)
 	}
 }
 
-/* Linux: inactive_task_timer(): the 0-lag time came while it slept. */
+/* Linux: __dl_clear_params(): what a task that left DL keeps until its 0-lag time. */
+static void dl_clear_params(struct sched_dl_entity *dl_se)
+{
+	dl_se->dl_runtime = dl_se->dl_deadline = dl_se->dl_period = 0;
+	dl_se->dl_bw = dl_se->dl_density = 0;
+	dl_se->deadline = 0;
+	dl_se->runtime = 0;
+}
+
+/* Linux: inactive_task_timer(): the 0-lag time came while it slept (its
+ * running_bw goes), or after it left DL (its admitted bandwidth goes too). */
 static void inactive_task_timer(struct timer *t)
 {
 	struct sched_dl_entity *dl_se = container_of(t, struct sched_dl_entity, inactive_timer);
 	struct task_struct *p = dl_task_of(dl_se);
 	struct rq *rq = dl_timer_lock(p);
+	bool put;
 
-	if (dl_se->dl_non_contending) {
+	if (!dl_task(p)) {
+		dl_release_bw(p);
+		dl_clear_params(dl_se);
+	} else if (dl_se->dl_non_contending) {
 		update_rq_clock(rq);
 		dl_se->dl_non_contending = false;
 		sub_running_bw(rq, dl_se->dl_bw);
 	}
+	put = dl_se->inactive_ref;
+	dl_se->inactive_ref = false;
 	dl_timer_unlock(p, rq);
+	if (put) /* it may have exited meanwhile: this was the last reference */
+		put_task_struct(p);
 }
 
 /* ---- CBS: deadlines, runtime, throttling -------------------------------------------- */
@@ -620,7 +658,10 @@ static void task_dead_dl(struct task_struct *p)
 	struct rq *rq;
 
 	timer_cancel(&p->dl.dl_timer);
-	timer_cancel(&p->dl.inactive_timer);
+	if (timer_cancel(&p->dl.inactive_timer) && p->dl.inactive_ref) {
+		p->dl.inactive_ref = false; /* not the last: the core still holds one */
+		put_task_struct(p);
+	}
 	flags = spin_lock_irqsave(&p->pi_lock);
 	rq = task_rq(p);
 	spin_lock(&rq->lock);
@@ -635,26 +676,45 @@ static void task_dead_dl(struct task_struct *p)
 	spin_unlock_irqrestore(&dl_b.lock, flags);
 }
 
-/* Leaving DL (change_task(): dequeued with DEQUEUE_SAVE, which took its
- * bandwidth off running_bw if queued). A sleeper's 0-lag bandwidth goes now
- * (Linux keeps it to the 0-lag time); a throttled queued task counts in
- * nr_running again. Linux: switched_from_dl(), __dl_clear_params(). */
+/* Leaving DL (change_task(): dequeued with DEQUEUE_SAVE, which took a queued
+ * task's bandwidth off running_bw). Its admitted bandwidth stays in total_bw
+ * until its 0-lag time (a sleeper's timer is armed already; a queued task's
+ * is armed now), then inactive_task_timer() gives it back and clears its
+ * parameters; with no 0-lag time ahead, at once. A sleeper's running_bw goes
+ * now (it may run elsewhere as another class meanwhile); a throttled queued
+ * task counts in nr_running again. Linux: switched_from_dl(). */
 static void switched_from_dl(struct rq *rq, struct task_struct *p)
 {
 	struct sched_dl_entity *dl_se = &p->dl;
+	bool queued = task_on_rq_queued(p), hold = false;
+	unsigned long flags;
+	s64 zerolag = 0;
 
-	if (dl_se->dl_non_contending) {
+	if (queued && dl_se->dl_runtime) {
+		zerolag = dl_zerolag(rq, dl_se);
+		hold = zerolag > 0;
+	} else if (dl_se->dl_non_contending) {
 		dl_se->dl_non_contending = false;
 		sub_running_bw(rq, dl_se->dl_bw);
-		timer_try_cancel(&dl_se->inactive_timer);
+		hold = true;
 	}
-	if (dl_se->dl_throttled && task_on_rq_queued(p))
+	if (dl_se->dl_throttled && queued)
 		rq->nr_running++;
 	dl_se->dl_throttled = dl_se->dl_yielded = false;
-	dl_se->dl_runtime = dl_se->dl_deadline = dl_se->dl_period = 0;
-	dl_se->dl_bw = dl_se->dl_density = 0;
-	dl_se->deadline = 0;
-	dl_se->runtime = 0;
+	flags = spin_lock_irqsave(&dl_b.lock);
+	dl_se->bw_release_pending = true;
+	spin_unlock_irqrestore(&dl_b.lock, flags);
+	if (!hold) {
+		dl_release_bw(p);
+		dl_clear_params(dl_se);
+		return;
+	}
+	if (!dl_se->inactive_ref) { /* the timer may outlive the task's other users */
+		dl_se->inactive_ref = true;
+		__atomic_add_fetch(&p->refcount, 1, __ATOMIC_ACQ_REL);
+	}
+	if (queued)
+		timer_start(&dl_se->inactive_timer, arch_clock_ns() + (u64)zerolag);
 }
 
 static void switched_to_dl(struct rq *rq, struct task_struct *p)

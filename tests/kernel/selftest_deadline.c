@@ -2,7 +2,8 @@
  * EDF meets every deadline of three 30 % tasks beside a CFS hog on one CPU and
  * admission refuses a fourth; an overrunning task is throttled to its
  * bandwidth; hotplug refuses to break admitted bandwidth; a task that does not
- * fit a LITTLE CPU runs on a big one; schedutil serves a 50 % DL task. The
+ * fit a LITTLE CPU runs on a big one; schedutil serves a 50 % DL task; a task
+ * leaving DL keeps its bandwidth until its 0-lag time. The
  * references are Linux 6.1's rules written here from their definitions. */
 #include "cpu.h"
 #include "cpufreq.h"
@@ -358,6 +359,82 @@ static void dl_schedutil_floor(struct ktest *t)
 	selftest_restore_governors();
 }
 
+/* A DL task that works, then blocks until told to go on (as a CFS task by then). */
+struct dl_sleeper {
+	struct wait_queue_head wq;
+	volatile bool slept, go;
+	u64 slept_ns;
+	u64 work;
+};
+
+static void dl_sleeper_fn(void *arg)
+{
+	struct dl_sleeper *s = arg;
+
+	cpu_work(s->work);
+	s->slept_ns = arch_clock_ns();
+	s->slept = true;
+	wait_event(s->wq, s->go);
+}
+
+/* Linux 6.1: a task leaving SCHED_DEADLINE keeps its admitted bandwidth until
+ * its 0-lag time (switched_from_dl(), inactive_task_timer()): on one big CPU
+ * (95 % admissible) a 50 % task (50 ms every 100 ms) runs 40 ms of its runtime
+ * and sleeps; its 0-lag time is deadline - 10 ms left x 100 / 50 = its
+ * activation + 80 ms. Made SCHED_NORMAL while asleep, its 50 % still counts:
+ * a new 50 % task is refused until then and admitted after. */
+static void dl_bandwidth_kept_to_zero_lag(struct ktest *t)
+{
+	int big = selftest_pick_cpu(false, false);
+	struct dl_sleeper s = { .work = 40 * MS };
+	struct sched_attr a = { .sched_policy = SCHED_DEADLINE,
+				.sched_runtime = 50 * MS,
+				.sched_deadline = 100 * MS,
+				.sched_period = 100 * MS };
+	struct dl_job b = { .runtime = 50 * MS,
+			    .deadline = 100 * MS,
+			    .period = 100 * MS,
+			    .work = 1 * MS,
+			    .jobs = 1,
+			    .policy = -1 };
+	struct task_struct *ts;
+	u64 t0, zerolag;
+	int early, late;
+
+	ASSERT_TRUE(t, big >= 0);
+	ASSERT_EQ(t, keep_only((unsigned int)big), 0);
+	init_waitqueue_head(&s.wq);
+	ts = kthread_create(dl_sleeper_fn, &s, "dl-sleeper");
+	ASSERT_TRUE(t, ts != NULL);
+	ASSERT_EQ(t, sched_setattr(ts, &a), 0);
+	t0 = arch_clock_ns();
+	wake_up_new_task(ts);
+	while (!s.slept)
+		msleep(1);
+	zerolag = t0 + 80 * MS;
+	EXPECT_EQ(t, sched_setscheduler(ts, SCHED_NORMAL, 0), 0);
+	b.start = arch_clock_ns() + 200 * MS;
+	early = dl_start(&b, "dl-early");
+	ktest_diag(t, "slept at +%llu ms, 0-lag at +80 ms: a second 50 %% task at +%llu ms: %d",
+		   (s.slept_ns - t0) / MS, (arch_clock_ns() - t0) / MS, early);
+	EXPECT_TRUE(t, arch_clock_ns() < zerolag);
+	EXPECT_EQ(t, early, -EBUSY);
+	if (!early)
+		dl_join(&b);
+	sleep_until_ns(zerolag + 1 * MS);
+	b.start = arch_clock_ns() + 5 * MS;
+	late = dl_start(&b, "dl-late");
+	ktest_diag(t, "at +%llu ms: %d", (arch_clock_ns() - t0) / MS, late);
+	EXPECT_EQ(t, late, 0);
+	if (!late)
+		dl_join(&b);
+	s.go = true;
+	wake_up(&s.wq);
+	kthread_join(ts);
+	bring_back();
+}
+
 KTEST_SUITE_BY_NAME(deadline, KTEST_CASE(dl_three_meet_fourth_refused),
 		    KTEST_CASE(dl_overrun_throttled), KTEST_CASE(dl_hotplug_refused),
-		    KTEST_CASE(dl_placed_on_big), KTEST_CASE(dl_schedutil_floor));
+		    KTEST_CASE(dl_placed_on_big), KTEST_CASE(dl_schedutil_floor),
+		    KTEST_CASE(dl_bandwidth_kept_to_zero_lag));
