@@ -84,11 +84,13 @@ struct sched_dl_entity {
 	u64 deadline;	/* absolute, on the rq clock */
 	bool on_dl_rq;	/* in the EDF tree */
 	bool dl_throttled, dl_yielded, dl_non_contending;
-	bool inactive_ref;	     /* the armed inactive_timer holds a task reference (rq lock) */
-	bool bw_release_pending;     /* left DL: dl_bw still in total_bw until 0-lag (dl_b.lock) */
-	struct timer dl_timer;	     /* replenishment at the next period */
-	struct timer inactive_timer; /* the 0-lag time: running_bw drops then */
-	u64 nr_throttled;	     /* statistics: times its runtime ran out */
+	bool inactive_ref;	 /* the armed inactive_timer holds a task reference (rq lock) */
+	bool bw_release_pending; /* left DL: dl_bw still in total_bw until 0-lag (dl_b.lock) */
+	bool migratory;		 /* counted in dl_nr_migratory while in the EDF tree */
+	struct list_head pushable_node; /* on dl_rq->pushable_tasks (deadline.c) */
+	struct timer dl_timer;		/* replenishment at the next period */
+	struct timer inactive_timer;	/* the 0-lag time: running_bw drops then */
+	u64 nr_throttled;		/* statistics: times its runtime ran out */
 };
 
 /* Linux: struct sched_attr (include/uapi/linux/sched/types.h), times in ns. */

@@ -483,6 +483,10 @@ void run_balance_callbacks(struct rq *rq)
 			push_rt_tasks(rq);
 		if (work & BALANCE_PULL_RT)
 			pull_rt_task(rq);
+		if (work & BALANCE_PUSH_DL)
+			push_dl_tasks(rq);
+		if (work & BALANCE_PULL_DL)
+			pull_dl_task(rq);
 	}
 }
 

@@ -6,6 +6,7 @@
  * capacity-aware placement. Task and rq state under rq->lock, the admitted
  * bandwidth under dl_bw.lock (a leaf). Linux: kernel/sched/deadline.c. */
 #include "sched_internal.h"
+#include "trace.h"
 
 /* Linux: sysctl_sched_dl_period_max / _min (us). */
 #define DL_PERIOD_MAX_NS ((1ull << 22) * NSEC_PER_USEC)
@@ -321,6 +322,61 @@ static void update_earliest_dl(struct dl_rq *dl_rq)
 		   left ? rb_entry(left, struct sched_dl_entity, rb_node)->deadline : 0);
 }
 
+/* ---- push/pull bookkeeping: the overload mask, the pushable list ------------------ */
+
+cpumask_t sched_dlo_mask;
+int sched_dlo_count;
+
+/* Linux: update_dl_migration(): dl_set_overload() / dl_clear_overload(). */
+static void update_dl_migration(struct rq *rq)
+{
+	struct dl_rq *dl_rq = &rq->dl;
+	bool over = dl_rq->dl_nr_migratory && dl_rq->dl_nr_running > 1;
+
+	if (over == dl_rq->overloaded)
+		return;
+	dl_rq->overloaded = over;
+	if (over) {
+		cpumask_set_cpu(rq->cpu, &sched_dlo_mask);
+		__atomic_add_fetch(&sched_dlo_count, 1, __ATOMIC_SEQ_CST);
+	} else {
+		__atomic_sub_fetch(&sched_dlo_count, 1, __ATOMIC_SEQ_CST);
+		cpumask_clear_cpu(rq->cpu, &sched_dlo_mask);
+	}
+}
+
+static bool has_pushable_dl_tasks(const struct rq *rq)
+{
+	return !list_empty(&rq->dl.pushable_tasks);
+}
+
+static struct task_struct *first_pushable_dl(const struct rq *rq)
+{
+	return list_first_entry(&rq->dl.pushable_tasks, struct task_struct, dl.pushable_node);
+}
+
+/* Linux: enqueue_pushable_dl_task(): earliest deadline first (Linux: an rbtree). */
+static void enqueue_pushable_dl_task(struct rq *rq, struct task_struct *p)
+{
+	struct list_head *pos;
+
+	list_del_init(&p->dl.pushable_node);
+	list_for_each(pos, &rq->dl.pushable_tasks)
+		if (dl_time_before(
+			    p->dl.deadline,
+			    list_entry(pos, struct task_struct, dl.pushable_node)->dl.deadline))
+			break;
+	list_add_tail(&p->dl.pushable_node, pos);
+	WRITE_ONCE(rq->dl.earliest_dl_next, first_pushable_dl(rq)->dl.deadline);
+}
+
+static void dequeue_pushable_dl_task(struct rq *rq, struct task_struct *p)
+{
+	list_del_init(&p->dl.pushable_node);
+	WRITE_ONCE(rq->dl.earliest_dl_next,
+		   has_pushable_dl_tasks(rq) ? first_pushable_dl(rq)->dl.deadline : 0);
+}
+
 /* Linux: __enqueue_dl_entity() + inc_dl_tasks(). */
 static void __enqueue_dl_entity(struct rq *rq, struct sched_dl_entity *dl_se)
 {
@@ -328,6 +384,9 @@ static void __enqueue_dl_entity(struct rq *rq, struct sched_dl_entity *dl_se)
 	dl_se->on_dl_rq = true;
 	WRITE_ONCE(rq->dl.dl_nr_running, rq->dl.dl_nr_running + 1);
 	update_earliest_dl(&rq->dl);
+	dl_se->migratory = dl_task_of(dl_se)->nr_cpus_allowed > 1; /* Linux: inc_dl_migration() */
+	rq->dl.dl_nr_migratory += dl_se->migratory;
+	update_dl_migration(rq);
 	if (rq->dl.dl_nr_running == 1) /* Linux: inc_dl_deadline(): RT must not come here */
 		cpupri_set(rq->cpu, MAX_RT_PRIO);
 }
@@ -338,6 +397,9 @@ static void __dequeue_dl_entity(struct rq *rq, struct sched_dl_entity *dl_se)
 	dl_se->on_dl_rq = false;
 	WRITE_ONCE(rq->dl.dl_nr_running, rq->dl.dl_nr_running - 1);
 	update_earliest_dl(&rq->dl);
+	rq->dl.dl_nr_migratory -= dl_se->migratory; /* Linux: dec_dl_migration() */
+	dl_se->migratory = false;
+	update_dl_migration(rq);
 	if (!rq->dl.dl_nr_running) /* Linux: dec_dl_deadline(): the RT level again */
 		cpupri_set(rq->cpu, rq->rt.highest_prio_curr);
 }
@@ -461,6 +523,8 @@ static void enqueue_task_dl(struct rq *rq, struct task_struct *p, int flags)
 		setup_new_dl_entity(rq, dl_se);
 	}
 	__enqueue_dl_entity(rq, dl_se);
+	if (!task_running(rq, p) && p->nr_cpus_allowed > 1)
+		enqueue_pushable_dl_task(rq, p);
 	if (flags & ENQUEUE_REPLENISH) /* from the timer or update_curr_dl: not the core */
 		rq->nr_running++;
 }
@@ -471,6 +535,7 @@ static void dequeue_task_dl(struct rq *rq, struct task_struct *p, int flags)
 
 	lockdep_assert_held(&rq->lock);
 	update_curr_dl(rq);
+	dequeue_pushable_dl_task(rq, p);
 	if (dl_se->on_dl_rq)
 		__dequeue_dl_entity(rq, dl_se);
 	else if (!list_empty(&dl_se->throttled_node))
@@ -506,22 +571,29 @@ static struct task_struct *pick_next_task_dl(struct rq *rq)
 		return NULL;
 	p = dl_task_of(rb_entry(left, struct sched_dl_entity, rb_node));
 	p->se.exec_start = rq->clock_task;
+	dequeue_pushable_dl_task(rq, p);
 	/* Linux: set_next_task_dl(first): the signal was idle until now */
 	if (rq->curr->sched_class != &dl_sched_class)
 		update_dl_rq_load_avg(rq, false);
+	if (has_pushable_dl_tasks(rq)) /* Linux: deadline_queue_push_tasks() */
+		queue_balance_callback(rq, BALANCE_PUSH_DL);
 	return p;
 }
 
+/* Still in the tree (preempted): it may now be pushed. */
 static void put_prev_task_dl(struct rq *rq, struct task_struct *p)
 {
 	lockdep_assert_held(&rq->lock);
 	update_curr_dl(rq);
 	update_dl_rq_load_avg(rq, true);
+	if (p->dl.on_dl_rq && p->nr_cpus_allowed > 1)
+		enqueue_pushable_dl_task(rq, p);
 }
 
 static void set_next_task_dl(struct rq *rq, struct task_struct *p, bool first)
 {
 	p->se.exec_start = rq->clock_task;
+	dequeue_pushable_dl_task(rq, p);
 }
 
 /* Linux: task_tick_dl() (no HRTICK_DL: throttling is seen at the tick or at
@@ -631,6 +703,178 @@ static int select_task_rq_dl(struct task_struct *p, int cpu, int wake_flags)
 	return cpu;
 }
 
+/* ---- push and pull (Linux: push_dl_task(), pull_dl_task()) -------------------------- */
+
+#define DL_MAX_TRIES 3
+
+/* Linux: find_lock_later_rq(): a CPU with no DL task or a later earliest
+ * deadline than task's, locked along with rq; NULL if none (or task moved). */
+static struct rq *find_lock_later_rq(struct task_struct *task, struct rq *rq)
+{
+	for (int tries = 0; tries < DL_MAX_TRIES; tries++) {
+		int cpu = find_later_rq(task);
+		struct rq *later;
+
+		if (cpu < 0 || cpu == (int)rq->cpu)
+			return NULL;
+		later = cpu_rq(cpu);
+		if (READ_ONCE(later->dl.dl_nr_running) &&
+		    !dl_time_before(task->dl.deadline, READ_ONCE(later->dl.earliest_dl)))
+			return NULL; /* nothing later than us: another try finds the same */
+		if (double_lock_balance(rq, later) &&
+		    (task_rq(task) != rq || !cpumask_test_cpu(later->cpu, &task->cpus_allowed) ||
+		     task_running(rq, task) || !dl_task(task) || !task_on_rq_queued(task) ||
+		     !task->dl.on_dl_rq)) {
+			double_unlock_balance(rq, later);
+			return NULL;
+		}
+		if (!later->dl.dl_nr_running ||
+		    dl_time_before(task->dl.deadline, later->dl.earliest_dl))
+			return later;
+		double_unlock_balance(rq, later);
+	}
+	return NULL;
+}
+
+static void move_queued_dl_task(struct rq *src, struct rq *dst, struct task_struct *p)
+{
+	update_rq_clock(src);
+	update_rq_clock(dst);
+	deactivate_task(src, p, 0);
+	set_task_cpu(p, dst->cpu);
+	activate_task(dst, p, 0);
+	if (DEBUG_SCHED_ENABLED)
+		sched_debug_check_rqs(src, dst);
+}
+
+/* Linux: push_dl_task(): if this CPU is overloaded, move its earliest waiting
+ * DL task to a free CPU or one whose earliest deadline is later. 1: moved. */
+static int push_dl_task(struct rq *rq)
+{
+	struct task_struct *next_task, *task;
+	struct rq *later;
+
+	if (!rq->dl.overloaded || !has_pushable_dl_tasks(rq))
+		return 0;
+	next_task = first_pushable_dl(rq);
+	for (;;) {
+		/* it woke and preempts curr here: let it run here */
+		if (dl_task(rq->curr) &&
+		    dl_time_before(next_task->dl.deadline, rq->curr->dl.deadline) &&
+		    rq->curr->nr_cpus_allowed > 1) {
+			resched_curr(rq);
+			return 0;
+		}
+		__atomic_add_fetch(&next_task->refcount, 1, __ATOMIC_ACQ_REL);
+		later = find_lock_later_rq(next_task, rq);
+		if (later)
+			break;
+		task = has_pushable_dl_tasks(rq) ? first_pushable_dl(rq) : NULL;
+		put_task_struct(next_task);
+		if (!task || task == next_task)
+			return 0;
+		next_task = task;
+	}
+	move_queued_dl_task(rq, later, next_task);
+	trace_sched_push_pull(next_task, rq->cpu, later->cpu, WHY_MOVE_DL_PUSH);
+	why_note_push_pull(next_task, (int)rq->cpu, (int)later->cpu, WHY_MOVE_DL_PUSH);
+	resched_curr(later);
+	double_unlock_balance(rq, later);
+	put_task_struct(next_task);
+	return 1;
+}
+
+void push_dl_tasks(struct rq *rq)
+{
+	lockdep_assert_held(&rq->lock);
+	if (!sched_feat(DL_PUSH_PULL))
+		return;
+	while (push_dl_task(rq))
+		;
+}
+
+/* Linux: pick_earliest_pushable_dl_task(). */
+static struct task_struct *pick_earliest_pushable_dl_task(struct rq *rq, unsigned int cpu)
+{
+	struct list_head *pos;
+
+	list_for_each(pos, &rq->dl.pushable_tasks) {
+		struct task_struct *p = list_entry(pos, struct task_struct, dl.pushable_node);
+
+		if (!task_running(rq, p) && cpumask_test_cpu(cpu, &p->cpus_allowed))
+			return p;
+	}
+	return NULL;
+}
+
+/* Linux: pull_dl_task(): this CPU's earliest deadline became later (its DL
+ * task blocked or left): take the earliest waiting DL task of the overloaded
+ * CPUs that would be the earliest here. may_drop: as rt.c's pull (inside
+ * __schedule() a lower CPU is only tried, and tried again after the switch). */
+static void __pull_dl_task(struct rq *this_rq, bool may_drop)
+{
+	unsigned int this_cpu = this_rq->cpu, cpu;
+	bool resched = false, have_dmin = false;
+	u64 dmin = 0;
+
+	if (!sched_feat(DL_PUSH_PULL) || !__atomic_load_n(&sched_dlo_count, __ATOMIC_SEQ_CST))
+		return;
+	for_each_cpu(cpu, &sched_dlo_mask) {
+		struct rq *src = cpu_rq(cpu);
+		struct task_struct *p;
+
+		if (cpu == this_cpu ||
+		    (this_rq->dl.dl_nr_running &&
+		     dl_time_before(this_rq->dl.earliest_dl, READ_ONCE(src->dl.earliest_dl_next))))
+			continue; /* unlocked hint, as Linux: src pushes what improves */
+		if (may_drop || src->cpu > this_cpu) {
+			double_lock_balance(this_rq, src);
+		} else if (!spin_trylock(&src->lock)) {
+			queue_balance_callback(this_rq, BALANCE_PULL_DL);
+			continue;
+		}
+		p = src->dl.dl_nr_running > 1 ? pick_earliest_pushable_dl_task(src, this_cpu)
+					      : NULL;
+		if (p && (!have_dmin || dl_time_before(p->dl.deadline, dmin)) &&
+		    (!this_rq->dl.dl_nr_running ||
+		     dl_time_before(p->dl.deadline, this_rq->dl.earliest_dl)) &&
+		    /* not one about to preempt src's curr: src runs it */
+		    dl_task(src->curr) && !dl_time_before(p->dl.deadline, src->curr->dl.deadline)) {
+			move_queued_dl_task(src, this_rq, p);
+			trace_sched_push_pull(p, cpu, this_cpu, WHY_MOVE_DL_PULL);
+			why_note_push_pull(p, (int)cpu, (int)this_cpu, WHY_MOVE_DL_PULL);
+			dmin = p->dl.deadline;
+			have_dmin = resched = true;
+		}
+		double_unlock_balance(this_rq, src);
+	}
+	if (resched)
+		resched_curr(this_rq);
+}
+
+void pull_dl_task(struct rq *this_rq)
+{
+	__pull_dl_task(this_rq, true);
+}
+
+/* Linux: balance_dl(): prev, a DL task, blocked or was throttled: pull. */
+static int balance_dl(struct rq *rq, struct task_struct *prev)
+{
+	if (!prev->dl.on_dl_rq && dl_task(prev) && cpu_active(rq->cpu))
+		__pull_dl_task(rq, false);
+	return rq->dl.dl_nr_running;
+}
+
+/* Linux: task_woken_dl(): a woken task that will not run here soon is pushed. */
+static void task_woken_dl(struct rq *rq, struct task_struct *p)
+{
+	struct task_struct *curr = rq->curr;
+
+	if (!task_running(rq, p) && !rq->need_resched && p->nr_cpus_allowed > 1 && dl_task(curr) &&
+	    (curr->nr_cpus_allowed < 2 || !dl_time_before(p->dl.deadline, curr->dl.deadline)))
+		push_dl_tasks(rq);
+}
+
 /* Linux: migrate_task_rq_dl(): a sleeping task woken elsewhere takes its
  * still-active bandwidth along (the old rq loses it now, the new one gains
  * it in task_contending()). A queued one moves it by dequeue/enqueue. */
@@ -701,6 +945,8 @@ static void switched_from_dl(struct rq *rq, struct task_struct *p)
 	if (dl_se->dl_throttled && queued)
 		rq->nr_running++;
 	dl_se->dl_throttled = dl_se->dl_yielded = false;
+	if (queued && !rq->dl.dl_nr_running) /* the last DL task here left: pull */
+		queue_balance_callback(rq, BALANCE_PULL_DL);
 	flags = spin_lock_irqsave(&dl_b.lock);
 	dl_se->bw_release_pending = true;
 	spin_unlock_irqrestore(&dl_b.lock, flags);
@@ -717,10 +963,13 @@ static void switched_from_dl(struct rq *rq, struct task_struct *p)
 		timer_start(&dl_se->inactive_timer, arch_clock_ns() + (u64)zerolag);
 }
 
+/* Linux: switched_to_dl(): a queued task that became DL may overload this CPU. */
 static void switched_to_dl(struct rq *rq, struct task_struct *p)
 {
 	if (task_running(rq, p))
 		update_dl_rq_load_avg(rq, false);
+	else if (task_on_rq_queued(p) && p->nr_cpus_allowed > 1 && rq->dl.overloaded)
+		queue_balance_callback(rq, BALANCE_PUSH_DL);
 }
 
 /* A changed deadline may reorder: let pick decide. */
@@ -739,6 +988,8 @@ const struct sched_class dl_sched_class = {
 	.put_prev_task = put_prev_task_dl,
 	.set_next_task = set_next_task_dl,
 	.select_task_rq = select_task_rq_dl,
+	.balance = balance_dl,
+	.task_woken = task_woken_dl,
 	.migrate_task_rq = migrate_task_rq_dl,
 	.task_tick = task_tick_dl,
 	.task_dead = task_dead_dl,
@@ -787,6 +1038,7 @@ void sched_dl_task_init(struct task_struct *p)
 {
 	memset(&p->dl, 0, sizeof(p->dl));
 	INIT_LIST_HEAD(&p->dl.throttled_node);
+	INIT_LIST_HEAD(&p->dl.pushable_node);
 	timer_init(&p->dl.dl_timer, dl_task_timer);
 	timer_init(&p->dl.inactive_timer, inactive_task_timer);
 }
@@ -796,6 +1048,7 @@ void init_dl_rq(struct dl_rq *dl_rq)
 	memset(dl_rq, 0, sizeof(*dl_rq));
 	dl_rq->root = RB_ROOT_CACHED;
 	INIT_LIST_HEAD(&dl_rq->throttled);
+	INIT_LIST_HEAD(&dl_rq->pushable_tasks);
 }
 
 /* Hotplug (core.c pick_migratable()): a DL task queued here, throttled or not. */

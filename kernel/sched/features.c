@@ -77,6 +77,7 @@ static const char *const feat_desc[][2] = {
 	{ "UCLAMP", "uclamp's run-queue clamps apply (off: as a kernel built without)" },
 	{ "RT_PUSH_PULL", "RT tasks pushed/pulled between CPUs (off: placed at wakeup only)" },
 	{ "RT_PUSH_IPI", "a CPU lowering its RT prio asks overloaded CPUs to push (no pull)" },
+	{ "DL_PUSH_PULL", "DL tasks pushed/pulled between CPUs (off: placed at wakeup only)" },
 };
 
 void sched_feat_describe(void)

@@ -57,7 +57,8 @@ enum cpu_idle_type { CPU_IDLE, CPU_NOT_IDLE, CPU_NEWLY_IDLE, CPU_MAX_IDLE_TYPES 
 	F(EAS, true)                                                                               \
 	F(UCLAMP, true)                                                                            \
 	F(RT_PUSH_PULL, true)                                                                      \
-	F(RT_PUSH_IPI, true)
+	F(RT_PUSH_IPI, true)                                                                       \
+	F(DL_PUSH_PULL, true)
 
 #define F_ENUM(name, def) __SCHED_FEAT_##name,
 enum { SCHED_FEATURES(F_ENUM) __SCHED_FEAT_NR };
@@ -161,6 +162,11 @@ struct dl_rq {
 	struct list_head throttled; /* queued but throttled (Linux keeps no list) */
 	u64 earliest_dl;	    /* the leftmost's deadline (Linux: earliest_dl.curr) */
 	u64 running_bw;		    /* the active ("contending") tasks' dl_bw (GRUB) */
+	/* push/pull (Linux: dl_rq's SMP part) */
+	u64 earliest_dl_next;		 /* the earliest pushable deadline, 0: none */
+	unsigned int dl_nr_migratory;	 /* in the tree, allowed more than one CPU */
+	bool overloaded;		 /* in dlo_mask: 2+ in the tree, one may move */
+	struct list_head pushable_tasks; /* in the tree, not running, by deadline */
 };
 
 /* A sched domain of one CPU at one level (MC, DIE): span from the topology,
@@ -605,6 +611,10 @@ void uclamp_host_reset(void);
 void init_dl_rq(struct dl_rq *dl_rq);
 bool update_dl_rq_load_avg(struct rq *rq, bool running);
 struct task_struct *pick_migratable_dl(struct rq *rq); /* hotplug: a queued DL task, or NULL */
+void push_dl_tasks(struct rq *rq);
+void pull_dl_task(struct rq *rq);
+extern cpumask_t sched_dlo_mask; /* Linux: rd->dlo_mask, rd->dlo_count */
+extern int sched_dlo_count;
 int sched_dl_overflow(struct task_struct *p, const struct sched_attr *attr);
 void sched_dl_setparams(struct task_struct *p, const struct sched_attr *attr); /* rq locked */
 void sched_dl_task_init(struct task_struct *p);
@@ -633,6 +643,8 @@ void pull_rt_task(struct rq *rq);
  * Linux: queue_balance_callback() / __balance_callbacks(); core.c runs them. */
 #define BALANCE_PUSH_RT 0x1
 #define BALANCE_PULL_RT 0x2
+#define BALANCE_PUSH_DL 0x4
+#define BALANCE_PULL_DL 0x8
 static inline void queue_balance_callback(struct rq *rq, unsigned int work)
 {
 	rq->balance_callback |= work;

@@ -12,8 +12,12 @@
 #include "selftest.h"
 #include "timer.h"
 
-#define US 1000ull
-#define MS 1000000ull
+#define US	   1000ull
+#define MS	   1000000ull
+/* A push or pull and the run that follows: microseconds, plus the exit latency of the
+ * idle state the target CPU was in (a cluster power-up: 2.9 ms on qemu-bl44's big
+ * cluster). Without push/pull the task waits 10-20 ms here. */
+#define PUSH_BOUND (5 * MS)
 
 struct rt_hog {
 	volatile bool stop;
@@ -112,7 +116,7 @@ static void rt_push_lower_to_idle(struct ktest *t)
 	ktest_diag(t, "the preempted FIFO task ran on CPU %d %llu us after the higher one woke", to,
 		   took == ~0ull ? 0 : took / US);
 	EXPECT_NE(t, took, ~0ull);
-	EXPECT_LT(t, took, 2 * MS); /* one push (the higher one runs 20 ms) */
+	EXPECT_LT(t, took, PUSH_BOUND); /* one push (the higher one runs 20 ms) */
 	EXPECT_NE(t, to, cpu);
 }
 
@@ -146,7 +150,7 @@ static void rt_push_to_big(struct ktest *t)
 		   low.moved_to >= 0 ? (low.moved_ns - t0) / US : 0);
 	ASSERT_TRUE(t, low.moved_to >= 0);
 	EXPECT_LT(t, low.moved_ns, high.end_ns);
-	EXPECT_LT(t, low.moved_ns - t0, 2 * MS);
+	EXPECT_LT(t, low.moved_ns - t0, PUSH_BOUND);
 	EXPECT_EQ(t, capacity_orig_of((unsigned int)low.moved_to), SCHED_CAPACITY_SCALE);
 }
 
@@ -185,11 +189,11 @@ static void rt_pull_when_cpu_frees(struct ktest *t)
 	ASSERT_TRUE(t, tw != NULL);
 	set_cpus_allowed(tw, &both); /* queued behind rt-a: nothing lower to go to */
 	kthread_join(tb);
-	msleep(5); /* rt-a runs on: only a pull brings the waiter to b */
+	msleep(10); /* rt-a runs on: only a pull brings the waiter to b */
 	ktest_diag(t, "the waiter ran on CPU %d %lld us after CPU %d's RT task ended", w.moved_to,
 		   w.moved_to >= 0 ? (long long)(w.moved_ns - hb.end_ns) / (long long)US : -1, b);
 	EXPECT_EQ(t, w.moved_to, b);
-	EXPECT_TRUE(t, w.moved_to >= 0 && w.moved_ns - hb.end_ns < 1 * MS);
+	EXPECT_TRUE(t, w.moved_to >= 0 && w.moved_ns - hb.end_ns < PUSH_BOUND);
 	w.stop = true; /* without a pull it is still queued behind rt-a */
 	rt_stop(&ha, ta);
 	rt_stop(&w, tw);
