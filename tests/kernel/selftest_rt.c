@@ -179,6 +179,8 @@ static void rt_pull_when_cpu_frees(struct ktest *t)
 	}
 	if (b < 0)
 		KTEST_SKIP(t, "fewer than two CPUs of the largest capacity");
+	if (num_online_cpus() < 3) /* this thread must run beside the two RT hogs */
+		KTEST_SKIP(t, "fewer than three CPUs");
 	cpumask_clear(&both);
 	cpumask_set_cpu((unsigned int)a, &both);
 	cpumask_set_cpu((unsigned int)b, &both);
@@ -240,12 +242,14 @@ static void hog_pair(int cpu, u64 window, u64 *rt_ns, u64 *cfs_ns)
 	kthread_join(tc);
 }
 
-/* Linux's RT throttling: on one CPU a FIFO hog gets sched_rt_runtime_us of every
- * sched_rt_period_us and a CFS hog beside it the rest. At 95000 of 100000 us (the
- * default's 95 %, in periods short enough for a self-test) over 5 periods, the CFS hog
- * runs 5 % (an overrun, seen at the tick, is paid back in the next period), +- the
- * part of a period the window cuts; with -1 it gets nothing (as before throttling
- * existed here). Bad values are refused and change nothing. */
+/* Linux's RT throttling: on one CPU a FIFO hog runs at most sched_rt_runtime_us of
+ * every sched_rt_period_us and a CFS hog beside it gets the rest. At 95000 of 100000 us
+ * (the default's 95 %, in periods short enough for a self-test), over 5 periods the FIFO
+ * hog runs at most 95 % (+ a tick's overrun, paid back in the next period) and the CFS
+ * hog runs; with -1 the CFS hog gets nothing (as before throttling existed here). RT
+ * time is task time (clock_task, as Linux's rt_time): what interrupts take of the CPU
+ * comes out of CFS's rest (on qemu-bl64 with speed=work, ~4.6 %: CFS gets ~0.5 %).
+ * Bad values are refused and change nothing. */
 static void rt_throttle_95(struct ktest *t)
 {
 	int cpu = selftest_pick_cpu(false, false);
@@ -261,13 +265,12 @@ static void rt_throttle_95(struct ktest *t)
 	EXPECT_TRUE(t, r2 == runtime && p2 == period);
 	ASSERT_EQ(t, sched_rt_bandwidth_set(95000, 100000), 0);
 	hog_pair(cpu, 500 * MS, &rt_ns, &cfs_ns);
-	share = cfs_ns * 1000 / (rt_ns + cfs_ns + 1);
-	ktest_diag(t, "95000/100000 us: FIFO %llu us, CFS %llu us: CFS share %llu.%llu %%",
-		   rt_ns / US, cfs_ns / US, share / 10, share % 10);
-	/* 25 of 500 ms, +- a 5 ms CFS slot cut at each end of the window, - a tick's
-	 * overrun of the last period not yet paid back: 11..39 ms */
-	EXPECT_GE(t, share, 20);
-	EXPECT_LE(t, share, 80);
+	share = rt_ns * 1000 / (500 * MS);
+	ktest_diag(t, "95000/100000 us: FIFO %llu us (%llu.%llu %% of 500 ms), CFS %llu us",
+		   rt_ns / US, share / 10, share % 10, cfs_ns / US);
+	EXPECT_LE(t, share, 960); /* 95 % + a 4 ms tick's overrun in 500 ms */
+	EXPECT_GE(t, share, 900);
+	EXPECT_GT(t, cfs_ns, 0);
 	ASSERT_EQ(t, sched_rt_bandwidth_set(-1, 100000), 0);
 	hog_pair(cpu, 200 * MS, &rt_ns, &cfs_ns);
 	ktest_diag(t, "-1: FIFO %llu us, CFS %llu us", rt_ns / US, cfs_ns / US);
