@@ -472,7 +472,7 @@ static void put_prev_task_balance(struct rq *rq, struct task_struct *prev)
 
 /* Linux: __balance_callbacks(): the push/pull work queued under rq->lock
  * while it could not be dropped (inside __schedule(), a policy change). */
-void run_balance_callbacks(struct rq *rq)
+void __run_balance_callbacks(struct rq *rq)
 {
 	lockdep_assert_held(&rq->lock);
 	while (rq->balance_callback) {
@@ -496,7 +496,14 @@ static struct task_struct *pick_next_task(struct rq *rq, struct task_struct *pre
 	struct task_struct *p;
 
 	lockdep_assert_held(&rq->lock);
-	put_prev_task_balance(rq, prev);
+	/* Linux: __pick_next_task()'s fast path: prev fair or idle, no class above
+	 * fair has a balance to run, only CFS's newidle pull. */
+	if (prev->sched_class == &fair_sched_class || prev->sched_class == &idle_sched_class) {
+		if (!rq->nr_running)
+			fair_sched_class.balance(rq, prev);
+	} else {
+		put_prev_task_balance(rq, prev);
+	}
 	sched_oracle_event(SCHED_EV_PUT_PREV, rq, prev, 0);
 	prev->sched_class->put_prev_task(rq, prev);
 	for_each_class(c) {

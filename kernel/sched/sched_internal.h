@@ -649,7 +649,12 @@ static inline void queue_balance_callback(struct rq *rq, unsigned int work)
 {
 	rq->balance_callback |= work;
 }
-void run_balance_callbacks(struct rq *rq);
+void __run_balance_callbacks(struct rq *rq);
+static inline void run_balance_callbacks(struct rq *rq)
+{
+	if (__builtin_expect(rq->balance_callback != 0, 0))
+		__run_balance_callbacks(rq);
+}
 /* Linux: double_lock_balance(): this_rq is locked; take busiest's too, in
  * lock order. Returns 1 if this_rq's lock was dropped on the way (what it
  * guarded must be checked again). */
