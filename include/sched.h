@@ -68,6 +68,8 @@ struct sched_rt_entity {
 	struct list_head run_list;
 	unsigned int time_slice; /* ns left of an RR slice */
 	int on_rq;
+	bool migratory;			/* counted in rt_nr_migratory when enqueued */
+	struct list_head pushable_node; /* on rt_rq->pushable_tasks (rt.c) */
 };
 
 /* A SCHED_DEADLINE task (kernel/sched/deadline.c; Linux: struct
@@ -82,9 +84,13 @@ struct sched_dl_entity {
 	u64 deadline;	/* absolute, on the rq clock */
 	bool on_dl_rq;	/* in the EDF tree */
 	bool dl_throttled, dl_yielded, dl_non_contending;
-	struct timer dl_timer;	     /* replenishment at the next period */
-	struct timer inactive_timer; /* the 0-lag time: running_bw drops then */
-	u64 nr_throttled;	     /* statistics: times its runtime ran out */
+	bool inactive_ref;	 /* the armed inactive_timer holds a task reference (rq lock) */
+	bool bw_release_pending; /* left DL: dl_bw still in total_bw until 0-lag (dl_b.lock) */
+	bool migratory;		 /* counted in dl_nr_migratory while in the EDF tree */
+	struct list_head pushable_node; /* on dl_rq->pushable_tasks (deadline.c) */
+	struct timer dl_timer;		/* replenishment at the next period */
+	struct timer inactive_timer;	/* the 0-lag time: running_bw drops then */
+	u64 nr_throttled;		/* statistics: times its runtime ran out */
 };
 
 /* Linux: struct sched_attr (include/uapi/linux/sched/types.h), times in ns. */
@@ -131,11 +137,21 @@ struct why_wakeup {
 	u8 rule;			 /* enum why_rule (kernel/sched/sched_internal.h) */
 	bool sync, fits;		 /* WF_SYNC; util fitted the chosen CPU */
 };
+/* Who made a task's last move (why_move.kind): the fair balancer, or the
+ * push / pull of the RT and DL classes (kernel/sched/rt.c, deadline.c). */
+enum why_move_kind {
+	WHY_MOVE_BALANCE,
+	WHY_MOVE_RT_PUSH,
+	WHY_MOVE_RT_PULL,
+	WHY_MOVE_DL_PUSH,
+	WHY_MOVE_DL_PULL,
+};
 struct why_move {
-	u64 ns; /* 0: never moved by the balancer */
+	u64 ns; /* 0: never moved by the balancer, a push or a pull */
 	s16 src, dst;
 	u8 level, idle, type; /* sched domain level, enum cpu_idle_type, migration_type */
 	bool active;	      /* pushed by active balance (the stopper) */
+	u8 kind;	      /* enum why_move_kind */
 };
 struct sched_why {
 	struct why_wakeup wakeup[WHY_NR_WAKEUPS];
@@ -277,6 +293,11 @@ int sched_dl_cpu_busy(unsigned int cpu);
 int set_user_nice(struct task_struct *p, int nice);
 int task_nice(const struct task_struct *p);
 int sched_set_uclamp(struct task_struct *p, unsigned int min, unsigned int max);
+/* RT throttling (kernel/sched/rt.c; Linux: the sysctls kernel.sched_rt_runtime_us and
+ * kernel.sched_rt_period_us). runtime -1: no limit. 0, -EINVAL (period < 1, runtime < -1
+ * or above period), -EBUSY (less than the admitted SCHED_DEADLINE bandwidth). */
+int sched_rt_bandwidth_set(long runtime_us, long period_us);
+void sched_rt_bandwidth_get(long *runtime_us, long *period_us);
 /* kernel/sched/uclamp.c. The effective clamp (request cut to the system
  * limits; the counted one while queued); the rq's aggregated clamp; the
  * system-wide limits and the RT tasks' default uclamp.min (Linux's sysctls

@@ -50,6 +50,13 @@ TRACEPOINT(sched_compute_energy,
 	    u64 best_delta),
 	   (p, prev_cpu, prev_delta, best_cpu, best_delta))
 
+/* RT and DL push / pull (kernel/sched/rt.c, deadline.c): a queued task moved by its
+ * class, not by the fair balancer; how is an enum why_move_kind (include/sched.h).
+ * Linux has no such event (only sched_migrate_task, which follows it here too). */
+TRACEPOINT(sched_push_pull,
+	   (const struct task_struct *p, unsigned int src, unsigned int dst, int how),
+	   (p, src, dst, how))
+
 /* kernel/trace.c: the shell's `trace`. */
 int trace_start(void);	    /* 0, or -1 when the buffers cannot be allocated */
 int trace_start_fill(void); /* same, but a full buffer keeps its first events */

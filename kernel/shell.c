@@ -441,6 +441,55 @@ static int cmd_eas(int argc, char **argv)
 	return 0;
 }
 
+/* Linux's sysctls of the scheduler that exist here: kernel.sched_rt_runtime_us and
+ * kernel.sched_rt_period_us (RT throttling, kernel/sched/rt.c). NAME=VALUE sets one. */
+static int cmd_sysctl(int argc, char **argv)
+{
+	long runtime, period, v;
+
+	sched_rt_bandwidth_get(&runtime, &period);
+	for (int i = 1; i < argc; i++) {
+		char *name = argv[i], *eq = name;
+		bool is_runtime;
+		int err;
+
+		while (*eq && *eq != '=')
+			eq++;
+		eq = *eq ? eq : NULL;
+		if (!strncmp(name, "kernel.", 7))
+			name += 7;
+		if (eq)
+			*eq = '\0';
+		is_runtime = !strcmp(name, "sched_rt_runtime_us");
+		if (!is_runtime && strcmp(name, "sched_rt_period_us")) {
+			printk("sysctl: unknown name '%s' (sched_rt_runtime_us, "
+			       "sched_rt_period_us)\n",
+			       name);
+			return -1;
+		}
+		if (!eq)
+			continue;
+		if (!parse_long(name, eq + 1, is_runtime ? -1 : 1, 0x7fffffff, &v))
+			return -1;
+		err = sched_rt_bandwidth_set(is_runtime ? v : runtime, is_runtime ? period : v);
+		if (err == -EINVAL) {
+			printk("sysctl: sched_rt_runtime_us (%ld) must be -1 or at most "
+			       "sched_rt_period_us (%ld)\n",
+			       is_runtime ? v : runtime, is_runtime ? period : v);
+			return -1;
+		}
+		if (err) {
+			printk("sysctl: the admitted SCHED_DEADLINE bandwidth would not fit: "
+			       "unchanged\n");
+			return -1;
+		}
+		sched_rt_bandwidth_get(&runtime, &period);
+	}
+	printk("kernel.sched_rt_period_us = %ld\nkernel.sched_rt_runtime_us = %ld\n", period,
+	       runtime);
+	return 0;
+}
+
 /* ---- cpuidle and energy ----------------------------------------------------------- */
 
 static int cmd_cpuidle(int argc, char **argv)
@@ -953,6 +1002,9 @@ static const struct command commands[] = {
 	  cmd_eas },
 	{ "energy", "energy [reset]", "joules per CPU and cluster since reset, average power",
 	  cmd_energy },
+	{ "sysctl", "sysctl [kernel.sched_rt_runtime_us[=US]] [kernel.sched_rt_period_us[=US]]",
+	  "show or set RT throttling: RT gets RUNTIME of every PERIOD per CPU (-1: no limit)",
+	  cmd_sysctl },
 	{ "spawn",
 	  "spawn NAME [work=US] [period=US] [nice=N] [policy=normal|batch|idle|fifo|rr|deadline] "
 	  "[prio=1..99] [cpus=LIST] [runtime=US deadline=US]",

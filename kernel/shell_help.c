@@ -102,8 +102,14 @@ static const struct cmd_help helps[] = {
 	{ "why", "  why PID: the task's last wakeup placements (newest first): prev (where\n"
 		 "  it last ran), the waker's CPU, target (after wake_affine), the CPU chosen\n"
 		 "  and the rule of select_task_rq_fair() that chose it; the CPUs that rule\n"
-		 "  considered and those its util fits; its misfit status; and the last load\n"
-		 "  balance that moved it, with the migration type and who balanced.\n" },
+		 "  considered and those its util fits; its misfit status; and the last move:\n"
+		 "  a load balance (its migration type and who balanced) or an RT/DL push or\n"
+		 "  pull.\n" },
+	{ "sysctl", "  kernel.sched_rt_runtime_us (950000) of every kernel.sched_rt_period_us\n"
+		    "  (1000000) is what RT tasks may run on a CPU; past it the CPU's RT queue\n"
+		    "  is throttled until the period ends (Linux's RT throttling). -1: no limit.\n"
+		    "  SCHED_DEADLINE admission allows the same share; a value that would not\n"
+		    "  fit the admitted DL bandwidth is refused.\n" },
 	{ "run", "  'help run' lists each benchmark's and experiment's keys and defaults;\n"
 		 "  an unknown key or benchmark is refused before anything starts.\n" },
 	{ "selftest", "  runs the named KTEST suites, KTAP output. The suites and their cases:\n" },

@@ -32,6 +32,7 @@ enum trace_type {
 	T_PELT_SE,
 	T_OVERUTIL,
 	T_ENERGY,
+	T_PUSH_PULL,
 	T_NR
 };
 
@@ -42,6 +43,7 @@ static const char *const trace_names[T_NR] = {
 	[T_FREQ] = "cpu_frequency",	     [T_IDLE] = "cpu_idle",
 	[T_PELT_CFS] = "sched_pelt_cfs",     [T_PELT_SE] = "sched_pelt_se",
 	[T_OVERUTIL] = "sched_overutilized", [T_ENERGY] = "sched_compute_energy",
+	[T_PUSH_PULL] = "sched_push_pull",
 };
 
 struct trace_task {
@@ -62,6 +64,7 @@ struct trace_entry {
 		struct {
 			struct trace_task p;
 			int cpu, dest; /* target_cpu, or orig_cpu/dest_cpu */
+			int how;       /* sched_push_pull: enum why_move_kind */
 		} wk;
 		struct {
 			u32 state, cpu;
@@ -183,6 +186,21 @@ void __trace_sched_wakeup_new(const struct task_struct *p)
 void __trace_sched_migrate_task(const struct task_struct *p, unsigned int dest_cpu)
 {
 	trace_wake(T_MIGRATE, p, p->cpu, (int)dest_cpu);
+}
+
+void __trace_sched_push_pull(const struct task_struct *p, unsigned int src, unsigned int dst,
+			     int how)
+{
+	unsigned long flags;
+	struct trace_entry *e = trace_get(T_PUSH_PULL, &flags);
+
+	if (!e)
+		return;
+	task_id(&e->wk.p, p, src);
+	e->wk.cpu = (int)src;
+	e->wk.dest = (int)dst;
+	e->wk.how = how;
+	trace_put(flags);
 }
 
 static void trace_power(enum trace_type type, u32 state, unsigned int cpu)
@@ -346,6 +364,15 @@ static void print_entry(const struct trace_entry *e)
 	case T_MIGRATE:
 		ksnprintf(body, sizeof(body), "comm=%s pid=%d prio=%d orig_cpu=%d dest_cpu=%d",
 			  e->wk.p.comm, e->wk.p.pid, e->wk.p.prio, e->wk.cpu, e->wk.dest);
+		break;
+	case T_PUSH_PULL:
+		ksnprintf(body, sizeof(body),
+			  "comm=%s pid=%d prio=%d class=%s how=%s orig_cpu=%d dest_cpu=%d",
+			  e->wk.p.comm, e->wk.p.pid, e->wk.p.prio,
+			  e->wk.how >= WHY_MOVE_DL_PUSH ? "dl" : "rt",
+			  e->wk.how == WHY_MOVE_RT_PULL || e->wk.how == WHY_MOVE_DL_PULL ? "pull"
+											 : "push",
+			  e->wk.cpu, e->wk.dest);
 		break;
 	case T_FREQ:
 	case T_IDLE:

@@ -307,6 +307,14 @@ static int select_task_rq(struct task_struct *p, int cpu, int wake_flags)
 
 /* ---- wakeups -------------------------------------------------------------------- */
 
+/* Linux: ttwu_do_wakeup()'s task_woken(): the class may push what will not
+ * run here soon (rt.c). rq locked; its lock may be dropped and retaken. */
+static void task_woken(struct rq *rq, struct task_struct *p)
+{
+	if (p->sched_class->task_woken)
+		p->sched_class->task_woken(rq, p);
+}
+
 /* Linux: try_to_wake_up(). Returns 1 if the task was woken. */
 int wake_up_process_flags(struct task_struct *p, int wake_flags)
 {
@@ -331,6 +339,7 @@ int wake_up_process_flags(struct task_struct *p, int wake_flags)
 		update_rq_clock(rq);
 		p->state = TASK_RUNNING;
 		check_preempt_curr(rq, p, wake_flags);
+		task_woken(rq, p);
 		spin_unlock(&rq->lock);
 		spin_unlock_irqrestore(&p->pi_lock, flags);
 		return 1;
@@ -360,6 +369,7 @@ int wake_up_process_flags(struct task_struct *p, int wake_flags)
 	sched_ttwu_idle_stamp(rq);
 	trace_sched_wakeup(p);
 	check_preempt_curr(rq, p, wake_flags);
+	task_woken(rq, p);
 	spin_unlock(&rq->lock);
 	spin_unlock_irqrestore(&p->pi_lock, flags);
 	return 1;
@@ -395,6 +405,7 @@ static void sched_fork(struct task_struct *p)
 	uclamp_policy_defaults(p);
 	p->recent_used_cpu = -1;
 	INIT_LIST_HEAD(&p->rt.run_list);
+	INIT_LIST_HEAD(&p->rt.pushable_node);
 	sched_dl_task_init(p);
 	memset(&p->se.avg, 0, sizeof(p->se.avg));
 }
@@ -432,11 +443,52 @@ void wake_up_new_task(struct task_struct *p)
 	activate_task(rq, p, ENQUEUE_INITIAL);
 	trace_sched_wakeup_new(p);
 	check_preempt_curr(rq, p, WF_FORK);
+	task_woken(rq, p);
 	spin_unlock(&rq->lock);
 	spin_unlock_irqrestore(&p->pi_lock, flags);
 }
 
 /* ---- schedule() ----------------------------------------------------------------- */
+
+/* Linux: put_prev_task_balance(): each class from prev's down may pull work
+ * before the pick (RT and DL when prev leaves them, CFS's newidle balance
+ * when nothing is left), until one says a class from it up has work. This
+ * rq stays locked throughout (deviations.md). */
+static void put_prev_task_balance(struct rq *rq, struct task_struct *prev)
+{
+	const struct sched_class *c;
+	bool below = false;
+
+	for_each_class(c) {
+		below |= c == prev->sched_class;
+		if (c == &fair_sched_class)
+			break;
+		if (below && c->balance && c->balance(rq, prev))
+			return;
+	}
+	if (!rq->nr_running) /* Linux: balance_fair() */
+		fair_sched_class.balance(rq, prev);
+}
+
+/* Linux: __balance_callbacks(): the push/pull work queued under rq->lock
+ * while it could not be dropped (inside __schedule(), a policy change). */
+void __run_balance_callbacks(struct rq *rq)
+{
+	lockdep_assert_held(&rq->lock);
+	while (rq->balance_callback) {
+		unsigned int work = rq->balance_callback;
+
+		rq->balance_callback = 0;
+		if (work & BALANCE_PUSH_RT)
+			push_rt_tasks(rq);
+		if (work & BALANCE_PULL_RT)
+			pull_rt_task(rq);
+		if (work & BALANCE_PUSH_DL)
+			push_dl_tasks(rq);
+		if (work & BALANCE_PULL_DL)
+			pull_dl_task(rq);
+	}
+}
 
 static struct task_struct *pick_next_task(struct rq *rq, struct task_struct *prev)
 {
@@ -444,9 +496,14 @@ static struct task_struct *pick_next_task(struct rq *rq, struct task_struct *pre
 	struct task_struct *p;
 
 	lockdep_assert_held(&rq->lock);
-	/* About to idle: try to pull work first (Linux: put_prev_task_balance()). */
-	if (!rq->nr_running)
-		fair_sched_class.balance(rq, prev);
+	/* Linux: __pick_next_task()'s fast path: prev fair or idle, no class above
+	 * fair has a balance to run, only CFS's newidle pull. */
+	if (prev->sched_class == &fair_sched_class || prev->sched_class == &idle_sched_class) {
+		if (!rq->nr_running)
+			fair_sched_class.balance(rq, prev);
+	} else {
+		put_prev_task_balance(rq, prev);
+	}
 	sched_oracle_event(SCHED_EV_PUT_PREV, rq, prev, 0);
 	prev->sched_class->put_prev_task(rq, prev);
 	for_each_class(c) {
@@ -549,6 +606,7 @@ void schedule_tail(struct task_struct *prev)
 
 	lockdep_assert_irqs_disabled();
 	finish_task_switch(prev);
+	run_balance_callbacks(rq);
 	spin_unlock(&rq->lock);
 	finish_switch_unlocked(prev);
 	arch_irq_enable();
@@ -587,6 +645,7 @@ static void __schedule(bool preempt)
 		rq = this_rq();
 		finish_task_switch(prev);
 	}
+	run_balance_callbacks(rq); /* the switch is done: rq's lock may be dropped now */
 	spin_unlock(&rq->lock);
 	finish_switch_unlocked(prev);
 	arch_irq_restore(flags);
@@ -713,6 +772,8 @@ int set_cpus_allowed(struct task_struct *p, const cpumask_t *mask)
 	}
 	rq = task_rq_lock(p);
 	cpu = p->cpu;
+	if (task_on_rq_queued(p) && p->sched_class->cpus_allowed_changed)
+		p->sched_class->cpus_allowed_changed(rq, p);
 	if (!cpumask_test_cpu((unsigned int)cpu, mask) && task_on_rq_queued(p)) {
 		if (task_running(rq, p)) {
 			stop = true;
@@ -783,6 +844,7 @@ static void change_task(struct task_struct *p, void (*fn)(struct task_struct *, 
 	}
 	if (queued && !running)
 		check_preempt_curr(rq, p, 0);
+	run_balance_callbacks(rq); /* Linux: __sched_setscheduler()'s balance_callbacks() */
 	spin_unlock(&rq->lock);
 	spin_unlock_irqrestore(&p->pi_lock, flags);
 }
@@ -842,7 +904,7 @@ int sched_setscheduler(struct task_struct *p, unsigned int policy, unsigned int 
 		return -1;
 	if (p->is_idle)
 		return -1;
-	if (dl_task(p)) { /* releases its DL bandwidth */
+	if (dl_task(p)) { /* its DL bandwidth goes at its 0-lag time (deadline.c) */
 		struct sched_attr a = { .sched_policy = policy };
 
 		sched_dl_overflow(p, &a);
@@ -1098,6 +1160,7 @@ void sched_init_cpu(unsigned int cpu, struct task_struct *idle)
 	init_cfs_rq_of(&rq->cfs, rq, &root_task_group);
 	INIT_LIST_HEAD(&rq->leaf_cfs_rq_list);
 	init_rt_rq(&rq->rt);
+	rt_rq_online(rq);
 	init_uclamp_rq(rq);
 	init_dl_rq(&rq->dl);
 	INIT_LIST_HEAD(&rq->cfs_tasks);

@@ -6,13 +6,11 @@
  * capacity-aware placement. Task and rq state under rq->lock, the admitted
  * bandwidth under dl_bw.lock (a leaf). Linux: kernel/sched/deadline.c. */
 #include "sched_internal.h"
+#include "trace.h"
 
-/* Linux: sysctl_sched_dl_period_max / _min (us), and the default
- * sched_rt_runtime_us / sched_rt_period_us that admission allows. */
+/* Linux: sysctl_sched_dl_period_max / _min (us). */
 #define DL_PERIOD_MAX_NS ((1ull << 22) * NSEC_PER_USEC)
 #define DL_PERIOD_MIN_NS (100 * NSEC_PER_USEC)
-#define DL_RT_RUNTIME_US 950000ull
-#define DL_RT_PERIOD_US	 1000000ull
 
 static inline bool dl_time_before(u64 a, u64 b)
 {
@@ -40,7 +38,7 @@ static struct {
 
 static u64 dl_bw_limit(void) /* Linux: dl_b->bw, global_rt_runtime / global_rt_period */
 {
-	return to_ratio(DL_RT_PERIOD_US, DL_RT_RUNTIME_US);
+	return sched_rt_bw();
 }
 
 /* Linux: dl_bw_capacity(): the sum of the root domain's active CPUs'
@@ -79,15 +77,41 @@ int sched_dl_overflow(struct task_struct *p, const struct sched_attr *attr)
 		return 0;
 	flags = spin_lock_irqsave(&dl_b.lock);
 	if (is && !dl_overflow(dl_bw_capacity(-1), was ? p->dl.dl_bw : 0, new_bw)) {
+		/* back before the 0-lag time of its last stint: that bandwidth goes now */
+		if (!was && p->dl.bw_release_pending)
+			dl_b.total_bw -= p->dl.dl_bw;
+		p->dl.bw_release_pending = false;
 		dl_b.total_bw = dl_b.total_bw - (was ? p->dl.dl_bw : 0) + new_bw;
 		err = 0;
 	} else if (!is) {
-		/* Linux keeps it until the 0-lag time (inactive_task_timer). */
-		dl_b.total_bw -= p->dl.dl_bw;
+		/* kept until the 0-lag time: switched_from_dl(), inactive_task_timer() */
 		err = 0;
 	}
 	spin_unlock_irqrestore(&dl_b.lock, flags);
 	return err;
+}
+
+/* Linux: sched_dl_global_validate(): a new RT bandwidth (the sysctls) must
+ * leave room for the DL bandwidth already admitted. */
+int sched_rt_global_bw_ok(u64 new_bw)
+{
+	unsigned long flags = spin_lock_irqsave(&dl_b.lock);
+	bool ok = cap_scale(new_bw, dl_bw_capacity(-1)) >= dl_b.total_bw;
+
+	spin_unlock_irqrestore(&dl_b.lock, flags);
+	return ok;
+}
+
+/* A task that left DL gives its bandwidth back, once (the 0-lag time came, or
+ * it had none left). Linux: the __dl_sub() of inactive_task_timer(). */
+static void dl_release_bw(struct task_struct *p)
+{
+	unsigned long flags = spin_lock_irqsave(&dl_b.lock);
+
+	if (p->dl.bw_release_pending)
+		dl_b.total_bw -= p->dl.dl_bw;
+	p->dl.bw_release_pending = false;
+	spin_unlock_irqrestore(&dl_b.lock, flags);
 }
 
 void sched_dl_bw_info(u64 *total_bw, u64 *max_bw)
@@ -141,10 +165,19 @@ static void dl_timer_unlock(struct task_struct *p, struct rq *rq)
 	spin_unlock(&p->pi_lock);
 }
 
+/* The 0-lag time from now: deadline - runtime x period / dl_runtime - now
+ * (had it used the rest of its runtime at its bandwidth it would finish then). */
+static s64 dl_zerolag(const struct rq *rq, const struct sched_dl_entity *dl_se)
+{
+	/* runtime x period in 1024-ns units: periods up to 2^22 us stay in 64 bits */
+	return (s64)dl_se->deadline -
+	       (dl_se->runtime >> DL_SCALE) * (s64)dl_se->dl_period /
+		       (s64)(dl_se->dl_runtime >> DL_SCALE) -
+	       (s64)rq->clock;
+}
+
 /* A task stops contending when it sleeps, but its bandwidth stays active
- * until its 0-lag time, deadline - runtime x period / dl_runtime (had it used
- * the rest of its runtime at its bandwidth it would have finished then).
- * Linux: task_non_contending(). */
+ * until its 0-lag time. Linux: task_non_contending(). */
 static void task_non_contending(struct rq *rq, struct task_struct *p)
 {
 	struct sched_dl_entity *dl_se = &p->dl;
@@ -152,11 +185,7 @@ static void task_non_contending(struct rq *rq, struct task_struct *p)
 
 	if (!dl_se->dl_runtime || dl_se->dl_non_contending)
 		return;
-	/* runtime x period in 1024-ns units: periods up to 2^22 us stay in 64 bits */
-	zerolag = (s64)dl_se->deadline -
-		  (dl_se->runtime >> DL_SCALE) * (s64)dl_se->dl_period /
-			  (s64)(dl_se->dl_runtime >> DL_SCALE) -
-		  (s64)rq->clock;
+	zerolag = dl_zerolag(rq, dl_se);
 	if (zerolag < 0 || p->state == TASK_DEAD) {
 		sub_running_bw(rq, dl_se->dl_bw);
 		return;
@@ -179,19 +208,37 @@ static void task_contending(struct rq *rq, struct sched_dl_entity *dl_se)
 	}
 }
 
-/* Linux: inactive_task_timer(): the 0-lag time came while it slept. */
+/* Linux: __dl_clear_params(): what a task that left DL keeps until its 0-lag time. */
+static void dl_clear_params(struct sched_dl_entity *dl_se)
+{
+	dl_se->dl_runtime = dl_se->dl_deadline = dl_se->dl_period = 0;
+	dl_se->dl_bw = dl_se->dl_density = 0;
+	dl_se->deadline = 0;
+	dl_se->runtime = 0;
+}
+
+/* Linux: inactive_task_timer(): the 0-lag time came while it slept (its
+ * running_bw goes), or after it left DL (its admitted bandwidth goes too). */
 static void inactive_task_timer(struct timer *t)
 {
 	struct sched_dl_entity *dl_se = container_of(t, struct sched_dl_entity, inactive_timer);
 	struct task_struct *p = dl_task_of(dl_se);
 	struct rq *rq = dl_timer_lock(p);
+	bool put;
 
-	if (dl_se->dl_non_contending) {
+	if (!dl_task(p)) {
+		dl_release_bw(p);
+		dl_clear_params(dl_se);
+	} else if (dl_se->dl_non_contending) {
 		update_rq_clock(rq);
 		dl_se->dl_non_contending = false;
 		sub_running_bw(rq, dl_se->dl_bw);
 	}
+	put = dl_se->inactive_ref;
+	dl_se->inactive_ref = false;
 	dl_timer_unlock(p, rq);
+	if (put) /* it may have exited meanwhile: this was the last reference */
+		put_task_struct(p);
 }
 
 /* ---- CBS: deadlines, runtime, throttling -------------------------------------------- */
@@ -275,6 +322,61 @@ static void update_earliest_dl(struct dl_rq *dl_rq)
 		   left ? rb_entry(left, struct sched_dl_entity, rb_node)->deadline : 0);
 }
 
+/* ---- push/pull bookkeeping: the overload mask, the pushable list ------------------ */
+
+cpumask_t sched_dlo_mask;
+int sched_dlo_count;
+
+/* Linux: update_dl_migration(): dl_set_overload() / dl_clear_overload(). */
+static void update_dl_migration(struct rq *rq)
+{
+	struct dl_rq *dl_rq = &rq->dl;
+	bool over = dl_rq->dl_nr_migratory && dl_rq->dl_nr_running > 1;
+
+	if (over == dl_rq->overloaded)
+		return;
+	dl_rq->overloaded = over;
+	if (over) {
+		cpumask_set_cpu(rq->cpu, &sched_dlo_mask);
+		__atomic_add_fetch(&sched_dlo_count, 1, __ATOMIC_SEQ_CST);
+	} else {
+		__atomic_sub_fetch(&sched_dlo_count, 1, __ATOMIC_SEQ_CST);
+		cpumask_clear_cpu(rq->cpu, &sched_dlo_mask);
+	}
+}
+
+static bool has_pushable_dl_tasks(const struct rq *rq)
+{
+	return !list_empty(&rq->dl.pushable_tasks);
+}
+
+static struct task_struct *first_pushable_dl(const struct rq *rq)
+{
+	return list_first_entry(&rq->dl.pushable_tasks, struct task_struct, dl.pushable_node);
+}
+
+/* Linux: enqueue_pushable_dl_task(): earliest deadline first (Linux: an rbtree). */
+static void enqueue_pushable_dl_task(struct rq *rq, struct task_struct *p)
+{
+	struct list_head *pos;
+
+	list_del_init(&p->dl.pushable_node);
+	list_for_each(pos, &rq->dl.pushable_tasks)
+		if (dl_time_before(
+			    p->dl.deadline,
+			    list_entry(pos, struct task_struct, dl.pushable_node)->dl.deadline))
+			break;
+	list_add_tail(&p->dl.pushable_node, pos);
+	WRITE_ONCE(rq->dl.earliest_dl_next, first_pushable_dl(rq)->dl.deadline);
+}
+
+static void dequeue_pushable_dl_task(struct rq *rq, struct task_struct *p)
+{
+	list_del_init(&p->dl.pushable_node);
+	WRITE_ONCE(rq->dl.earliest_dl_next,
+		   has_pushable_dl_tasks(rq) ? first_pushable_dl(rq)->dl.deadline : 0);
+}
+
 /* Linux: __enqueue_dl_entity() + inc_dl_tasks(). */
 static void __enqueue_dl_entity(struct rq *rq, struct sched_dl_entity *dl_se)
 {
@@ -282,6 +384,11 @@ static void __enqueue_dl_entity(struct rq *rq, struct sched_dl_entity *dl_se)
 	dl_se->on_dl_rq = true;
 	WRITE_ONCE(rq->dl.dl_nr_running, rq->dl.dl_nr_running + 1);
 	update_earliest_dl(&rq->dl);
+	dl_se->migratory = dl_task_of(dl_se)->nr_cpus_allowed > 1; /* Linux: inc_dl_migration() */
+	rq->dl.dl_nr_migratory += dl_se->migratory;
+	update_dl_migration(rq);
+	if (rq->dl.dl_nr_running == 1) /* Linux: inc_dl_deadline(): RT must not come here */
+		cpupri_set(rq->cpu, MAX_RT_PRIO);
 }
 
 static void __dequeue_dl_entity(struct rq *rq, struct sched_dl_entity *dl_se)
@@ -290,6 +397,11 @@ static void __dequeue_dl_entity(struct rq *rq, struct sched_dl_entity *dl_se)
 	dl_se->on_dl_rq = false;
 	WRITE_ONCE(rq->dl.dl_nr_running, rq->dl.dl_nr_running - 1);
 	update_earliest_dl(&rq->dl);
+	rq->dl.dl_nr_migratory -= dl_se->migratory; /* Linux: dec_dl_migration() */
+	dl_se->migratory = false;
+	update_dl_migration(rq);
+	if (!rq->dl.dl_nr_running) /* Linux: dec_dl_deadline(): the RT level again */
+		cpupri_set(rq->cpu, rq->rt.highest_prio_curr);
 }
 
 /* Linux leaves a throttled task on_rq but off the EDF tree and out of
@@ -411,6 +523,8 @@ static void enqueue_task_dl(struct rq *rq, struct task_struct *p, int flags)
 		setup_new_dl_entity(rq, dl_se);
 	}
 	__enqueue_dl_entity(rq, dl_se);
+	if (!task_running(rq, p) && p->nr_cpus_allowed > 1)
+		enqueue_pushable_dl_task(rq, p);
 	if (flags & ENQUEUE_REPLENISH) /* from the timer or update_curr_dl: not the core */
 		rq->nr_running++;
 }
@@ -421,6 +535,7 @@ static void dequeue_task_dl(struct rq *rq, struct task_struct *p, int flags)
 
 	lockdep_assert_held(&rq->lock);
 	update_curr_dl(rq);
+	dequeue_pushable_dl_task(rq, p);
 	if (dl_se->on_dl_rq)
 		__dequeue_dl_entity(rq, dl_se);
 	else if (!list_empty(&dl_se->throttled_node))
@@ -456,22 +571,29 @@ static struct task_struct *pick_next_task_dl(struct rq *rq)
 		return NULL;
 	p = dl_task_of(rb_entry(left, struct sched_dl_entity, rb_node));
 	p->se.exec_start = rq->clock_task;
+	dequeue_pushable_dl_task(rq, p);
 	/* Linux: set_next_task_dl(first): the signal was idle until now */
 	if (rq->curr->sched_class != &dl_sched_class)
 		update_dl_rq_load_avg(rq, false);
+	if (has_pushable_dl_tasks(rq)) /* Linux: deadline_queue_push_tasks() */
+		queue_balance_callback(rq, BALANCE_PUSH_DL);
 	return p;
 }
 
+/* Still in the tree (preempted): it may now be pushed. */
 static void put_prev_task_dl(struct rq *rq, struct task_struct *p)
 {
 	lockdep_assert_held(&rq->lock);
 	update_curr_dl(rq);
 	update_dl_rq_load_avg(rq, true);
+	if (p->dl.on_dl_rq && p->nr_cpus_allowed > 1)
+		enqueue_pushable_dl_task(rq, p);
 }
 
 static void set_next_task_dl(struct rq *rq, struct task_struct *p, bool first)
 {
 	p->se.exec_start = rq->clock_task;
+	dequeue_pushable_dl_task(rq, p);
 }
 
 /* Linux: task_tick_dl() (no HRTICK_DL: throttling is seen at the tick or at
@@ -581,6 +703,178 @@ static int select_task_rq_dl(struct task_struct *p, int cpu, int wake_flags)
 	return cpu;
 }
 
+/* ---- push and pull (Linux: push_dl_task(), pull_dl_task()) -------------------------- */
+
+#define DL_MAX_TRIES 3
+
+/* Linux: find_lock_later_rq(): a CPU with no DL task or a later earliest
+ * deadline than task's, locked along with rq; NULL if none (or task moved). */
+static struct rq *find_lock_later_rq(struct task_struct *task, struct rq *rq)
+{
+	for (int tries = 0; tries < DL_MAX_TRIES; tries++) {
+		int cpu = find_later_rq(task);
+		struct rq *later;
+
+		if (cpu < 0 || cpu == (int)rq->cpu)
+			return NULL;
+		later = cpu_rq(cpu);
+		if (READ_ONCE(later->dl.dl_nr_running) &&
+		    !dl_time_before(task->dl.deadline, READ_ONCE(later->dl.earliest_dl)))
+			return NULL; /* nothing later than us: another try finds the same */
+		if (double_lock_balance(rq, later) &&
+		    (task_rq(task) != rq || !cpumask_test_cpu(later->cpu, &task->cpus_allowed) ||
+		     task_running(rq, task) || !dl_task(task) || !task_on_rq_queued(task) ||
+		     !task->dl.on_dl_rq)) {
+			double_unlock_balance(rq, later);
+			return NULL;
+		}
+		if (!later->dl.dl_nr_running ||
+		    dl_time_before(task->dl.deadline, later->dl.earliest_dl))
+			return later;
+		double_unlock_balance(rq, later);
+	}
+	return NULL;
+}
+
+static void move_queued_dl_task(struct rq *src, struct rq *dst, struct task_struct *p)
+{
+	update_rq_clock(src);
+	update_rq_clock(dst);
+	deactivate_task(src, p, 0);
+	set_task_cpu(p, dst->cpu);
+	activate_task(dst, p, 0);
+	if (DEBUG_SCHED_ENABLED)
+		sched_debug_check_rqs(src, dst);
+}
+
+/* Linux: push_dl_task(): if this CPU is overloaded, move its earliest waiting
+ * DL task to a free CPU or one whose earliest deadline is later. 1: moved. */
+static int push_dl_task(struct rq *rq)
+{
+	struct task_struct *next_task, *task;
+	struct rq *later;
+
+	if (!rq->dl.overloaded || !has_pushable_dl_tasks(rq))
+		return 0;
+	next_task = first_pushable_dl(rq);
+	for (;;) {
+		/* it woke and preempts curr here: let it run here */
+		if (dl_task(rq->curr) &&
+		    dl_time_before(next_task->dl.deadline, rq->curr->dl.deadline) &&
+		    rq->curr->nr_cpus_allowed > 1) {
+			resched_curr(rq);
+			return 0;
+		}
+		__atomic_add_fetch(&next_task->refcount, 1, __ATOMIC_ACQ_REL);
+		later = find_lock_later_rq(next_task, rq);
+		if (later)
+			break;
+		task = has_pushable_dl_tasks(rq) ? first_pushable_dl(rq) : NULL;
+		put_task_struct(next_task);
+		if (!task || task == next_task)
+			return 0;
+		next_task = task;
+	}
+	move_queued_dl_task(rq, later, next_task);
+	trace_sched_push_pull(next_task, rq->cpu, later->cpu, WHY_MOVE_DL_PUSH);
+	why_note_push_pull(next_task, (int)rq->cpu, (int)later->cpu, WHY_MOVE_DL_PUSH);
+	resched_curr(later);
+	double_unlock_balance(rq, later);
+	put_task_struct(next_task);
+	return 1;
+}
+
+void push_dl_tasks(struct rq *rq)
+{
+	lockdep_assert_held(&rq->lock);
+	if (!sched_feat(DL_PUSH_PULL))
+		return;
+	while (push_dl_task(rq))
+		;
+}
+
+/* Linux: pick_earliest_pushable_dl_task(). */
+static struct task_struct *pick_earliest_pushable_dl_task(struct rq *rq, unsigned int cpu)
+{
+	struct list_head *pos;
+
+	list_for_each(pos, &rq->dl.pushable_tasks) {
+		struct task_struct *p = list_entry(pos, struct task_struct, dl.pushable_node);
+
+		if (!task_running(rq, p) && cpumask_test_cpu(cpu, &p->cpus_allowed))
+			return p;
+	}
+	return NULL;
+}
+
+/* Linux: pull_dl_task(): this CPU's earliest deadline became later (its DL
+ * task blocked or left): take the earliest waiting DL task of the overloaded
+ * CPUs that would be the earliest here. may_drop: as rt.c's pull (inside
+ * __schedule() a lower CPU is only tried, and tried again after the switch). */
+static void __pull_dl_task(struct rq *this_rq, bool may_drop)
+{
+	unsigned int this_cpu = this_rq->cpu, cpu;
+	bool resched = false, have_dmin = false;
+	u64 dmin = 0;
+
+	if (!sched_feat(DL_PUSH_PULL) || !__atomic_load_n(&sched_dlo_count, __ATOMIC_SEQ_CST))
+		return;
+	for_each_cpu(cpu, &sched_dlo_mask) {
+		struct rq *src = cpu_rq(cpu);
+		struct task_struct *p;
+
+		if (cpu == this_cpu ||
+		    (this_rq->dl.dl_nr_running &&
+		     dl_time_before(this_rq->dl.earliest_dl, READ_ONCE(src->dl.earliest_dl_next))))
+			continue; /* unlocked hint, as Linux: src pushes what improves */
+		if (may_drop || src->cpu > this_cpu) {
+			double_lock_balance(this_rq, src);
+		} else if (!spin_trylock(&src->lock)) {
+			queue_balance_callback(this_rq, BALANCE_PULL_DL);
+			continue;
+		}
+		p = src->dl.dl_nr_running > 1 ? pick_earliest_pushable_dl_task(src, this_cpu)
+					      : NULL;
+		if (p && (!have_dmin || dl_time_before(p->dl.deadline, dmin)) &&
+		    (!this_rq->dl.dl_nr_running ||
+		     dl_time_before(p->dl.deadline, this_rq->dl.earliest_dl)) &&
+		    /* not one about to preempt src's curr: src runs it */
+		    dl_task(src->curr) && !dl_time_before(p->dl.deadline, src->curr->dl.deadline)) {
+			move_queued_dl_task(src, this_rq, p);
+			trace_sched_push_pull(p, cpu, this_cpu, WHY_MOVE_DL_PULL);
+			why_note_push_pull(p, (int)cpu, (int)this_cpu, WHY_MOVE_DL_PULL);
+			dmin = p->dl.deadline;
+			have_dmin = resched = true;
+		}
+		double_unlock_balance(this_rq, src);
+	}
+	if (resched)
+		resched_curr(this_rq);
+}
+
+void pull_dl_task(struct rq *this_rq)
+{
+	__pull_dl_task(this_rq, true);
+}
+
+/* Linux: balance_dl(): prev, a DL task, blocked or was throttled: pull. */
+static int balance_dl(struct rq *rq, struct task_struct *prev)
+{
+	if (!prev->dl.on_dl_rq && dl_task(prev) && cpu_active(rq->cpu))
+		__pull_dl_task(rq, false);
+	return rq->dl.dl_nr_running;
+}
+
+/* Linux: task_woken_dl(): a woken task that will not run here soon is pushed. */
+static void task_woken_dl(struct rq *rq, struct task_struct *p)
+{
+	struct task_struct *curr = rq->curr;
+
+	if (!task_running(rq, p) && !rq->need_resched && p->nr_cpus_allowed > 1 && dl_task(curr) &&
+	    (curr->nr_cpus_allowed < 2 || !dl_time_before(p->dl.deadline, curr->dl.deadline)))
+		push_dl_tasks(rq);
+}
+
 /* Linux: migrate_task_rq_dl(): a sleeping task woken elsewhere takes its
  * still-active bandwidth along (the old rq loses it now, the new one gains
  * it in task_contending()). A queued one moves it by dequeue/enqueue. */
@@ -608,7 +902,10 @@ static void task_dead_dl(struct task_struct *p)
 	struct rq *rq;
 
 	timer_cancel(&p->dl.dl_timer);
-	timer_cancel(&p->dl.inactive_timer);
+	if (timer_cancel(&p->dl.inactive_timer) && p->dl.inactive_ref) {
+		p->dl.inactive_ref = false; /* not the last: the core still holds one */
+		put_task_struct(p);
+	}
 	flags = spin_lock_irqsave(&p->pi_lock);
 	rq = task_rq(p);
 	spin_lock(&rq->lock);
@@ -623,32 +920,56 @@ static void task_dead_dl(struct task_struct *p)
 	spin_unlock_irqrestore(&dl_b.lock, flags);
 }
 
-/* Leaving DL (change_task(): dequeued with DEQUEUE_SAVE, which took its
- * bandwidth off running_bw if queued). A sleeper's 0-lag bandwidth goes now
- * (Linux keeps it to the 0-lag time); a throttled queued task counts in
- * nr_running again. Linux: switched_from_dl(), __dl_clear_params(). */
+/* Leaving DL (change_task(): dequeued with DEQUEUE_SAVE, which took a queued
+ * task's bandwidth off running_bw). Its admitted bandwidth stays in total_bw
+ * until its 0-lag time (a sleeper's timer is armed already; a queued task's
+ * is armed now), then inactive_task_timer() gives it back and clears its
+ * parameters; with no 0-lag time ahead, at once. A sleeper's running_bw goes
+ * now (it may run elsewhere as another class meanwhile); a throttled queued
+ * task counts in nr_running again. Linux: switched_from_dl(). */
 static void switched_from_dl(struct rq *rq, struct task_struct *p)
 {
 	struct sched_dl_entity *dl_se = &p->dl;
+	bool queued = task_on_rq_queued(p), hold = false;
+	unsigned long flags;
+	s64 zerolag = 0;
 
-	if (dl_se->dl_non_contending) {
+	if (queued && dl_se->dl_runtime) {
+		zerolag = dl_zerolag(rq, dl_se);
+		hold = zerolag > 0;
+	} else if (dl_se->dl_non_contending) {
 		dl_se->dl_non_contending = false;
 		sub_running_bw(rq, dl_se->dl_bw);
-		timer_try_cancel(&dl_se->inactive_timer);
+		hold = true;
 	}
-	if (dl_se->dl_throttled && task_on_rq_queued(p))
+	if (dl_se->dl_throttled && queued)
 		rq->nr_running++;
 	dl_se->dl_throttled = dl_se->dl_yielded = false;
-	dl_se->dl_runtime = dl_se->dl_deadline = dl_se->dl_period = 0;
-	dl_se->dl_bw = dl_se->dl_density = 0;
-	dl_se->deadline = 0;
-	dl_se->runtime = 0;
+	if (queued && !rq->dl.dl_nr_running) /* the last DL task here left: pull */
+		queue_balance_callback(rq, BALANCE_PULL_DL);
+	flags = spin_lock_irqsave(&dl_b.lock);
+	dl_se->bw_release_pending = true;
+	spin_unlock_irqrestore(&dl_b.lock, flags);
+	if (!hold) {
+		dl_release_bw(p);
+		dl_clear_params(dl_se);
+		return;
+	}
+	if (!dl_se->inactive_ref) { /* the timer may outlive the task's other users */
+		dl_se->inactive_ref = true;
+		__atomic_add_fetch(&p->refcount, 1, __ATOMIC_ACQ_REL);
+	}
+	if (queued)
+		timer_start(&dl_se->inactive_timer, arch_clock_ns() + (u64)zerolag);
 }
 
+/* Linux: switched_to_dl(): a queued task that became DL may overload this CPU. */
 static void switched_to_dl(struct rq *rq, struct task_struct *p)
 {
 	if (task_running(rq, p))
 		update_dl_rq_load_avg(rq, false);
+	else if (task_on_rq_queued(p) && p->nr_cpus_allowed > 1 && rq->dl.overloaded)
+		queue_balance_callback(rq, BALANCE_PUSH_DL);
 }
 
 /* A changed deadline may reorder: let pick decide. */
@@ -667,6 +988,8 @@ const struct sched_class dl_sched_class = {
 	.put_prev_task = put_prev_task_dl,
 	.set_next_task = set_next_task_dl,
 	.select_task_rq = select_task_rq_dl,
+	.balance = balance_dl,
+	.task_woken = task_woken_dl,
 	.migrate_task_rq = migrate_task_rq_dl,
 	.task_tick = task_tick_dl,
 	.task_dead = task_dead_dl,
@@ -715,6 +1038,7 @@ void sched_dl_task_init(struct task_struct *p)
 {
 	memset(&p->dl, 0, sizeof(p->dl));
 	INIT_LIST_HEAD(&p->dl.throttled_node);
+	INIT_LIST_HEAD(&p->dl.pushable_node);
 	timer_init(&p->dl.dl_timer, dl_task_timer);
 	timer_init(&p->dl.inactive_timer, inactive_task_timer);
 }
@@ -724,6 +1048,7 @@ void init_dl_rq(struct dl_rq *dl_rq)
 	memset(dl_rq, 0, sizeof(*dl_rq));
 	dl_rq->root = RB_ROOT_CACHED;
 	INIT_LIST_HEAD(&dl_rq->throttled);
+	INIT_LIST_HEAD(&dl_rq->pushable_tasks);
 }
 
 /* Hotplug (core.c pick_migratable()): a DL task queued here, throttled or not. */

@@ -75,6 +75,9 @@ static const char *const feat_desc[][2] = {
 	{ "WA_BIAS", "wake_affine: bias the load comparison towards the waker's CPU" },
 	{ "EAS", "energy-aware wakeups when not overutilized (sched_energy_aware)" },
 	{ "UCLAMP", "uclamp's run-queue clamps apply (off: as a kernel built without)" },
+	{ "RT_PUSH_PULL", "RT tasks pushed/pulled between CPUs (off: placed at wakeup only)" },
+	{ "RT_PUSH_IPI", "a CPU lowering its RT prio asks overloaded CPUs to push (no pull)" },
+	{ "DL_PUSH_PULL", "DL tasks pushed/pulled between CPUs (off: placed at wakeup only)" },
 };
 
 void sched_feat_describe(void)

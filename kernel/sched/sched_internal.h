@@ -55,7 +55,10 @@ enum cpu_idle_type { CPU_IDLE, CPU_NOT_IDLE, CPU_NEWLY_IDLE, CPU_MAX_IDLE_TYPES 
 	F(WA_WEIGHT, true)                                                                         \
 	F(WA_BIAS, true)                                                                           \
 	F(EAS, true)                                                                               \
-	F(UCLAMP, true)
+	F(UCLAMP, true)                                                                            \
+	F(RT_PUSH_PULL, true)                                                                      \
+	F(RT_PUSH_IPI, true)                                                                       \
+	F(DL_PUSH_PULL, true)
 
 #define F_ENUM(name, def) __SCHED_FEAT_##name,
 enum { SCHED_FEATURES(F_ENUM) __SCHED_FEAT_NR };
@@ -137,6 +140,19 @@ struct rt_rq {
 	struct list_head queue[MAX_RT_PRIO];
 	unsigned int rt_nr_running;
 	u64 rt_time;
+	/* push/pull (Linux: rt_rq's SMP part). highest_prio_curr: the best queued
+	 * prio (curr included), highest_prio_next: the best pushable one (not
+	 * running, may move); MAX_RT_PRIO - 1 when none, as Linux 6.1. */
+	int highest_prio_curr, highest_prio_next;
+	unsigned int rt_nr_migratory;	 /* queued RT tasks allowed more than one CPU */
+	bool overloaded;		 /* in rto_mask: 2+ RT tasks queued, one may move */
+	struct list_head pushable_tasks; /* by prio, FIFO within one (Linux: a plist) */
+	/* RT throttling (Linux: rt_bandwidth): rt_time is RT run time not yet paid back
+	 * by the periods since; past sched_rt_runtime_us the queue is throttled, its
+	 * tasks out of rq->nr_running, until the period timer finds the debt paid. */
+	bool rt_throttled;
+	u64 rt_period_end;	      /* rq clock: where the current period ends */
+	struct timer rt_period_timer; /* armed while throttled */
 };
 
 /* The EDF queue (kernel/sched/deadline.c). Linux: struct dl_rq; bandwidths << BW_SHIFT. */
@@ -146,6 +162,11 @@ struct dl_rq {
 	struct list_head throttled; /* queued but throttled (Linux keeps no list) */
 	u64 earliest_dl;	    /* the leftmost's deadline (Linux: earliest_dl.curr) */
 	u64 running_bw;		    /* the active ("contending") tasks' dl_bw (GRUB) */
+	/* push/pull (Linux: dl_rq's SMP part) */
+	u64 earliest_dl_next;		 /* the earliest pushable deadline, 0: none */
+	unsigned int dl_nr_migratory;	 /* in the tree, allowed more than one CPU */
+	bool overloaded;		 /* in dlo_mask: 2+ in the tree, one may move */
+	struct list_head pushable_tasks; /* in the tree, not running, by deadline */
 };
 
 /* A sched domain of one CPU at one level (MC, DIE): span from the topology,
@@ -222,7 +243,9 @@ struct rq {
 	u64 idle_stamp, avg_idle, max_idle_balance_cost; /* ns: newidle's gates */
 	int active_balance;
 	int push_cpu;
-	int active_balance_deferred; /* newidle's stopper request: busiest CPU + 1 */
+	int active_balance_deferred;	     /* newidle's stopper request: busiest CPU + 1 */
+	unsigned int balance_callback;	     /* BALANCE_* work to run once the rq may be dropped */
+	struct call_single_data rt_push_csd; /* RT_PUSH_IPI: push from this CPU */
 	/* statistics */
 	u64 nr_switches;
 	u64 idle_time, idle_start;
@@ -257,6 +280,10 @@ struct sched_class {
 	void (*switched_from)(struct rq *rq, struct task_struct *p);
 	void (*switched_to)(struct rq *rq, struct task_struct *p);
 	void (*prio_changed)(struct rq *rq, struct task_struct *p, int oldprio);
+	void (*task_woken)(struct rq *rq, struct task_struct *p); /* after its wakeup enqueue */
+	/* p's cpus_allowed changed while queued (rq locked): recount (Linux does it by a
+	 * DEQUEUE_SAVE / ENQUEUE_RESTORE pair in __do_set_cpus_allowed()) */
+	void (*cpus_allowed_changed)(struct rq *rq, struct task_struct *p);
 	bool uclamp_enabled; /* its tasks count in the rq's clamps (fair, rt) */
 };
 
@@ -462,6 +489,7 @@ void why_note_wakeup(struct task_struct *p, int prev, int target, int chosen, en
 		     int wake_flags);
 void why_note_move(struct task_struct *p, int src, int dst, int level, int idle, int type,
 		   bool active);
+void why_note_push_pull(struct task_struct *p, int src, int dst, enum why_move_kind kind);
 void update_misfit_status(struct task_struct *p, struct rq *rq);
 unsigned long cpu_load(const struct rq *rq);
 bool idle_cpu(int cpu);
@@ -582,6 +610,10 @@ void uclamp_host_reset(void);
 void init_dl_rq(struct dl_rq *dl_rq);
 bool update_dl_rq_load_avg(struct rq *rq, bool running);
 struct task_struct *pick_migratable_dl(struct rq *rq); /* hotplug: a queued DL task, or NULL */
+void push_dl_tasks(struct rq *rq);
+void pull_dl_task(struct rq *rq);
+extern cpumask_t sched_dlo_mask; /* Linux: rd->dlo_mask, rd->dlo_count */
+extern int sched_dlo_count;
 int sched_dl_overflow(struct task_struct *p, const struct sched_attr *attr);
 void sched_dl_setparams(struct task_struct *p, const struct sched_attr *attr); /* rq locked */
 void sched_dl_task_init(struct task_struct *p);
@@ -599,6 +631,48 @@ static inline unsigned long cpu_bw_dl(const struct rq *rq)
 /* rt.c */
 void init_rt_rq(struct rt_rq *rt_rq);
 bool update_rt_rq_load_avg(struct rq *rq, bool running);
+void rt_rq_online(struct rq *rq);
+int sched_rt_global_bw_ok(u64 new_bw); /* deadline.c: admitted DL bandwidth fits new_bw */
+u64 sched_rt_bw(void); /* global_rt_runtime / period << BW_SHIFT (Linux: dl_b->bw) */
+void push_rt_tasks(struct rq *rq);
+void pull_rt_task(struct rq *rq);
+
+/* Work a class queued under rq->lock for a moment when the lock may be dropped
+ * and retaken (after the context switch, at the end of a policy change).
+ * Linux: queue_balance_callback() / __balance_callbacks(); core.c runs them. */
+#define BALANCE_PUSH_RT 0x1
+#define BALANCE_PULL_RT 0x2
+#define BALANCE_PUSH_DL 0x4
+#define BALANCE_PULL_DL 0x8
+static inline void queue_balance_callback(struct rq *rq, unsigned int work)
+{
+	rq->balance_callback |= work;
+}
+void __run_balance_callbacks(struct rq *rq);
+static inline void run_balance_callbacks(struct rq *rq)
+{
+	if (__builtin_expect(rq->balance_callback != 0, 0))
+		__run_balance_callbacks(rq);
+}
+/* Linux: double_lock_balance(): this_rq is locked; take busiest's too, in
+ * lock order. Returns 1 if this_rq's lock was dropped on the way (what it
+ * guarded must be checked again). */
+int double_lock_balance(struct rq *this_rq, struct rq *busiest);
+void double_unlock_balance(struct rq *this_rq, struct rq *busiest);
+
+/* cpupri.c: each CPU's RT priority level, for find_lowest_rq() (Linux: struct
+ * cpupri of the root domain; one root domain here). Levels as convert_prio(). */
+#define CPUPRI_INVALID	     (-1)
+#define CPUPRI_NORMAL	     0 /* no RT task: CFS, idle (or DL: RT does not see it) */
+#define CPUPRI_NR_PRIORITIES (MAX_RT_PRIO + 1)
+void cpupri_init_cpu(unsigned int cpu);
+void cpupri_set(unsigned int cpu, int prio); /* prio: the rq's highest RT prio, under its lock */
+int cpupri_get(unsigned int cpu);	     /* the CPU's level */
+int cpupri_find_fitness(const struct task_struct *p, cpumask_t *lowest_mask,
+			bool (*fitness_fn)(const struct task_struct *p, int cpu));
+/* Linux: rd->rto_mask, rd->rto_count: the CPUs whose RT queue is overloaded. */
+extern cpumask_t sched_rto_mask;
+extern int sched_rto_count;
 
 /* The host oracle's view of the core (tests/host/test_oracle.c): the
  * core-level events that drive PELT (the rq clock, enqueue/dequeue, the

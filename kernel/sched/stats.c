@@ -200,6 +200,42 @@ static int check_uclamp_rq(struct rq *rq, bool verbose)
 	return bad;
 }
 
+/* rt.c's push/pull bookkeeping: the migratory count, the overload mask, the
+ * pushable list (queued, not running, in priority order) and highest prios. */
+static int check_rt_push_state(struct rq *rq, bool verbose)
+{
+	unsigned int migratory = 0;
+	int bad = 0, prev_prio = -1, first = MAX_RT_PRIO - 1, next = MAX_RT_PRIO - 1;
+	struct list_head *pos;
+
+	for (int prio = 0; prio < MAX_RT_PRIO; prio++)
+		list_for_each(pos, &rq->rt.queue[prio]) {
+			migratory +=
+				container_of(pos, struct task_struct, rt.run_list)->rt.migratory;
+			first = MIN(first, prio);
+		}
+	list_for_each(pos, &rq->rt.pushable_tasks) {
+		struct task_struct *p = container_of(pos, struct task_struct, rt.pushable_node);
+
+		CHECK(p->rt.on_rq && p->cpu == (int)rq->cpu && rq->curr != p &&
+			      p->prio >= prev_prio,
+		      "cpu%u: pushable %s (pid %d) is not a waiting RT task here in order", rq->cpu,
+		      p->comm, p->pid);
+		next = prev_prio < 0 ? p->prio : next;
+		prev_prio = p->prio;
+	}
+	CHECK(migratory == rq->rt.rt_nr_migratory, "cpu%u: rt_nr_migratory %u, counted %u", rq->cpu,
+	      rq->rt.rt_nr_migratory, migratory);
+	CHECK(rq->rt.overloaded == (migratory && rq->rt.rt_nr_running > 1) &&
+		      rq->rt.overloaded == cpumask_test_cpu(rq->cpu, &sched_rto_mask),
+	      "cpu%u: rt overloaded %d, in rto_mask %d", rq->cpu, rq->rt.overloaded,
+	      cpumask_test_cpu(rq->cpu, &sched_rto_mask));
+	CHECK(rq->rt.highest_prio_curr == first && rq->rt.highest_prio_next == next,
+	      "cpu%u: rt highest prio %d/%d, queued say %d/%d", rq->cpu, rq->rt.highest_prio_curr,
+	      rq->rt.highest_prio_next, first, next);
+	return bad;
+}
+
 /* One rq, locked: its classes' counts agree with what is queued, and the
  * sum over the classes is rq->nr_running. */
 static int check_rq(struct rq *rq, bool verbose)
@@ -225,6 +261,7 @@ static int check_rq(struct rq *rq, bool verbose)
 	}
 	CHECK(rt_n == rq->rt.rt_nr_running, "cpu%u: rt_nr_running %u, found %u queued", rq->cpu,
 	      rq->rt.rt_nr_running, rt_n);
+	bad += check_rt_push_state(rq, verbose);
 	/* balance.c walks cfs_tasks: exactly the queued CFS tasks, the running one too. */
 	n = 0;
 	for (struct list_head *pos = rq->cfs_tasks.next; pos != &rq->cfs_tasks && n <= 100000;
@@ -238,8 +275,8 @@ static int check_rq(struct rq *rq, bool verbose)
 	}
 	CHECK(n == rq->cfs.h_nr_running, "cpu%u: cfs h_nr_running %u, cfs_tasks holds %u", rq->cpu,
 	      rq->cfs.h_nr_running, n);
-	n = rq->cfs.h_nr_running + rq->rt.rt_nr_running + rq->dl.dl_nr_running +
-	    (rq->stop && task_on_rq_queued(rq->stop) ? 1 : 0);
+	n = rq->cfs.h_nr_running + (rq->rt.rt_throttled ? 0 : rq->rt.rt_nr_running) +
+	    rq->dl.dl_nr_running + (rq->stop && task_on_rq_queued(rq->stop) ? 1 : 0);
 	CHECK(n == rq->nr_running, "cpu%u: nr_running %u, the classes say %u", rq->cpu,
 	      rq->nr_running, n);
 	CHECK(rq->curr && (rq->curr == rq->idle || rq->curr->cpu == (int)rq->cpu),

@@ -37,6 +37,19 @@ void why_note_move(struct task_struct *p, int src, int dst, int level, int idle,
 	m->idle = (u8)idle;
 	m->type = (u8)type;
 	m->active = active;
+	m->kind = WHY_MOVE_BALANCE;
+}
+
+/* Under both rq locks, from rt.c's and deadline.c's push and pull. */
+void why_note_push_pull(struct task_struct *p, int src, int dst, enum why_move_kind kind)
+{
+	struct why_move *m = &p->why.move;
+
+	m->ns = arch_clock_ns();
+	m->src = (s16)src;
+	m->dst = (s16)dst;
+	m->active = false;
+	m->kind = (u8)kind;
 }
 
 static const char *rule_text(const struct why_wakeup *w)
@@ -168,8 +181,24 @@ static void print_move(const struct why_move *m)
 	static const char *const idle_name[] = { "an idle CPU's balance", "a busy CPU's balance",
 						 "a CPU going idle (newidle_balance)" };
 
+	static const char *const push_pull[] = {
+		[WHY_MOVE_RT_PUSH] = "RT push: it waited behind a higher-priority RT task and "
+				     "this CPU ran lower-priority work (push_rt_tasks())",
+		[WHY_MOVE_RT_PULL] = "RT pull: this CPU's RT priority dropped below it "
+				     "(pull_rt_task())",
+		[WHY_MOVE_DL_PUSH] = "DL push: it waited behind an earlier deadline and this CPU "
+				     "was free or had a later one (push_dl_task())",
+		[WHY_MOVE_DL_PULL] = "DL pull: this CPU's earliest deadline became later than "
+				     "its own (pull_dl_task())",
+	};
+
 	if (!m->ns) {
 		printk("last balance move: none\n");
+		return;
+	}
+	if (m->kind != WHY_MOVE_BALANCE && m->kind < ARRAY_SIZE(push_pull)) {
+		printk("last move: %llu.%03llu s, CPU %d -> CPU %d, by %s\n", m->ns / NSEC_PER_SEC,
+		       m->ns / NSEC_PER_MSEC % 1000, m->src, m->dst, push_pull[m->kind]);
 		return;
 	}
 	printk("last balance move: %llu.%03llu s, CPU %d -> CPU %d, %s domain, %s, by %s\n",

@@ -2,7 +2,10 @@
  * EDF meets every deadline of three 30 % tasks beside a CFS hog on one CPU and
  * admission refuses a fourth; an overrunning task is throttled to its
  * bandwidth; hotplug refuses to break admitted bandwidth; a task that does not
- * fit a LITTLE CPU runs on a big one; schedutil serves a 50 % DL task. The
+ * fit a LITTLE CPU runs on a big one; schedutil serves a 50 % DL task; a task
+ * leaving DL keeps its bandwidth until its 0-lag time; a DL task waiting behind an
+ * earlier deadline is pushed to a free CPU, and a CPU whose DL work ends pulls
+ * one (both fail with NO_DL_PUSH_PULL). The
  * references are Linux 6.1's rules written here from their definitions. */
 #include "cpu.h"
 #include "cpufreq.h"
@@ -358,6 +361,243 @@ static void dl_schedutil_floor(struct ktest *t)
 	selftest_restore_governors();
 }
 
+/* A DL task that works, then blocks until told to go on (as a CFS task by then). */
+struct dl_sleeper {
+	struct wait_queue_head wq;
+	volatile bool slept, go;
+	u64 slept_ns;
+	u64 work;
+};
+
+static void dl_sleeper_fn(void *arg)
+{
+	struct dl_sleeper *s = arg;
+
+	cpu_work(s->work);
+	s->slept_ns = arch_clock_ns();
+	s->slept = true;
+	wait_event(s->wq, s->go);
+}
+
+/* Linux 6.1: a task leaving SCHED_DEADLINE keeps its admitted bandwidth until
+ * its 0-lag time (switched_from_dl(), inactive_task_timer()): on one big CPU
+ * (95 % admissible) a 50 % task (50 ms every 100 ms) runs 40 ms of its runtime
+ * and sleeps; its 0-lag time is deadline - 10 ms left x 100 / 50 = its
+ * activation + 80 ms. Made SCHED_NORMAL while asleep, its 50 % still counts:
+ * a new 50 % task is refused until then and admitted after. */
+static void dl_bandwidth_kept_to_zero_lag(struct ktest *t)
+{
+	int big = selftest_pick_cpu(false, false);
+	struct dl_sleeper s = { .work = 40 * MS };
+	struct sched_attr a = { .sched_policy = SCHED_DEADLINE,
+				.sched_runtime = 50 * MS,
+				.sched_deadline = 100 * MS,
+				.sched_period = 100 * MS };
+	struct dl_job b = { .runtime = 50 * MS,
+			    .deadline = 100 * MS,
+			    .period = 100 * MS,
+			    .work = 1 * MS,
+			    .jobs = 1,
+			    .policy = -1 };
+	struct task_struct *ts;
+	u64 t0, zerolag;
+	int early, late;
+
+	ASSERT_TRUE(t, big >= 0);
+	ASSERT_EQ(t, keep_only((unsigned int)big), 0);
+	init_waitqueue_head(&s.wq);
+	ts = kthread_create(dl_sleeper_fn, &s, "dl-sleeper");
+	ASSERT_TRUE(t, ts != NULL);
+	ASSERT_EQ(t, sched_setattr(ts, &a), 0);
+	t0 = arch_clock_ns();
+	wake_up_new_task(ts);
+	while (!s.slept)
+		msleep(1);
+	zerolag = t0 + 80 * MS;
+	EXPECT_EQ(t, sched_setscheduler(ts, SCHED_NORMAL, 0), 0);
+	b.start = arch_clock_ns() + 200 * MS;
+	early = dl_start(&b, "dl-early");
+	ktest_diag(t, "slept at +%llu ms, 0-lag at +80 ms: a second 50 %% task at +%llu ms: %d",
+		   (s.slept_ns - t0) / MS, (arch_clock_ns() - t0) / MS, early);
+	EXPECT_TRUE(t, arch_clock_ns() < zerolag);
+	EXPECT_EQ(t, early, -EBUSY);
+	if (!early)
+		dl_join(&b);
+	sleep_until_ns(zerolag + 1 * MS);
+	b.start = arch_clock_ns() + 5 * MS;
+	late = dl_start(&b, "dl-late");
+	ktest_diag(t, "at +%llu ms: %d", (arch_clock_ns() - t0) / MS, late);
+	EXPECT_EQ(t, late, 0);
+	if (!late)
+		dl_join(&b);
+	s.go = true;
+	wake_up(&s.wq);
+	kthread_join(ts);
+	bring_back();
+}
+
+/* A DL task that notes the first CPU other than its first one it runs on. */
+struct dl_mover {
+	u64 runtime, deadline, period, work, start;
+	struct dl_mover *spawn; /* started from this task, on its CPU, when it begins */
+	int cpu0, moved_to;
+	u64 began_ns, moved_ns, end_ns;
+	volatile bool done;
+	struct task_struct *task;
+};
+
+static int dl_mover_start(struct dl_mover *m, const char *name);
+
+static void dl_mover_fn(void *arg)
+{
+	struct dl_mover *m = arg;
+	u64 done = 0;
+
+	sleep_until_ns(m->start);
+	m->cpu0 = (int)arch_cpu_id();
+	m->began_ns = arch_clock_ns();
+	if (m->spawn)
+		dl_mover_start(m->spawn, "dl-early");
+	while (done < m->work) {
+		if (m->moved_to < 0 && (int)arch_cpu_id() != m->cpu0) {
+			m->moved_to = (int)arch_cpu_id();
+			m->moved_ns = arch_clock_ns();
+		}
+		cpu_work(100 * US);
+		done += 100 * US;
+	}
+	m->end_ns = arch_clock_ns();
+	m->done = true;
+}
+
+static int dl_mover_start(struct dl_mover *m, const char *name)
+{
+	struct sched_attr a = { .sched_policy = SCHED_DEADLINE,
+				.sched_runtime = m->runtime,
+				.sched_deadline = m->deadline,
+				.sched_period = m->period };
+
+	m->moved_to = -1;
+	m->task = kthread_create(dl_mover_fn, m, name);
+	if (!m->task)
+		return -ENOMEM;
+	if (sched_setattr(m->task, &a)) {
+		kthread_discard(m->task);
+		m->task = NULL;
+		return -EBUSY;
+	}
+	wake_up_new_task(m->task);
+	return 0;
+}
+
+/* Linux 6.1 push_dl_task(): a DL task (20 ms every 100 ms, deadline 50 ms) runs on
+ * its CPU, the others idle; it starts a DL task of earlier deadline (8 ms in 20 ms)
+ * there, which preempts it (EDF). Waiting behind an earlier deadline, it is pushed
+ * to a free CPU after the switch, not left waiting the 8 ms. */
+static void dl_push_to_free_cpu(struct ktest *t)
+{
+	struct dl_mover early = {
+		.runtime = 10 * MS, .deadline = 20 * MS, .period = 100 * MS, .work = 8 * MS
+	};
+	struct dl_mover late = { .runtime = 20 * MS,
+				 .deadline = 50 * MS,
+				 .period = 100 * MS,
+				 .work = 15 * MS,
+				 .spawn = &early };
+
+	if (num_online_cpus() < 2)
+		KTEST_SKIP(t, "one CPU");
+	late.start = arch_clock_ns() + 5 * MS;
+	ASSERT_EQ(t, dl_mover_start(&late, "dl-late"), 0);
+	while (!late.done)
+		msleep(1);
+	while (early.task && !early.done)
+		msleep(1);
+	ktest_diag(t,
+		   "the later-deadline task moved CPU %d -> %d %lld us after the earlier "
+		   "one started (which ran %llu us)",
+		   late.cpu0, late.moved_to,
+		   late.moved_to >= 0 ? (long long)(late.moved_ns - early.began_ns) / 1000 : -1,
+		   (early.end_ns - early.began_ns) / US);
+	EXPECT_EQ(t, early.cpu0, late.cpu0);
+	EXPECT_TRUE(t, late.moved_to >= 0 && late.moved_to != late.cpu0);
+	EXPECT_TRUE(t, late.moved_to >= 0 && late.moved_ns < early.end_ns);
+	/* one push, plus the idle exit of the free CPU (a cluster power-up: 2.9 ms) */
+	EXPECT_TRUE(t, late.moved_to >= 0 && late.moved_ns - early.began_ns < 5 * MS);
+	if (early.task)
+		kthread_join(early.task);
+	kthread_join(late.task);
+}
+
+/* Start m from a helper thread on cpu (a DL task starts where it is woken). */
+static void start_from(void *arg)
+{
+	struct dl_mover *m = arg;
+
+	dl_mover_start(m, "dl-pulled");
+}
+
+/* Linux 6.1 pull_dl_task(): two big CPUs online, a and b. b runs K (20 ms of
+ * work, deadline 40 ms), a runs H (40 ms, deadline 50 ms), and W (deadline 90 ms)
+ * wakes on a: no CPU is free or later, so it waits behind H. When K's job ends
+ * (it exits), b's DL queue is empty and b pulls W at once, while H still runs on
+ * a. (Implicit deadlines: a constrained one would be woken with the revised
+ * runtime of update_dl_revised_wakeup() and throttled early.) */
+static void dl_pull_when_cpu_frees(struct ktest *t)
+{
+	int a = selftest_pick_cpu(false, false), b = -1;
+	struct dl_mover k = {
+		.runtime = 30 * MS, .deadline = 40 * MS, .period = 40 * MS, .work = 20 * MS
+	};
+	struct dl_mover h = {
+		.runtime = 45 * MS, .deadline = 50 * MS, .period = 50 * MS, .work = 40 * MS
+	};
+	struct dl_mover w = {
+		.runtime = 10 * MS, .deadline = 90 * MS, .period = 90 * MS, .work = 5 * MS
+	};
+	struct task_struct *th[3];
+	struct dl_mover *m[3] = { &k, &h, &w };
+	u64 t0;
+
+	ASSERT_TRUE(t, a >= 0);
+	for (unsigned int c = 0; c < nr_cpu_ids; c++)
+		if (cpu_online(c) && (int)c != a &&
+		    capacity_orig_of(c) == capacity_orig_of((unsigned int)a))
+			b = (int)c;
+	if (b < 0)
+		KTEST_SKIP(t, "one CPU of the largest capacity");
+	ASSERT_EQ(t, keep_only((unsigned int)a), 0);
+	ASSERT_EQ(t, cpu_up((unsigned int)b), 0);
+	cpumask_clear_cpu((unsigned int)b, &downed);
+	t0 = arch_clock_ns();
+	k.start = h.start = t0 + 20 * MS;
+	w.start = t0 + 22 * MS;
+	for (int i = 0; i < 3; i++) {
+		th[i] = kthread_create(start_from, m[i], "dl-starter");
+		ASSERT_TRUE(t, th[i] != NULL);
+		set_cpus_allowed(th[i], cpumask_of((unsigned int)(i == 0 ? b : a)));
+		wake_up_new_task(th[i]);
+		kthread_join(th[i]);
+	}
+	for (int i = 0; i < 3; i++)
+		while (m[i]->task && !m[i]->done)
+			msleep(1);
+	ktest_diag(t,
+		   "K ended on CPU %d at +%llu ms; W began on CPU %d at +%llu ms; H ended on "
+		   "CPU %d at +%llu ms",
+		   k.cpu0, (k.end_ns - t0) / MS, w.cpu0, (w.began_ns - t0) / MS, h.cpu0,
+		   (h.end_ns - t0) / MS);
+	/* W began on b directly (pulled before it ever ran on a) or moved there */
+	EXPECT_TRUE(t, (w.cpu0 == b && w.began_ns < h.end_ns) || w.moved_to == b);
+	EXPECT_TRUE(t, (w.cpu0 == b ? w.began_ns : w.moved_ns) < k.end_ns + 1 * MS);
+	for (int i = 0; i < 3; i++)
+		if (m[i]->task)
+			kthread_join(m[i]->task);
+	bring_back();
+}
+
 KTEST_SUITE_BY_NAME(deadline, KTEST_CASE(dl_three_meet_fourth_refused),
 		    KTEST_CASE(dl_overrun_throttled), KTEST_CASE(dl_hotplug_refused),
-		    KTEST_CASE(dl_placed_on_big), KTEST_CASE(dl_schedutil_floor));
+		    KTEST_CASE(dl_placed_on_big), KTEST_CASE(dl_schedutil_floor),
+		    KTEST_CASE(dl_bandwidth_kept_to_zero_lag), KTEST_CASE(dl_push_to_free_cpu),
+		    KTEST_CASE(dl_pull_when_cpu_frees));
