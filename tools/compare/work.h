@@ -43,28 +43,6 @@ static inline int cpu_capacity(int cpu)
 	return cap;
 }
 
-/* The calling thread's se.nr_migrations (/proc/thread-self/sched, CONFIG_SCHED_DEBUG);
- * -1 when the file is not there. */
-static inline long long thread_migrations(void)
-{
-	char line[256];
-	long long v = -1;
-	FILE *f = fopen("/proc/thread-self/sched", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "se.nr_migrations", 16)) {
-			char *colon = strchr(line, ':');
-
-			if (colon)
-				v = atoll(colon + 1);
-			break;
-		}
-	fclose(f);
-	return v;
-}
-
 /* A field of the calling thread's /proc/thread-self/sched (CONFIG_SCHED_DEBUG), by its
  * name's start ("se.avg.util_avg"); -1 when absent. */
 static inline long long thread_sched_field(const char *name)
@@ -86,6 +64,12 @@ static inline long long thread_sched_field(const char *name)
 		}
 	fclose(f);
 	return v;
+}
+
+/* The calling thread's se.nr_migrations; -1 when the file is not there. */
+static inline long long thread_migrations(void)
+{
+	return thread_sched_field("se.nr_migrations");
 }
 
 static inline void pin_self(int cpu) /* cpu < 0: every CPU */
