@@ -12,8 +12,9 @@
 #define CNTV_CTL_IMASK	(1u << 1)
 
 static u64 freq;
-static u64 ns_mult;  /* ns = cnt * ns_mult >> 32 */
-static u64 cnt_mult; /* cnt = ns * cnt_mult >> 32 */
+static u64 ns_mult;  /* ns = (cnt * ns_mult >> 32) + ns_off */
+static u64 cnt_mult; /* cnt = (ns - ns_off) * cnt_mult >> 32 */
+static u64 ns_off;   /* the clock's value when arm_timer_dilate() slowed it, less its new rate */
 static int timer_irq = -1;
 /* Boot option speed_stall=spin|wfi (default wfi): how arm_timer_stall_until()
  * waits. Under -icount a vCPU in wfi gives its round-robin share of the one
@@ -32,7 +33,26 @@ u64 arm_timer_read_ns(void)
 
 	isb(); /* don't let the counter read be speculated early */
 	cnt = read_sysreg(cntvct_el0);
-	return (u64)(((unsigned __int128)cnt * ns_mult) >> 32);
+	return (u64)(((unsigned __int128)cnt * ns_mult) >> 32) + ns_off;
+}
+
+static u64 ns_to_cnt(u64 ns)
+{
+	return (u64)(((unsigned __int128)(ns - MIN(ns, ns_off)) * cnt_mult) >> 32);
+}
+
+/* speed_dilate=D (kernel/sched/speed.c): from now on the clock runs d times slower than
+ * the counter. Under -icount the counter advances one ns per instruction of the whole
+ * machine, so the machine then executes d instructions per ns of the kernel's time.
+ * Continuous: the clock goes on from its value now. Before the other CPUs start. */
+void arm_timer_dilate(unsigned int d)
+{
+	u64 now = arm_timer_read_ns();
+
+	ns_mult /= d;
+	cnt_mult *= d;
+	ns_off = 0;
+	ns_off = now - MIN(now, arm_timer_read_ns());
 }
 
 /* The deadline is rounded up to a whole count, so it never fires early. */
@@ -45,7 +65,7 @@ void arm_timer_set_deadline_ns(u64 ns)
 		isb();
 		return;
 	}
-	cnt = (u64)(((unsigned __int128)ns * cnt_mult) >> 32) + 1;
+	cnt = ns_to_cnt(ns) + 1;
 
 	write_sysreg(cntv_cval_el0, cnt);
 	write_sysreg(cntv_ctl_el0, CNTV_CTL_ENABLE);
@@ -105,7 +125,7 @@ void arm_timer_cpu_init(void)
 static void stall_wfi_until(u64 ns)
 {
 	u64 cval = read_sysreg(cntv_cval_el0), ctl = read_sysreg(cntv_ctl_el0);
-	u64 cnt = (u64)(((unsigned __int128)ns * cnt_mult) >> 32) + 1;
+	u64 cnt = ns_to_cnt(ns) + 1;
 	u32 pmr = gic_set_pmr(GIC_PMR_STALL);
 
 	write_sysreg(cntv_cval_el0, cnt);

@@ -28,6 +28,7 @@ bool arch_irqs_disabled(void);
 
 /* Monotonic time in ns since the counter started (emulated time under -icount). */
 u64 arch_clock_ns(void);
+void arch_clock_dilate(unsigned int d); /* the clock d times slower (speed_dilate=) */
 /* Program this CPU's one-shot timer for absolute time `ns` (replaces the
  * previous deadline); ~0: none. Called with IRQs off. */
 void arch_timer_set_deadline(u64 ns);

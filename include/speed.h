@@ -23,6 +23,7 @@ struct dtb;
 void speed_init(const struct dtb *dt); /* from bootargs and the tree, once */
 void speed_exact_start(void);	       /* speed=exact, once capacities and OPPs are known */
 const char *speed_model_name(void);
+unsigned int speed_clock_dilation(void); /* speed_dilate=D: the clock D times slower */
 /* The hooks cost a load and a compare unless speed=all or exact. */
 void __speed_pay(void);
 void __speed_busy_end(bool pay);

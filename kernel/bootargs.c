@@ -5,23 +5,12 @@
 
 static char cmdline[BOOTARGS_MAX];
 static const char *const known[] = {
-	"selftest",
-	"panic",
-	"console",
-	"earlycon",
-	"sched_features",
-	"cpufreq",
-	"crashtest",
-	"watchdog_thresh",
-	"nohz",
-	"bench",
-	"experiment",
-	"stress_seed",
-	"speed",
-	"speed_clock",
-	"speed_stall",
-	"cpuidle",
-	"cpuidle_governor",
+	"selftest",	"panic",	   "console",
+	"earlycon",	"sched_features",  "cpufreq",
+	"crashtest",	"watchdog_thresh", "nohz",
+	"bench",	"experiment",	   "stress_seed",
+	"speed",	"speed_clock",	   "speed_stall",
+	"speed_dilate", "cpuidle",	   "cpuidle_governor",
 	"script",   /* the shell's lines from the initrd (kernel/console.c) */
 	"topology", /* the whole topology block at boot, not the summary */
 	NULL,

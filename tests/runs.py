@@ -262,6 +262,14 @@ RUNS += [
     for m in ("qemu-bl44", "qemu-bl44-1c", "qemu-tri")
 ]
 
+# speed_dilate=4 (issue 26): the kernel's clock four times slower than QEMU's; timers
+# keep their deadlines and single-CPU speed ratios hold (docs/experiments.md).
+RUNS += [
+    {"name": "speed-dilate-qemu-bl44", "kind": "qemu",
+     "append": "selftest=timer,speed cpuidle=off speed_dilate=4", "release": True,
+     "qemu": a53_virt("qemu-bl44")}
+]
+
 # speed=exact (issue 26): each vCPU's own instruction count from the QEMU plugin
 # tools/qemu/vcpu_insns.c; the same single-CPU ratios, then every CPU busy at once
 # (suite speed_shared) on two and three capacity levels.

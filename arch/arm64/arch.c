@@ -62,6 +62,11 @@ u64 arch_clock_ns(void)
 	return arm_timer_read_ns();
 }
 
+void arch_clock_dilate(unsigned int d)
+{
+	arm_timer_dilate(d);
+}
+
 void arch_timer_set_deadline(u64 ns)
 {
 	arm_timer_set_deadline_ns(ns);

@@ -9,6 +9,7 @@
 #include "sched_internal.h"
 #include "bootargs.h"
 #include "dtb.h"
+#include "shell_parse.h"
 #include "speed.h"
 #include "timer.h"
 
@@ -92,8 +93,21 @@ static const char *const model_names[] = {
  * of the budget given out and the rest left for rounding and for the stalls' own
  * timer round trips. A constant chosen before any run (docs/design.md). */
 #define SPEED_EXACT_BUDGET_PCT 90
-static u64 insn_ps;	/* 1/R in ps */
+static u64 insn_ps; /* 1/R in ps */
+/* speed_dilate=D: the kernel's clock runs D times slower than QEMU's virtual clock
+ * (arch_clock_dilate()), so -icount's budget is D instructions per emulated ns and R
+ * grows D-fold, at D times the host time per emulated busy second. Why: at D = 1 a
+ * CPU's kernel code is ~10x slower against the kernel's own constants in ns (the tick,
+ * wakeup granularity, PELT's periods) than on a board, and a slow CPU does more of that
+ * code per message (docs/experiments.md, speed=exact). 1 unless given. */
+#define SPEED_DILATE_MAX 64
+static unsigned int speed_dilate = 1;
 static bool want_exact; /* speed=exact given: switched on by speed_exact_start() */
+
+unsigned int speed_clock_dilation(void)
+{
+	return speed_dilate;
+}
 
 const char *speed_model_name(void)
 {
@@ -128,6 +142,22 @@ void speed_init(const struct dtb *dt)
 	}
 	if (bootarg_get("speed_clock", v, sizeof(v)))
 		speed_ps = !strcmp(v, "ps");
+	if (bootarg_get("speed_dilate", v, sizeof(v))) {
+		long d = 1;
+
+		if (on_board)
+			printk("speed: speed_dilate is for QEMU (it slows the clock against "
+			       "-icount's); ignored on a board\n");
+		else if (!parse_long("speed_dilate", v, 1, SPEED_DILATE_MAX, &d))
+			printk("speed: speed_dilate ignored; the clock keeps the counter's rate\n");
+		else if (d > 1) {
+			speed_dilate = (unsigned int)d;
+			arch_clock_dilate(speed_dilate);
+			printk("speed: clock dilated x%u: %u instructions per emulated ns under "
+			       "-icount shift=0\n",
+			       speed_dilate, speed_dilate);
+		}
+	}
 	spin_lock_init(&ps_lock);
 	printk("speed: model %s (%s), clock %s\n", speed_model_name(),
 	       want_exact		   ? "until speed=exact starts"
@@ -173,14 +203,15 @@ void speed_exact_start(void)
 		sum += arch_scale_cpu_capacity((int)c);
 	for (unsigned int c = 0; c < nr_cpu_ids; c++)
 		timer_init(&exact_check[c], exact_check_fn);
-	/* ps per instruction = 1000 x (sum/1024) / (PCT/100), rounded up. */
-	insn_ps = (sum * 1000 * 100 + (u64)SCHED_CAPACITY_SCALE * SPEED_EXACT_BUDGET_PCT - 1) /
-		  ((u64)SCHED_CAPACITY_SCALE * SPEED_EXACT_BUDGET_PCT);
+	/* ps per instruction = 1000 x (sum/1024) / (PCT/100) / D, rounded up. */
+	u64 den = (u64)SCHED_CAPACITY_SCALE * SPEED_EXACT_BUDGET_PCT * speed_dilate;
+
+	insn_ps = (sum * 1000 * 100 + den - 1) / den;
 	speed_set_model(SPEED_EXACT);
 	printk("speed: model exact (each CPU's own instructions, QEMU plugin): R = %llu "
-	       "instructions per ms on the biggest CPU at f_max (%d %% of -icount's budget over "
-	       "%u CPUs of total capacity %llu)\n",
-	       1000000000ull / insn_ps, SPEED_EXACT_BUDGET_PCT, nr_cpu_ids, sum);
+	       "instructions per ms on the biggest CPU at f_max (%d %% of -icount's budget "
+	       "x%u over %u CPUs of total capacity %llu)\n",
+	       1000000000ull / insn_ps, SPEED_EXACT_BUDGET_PCT, speed_dilate, nr_cpu_ids, sum);
 }
 
 /* speed=exact: what n instructions cost at rate (s_c x 2^20), in ns. n x insn_ps stays

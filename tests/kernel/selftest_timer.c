@@ -5,7 +5,30 @@
 #include "kernel.h"
 #include "ktest.h"
 #include "sched.h"
+#include "speed.h"
+#include "sysreg.h"
 #include "timer.h"
+
+/* The clock against the architected counter it is read from: 10^9 / CNTFRQ ns a count,
+ * D times slower with speed_dilate=D (kernel/sched/speed.c), over 20 ms of sleep. */
+static void timer_clock_rate(struct ktest *t)
+{
+	u64 f = read_sysreg(cntfrq_el0) & 0xffffffff, c0, c1, t0, t1, d = speed_clock_dilation();
+
+	isb();
+	c0 = read_sysreg(cntvct_el0);
+	t0 = arch_clock_ns();
+	msleep(20);
+	isb();
+	c1 = read_sysreg(cntvct_el0);
+	t1 = arch_clock_ns();
+	ASSERT_TRUE(t, f > 0);
+	u64 counter_ns = (c1 - c0) * 1000000000ull / f;
+	ktest_diag(t, "%llu counts at %llu Hz = %llu ns of counter, %llu ns of clock (x%llu)",
+		   c1 - c0, f, counter_ns, t1 - t0, d);
+	EXPECT_GE(t, t1 - t0, 20 * 1000000ull);
+	EXPECT_NEAR(t, counter_ns, (t1 - t0) * d, (t1 - t0) * d / 100);
+}
 
 /* The tick: HZ a second on a CPU that runs something, or on every CPU with
  * nohz=off; none at all on a CPU that stays idle with NO_HZ idle (Linux:
@@ -214,6 +237,6 @@ static void timer_rearm_across_cpus(struct ktest *t)
 		   n, h.calls, h.cancels, h.overlaps, h.ran_after_cancel);
 }
 
-KTEST_SUITE(timer, KTEST_CASE(timer_tick_rate), KTEST_CASE(timer_oneshot),
-	    KTEST_CASE(timer_cancel_works), KTEST_CASE(timer_sleep),
+KTEST_SUITE(timer, KTEST_CASE(timer_clock_rate), KTEST_CASE(timer_tick_rate),
+	    KTEST_CASE(timer_oneshot), KTEST_CASE(timer_cancel_works), KTEST_CASE(timer_sleep),
 	    KTEST_CASE(timer_rearm_across_cpus));

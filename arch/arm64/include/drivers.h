@@ -57,6 +57,7 @@ int arm_timer_init(const struct dtb *dt);
 void arm_timer_cpu_init(void);
 void arm_timer_cpu_stop(void); /* this CPU's timer off (it goes offline) */
 u64 arm_timer_read_ns(void);
+void arm_timer_dilate(unsigned int d);
 void arm_timer_set_deadline_ns(u64 ns);
 u64 arm_timer_freq(void);
 void arm_timer_stall_until(u64 ns); /* arch_stall_until() */
