@@ -34,6 +34,7 @@ void bench_interrupt(bool stop);
 int bench_check_spec(const char *spec, bool experiment);
 void bench_print_help(void);
 bool bench_interrupted(void);
+bool spread_by_capacity(const unsigned int *count); /* per CPU id: the spread settled */
 /* The shell, while a run goes on: once it has lasted a second of emulated time,
  * a progress line ("run: progress: PHASE ...") about every second and at each
  * new phase. start_ns: when the run started; *next_ns: 0 at first. */

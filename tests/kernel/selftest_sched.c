@@ -3,6 +3,7 @@
  * tasks staying on LITTLE CPUs, the E1 ping-pong with ASYM_PREFER_PREV off
  * and on, and random operations with the run-queue invariants checked.
  * CPU-bound work is cpu_work() (timer deadlines, docs/design.md), never spinning. */
+#include "bench.h"
 #include "kernel.h"
 #include "ktest.h"
 #include "sched.h"
@@ -88,22 +89,15 @@ static void sched_nice_shares(struct ktest *t)
  * no CPU with fewer than one of smaller capacity (two each when symmetric). */
 static bool spread_settled(struct task_struct **th, int nr, unsigned int *per_cpu)
 {
-	unsigned int cpu, other, n = num_online_cpus();
+	unsigned int cpu, n = num_online_cpus();
 
 	memset(per_cpu, 0, NR_CPUS * sizeof(*per_cpu));
 	for (int i = 0; i < nr; i++)
 		per_cpu[th[i]->cpu]++;
-	for_each_cpu(cpu, cpu_online_mask) {
-		if (!per_cpu[cpu])
-			return false;
+	for_each_cpu(cpu, cpu_online_mask)
 		if (!cpu_topology.asym_cpucapacity && per_cpu[cpu] != nr / n)
 			return false;
-		for_each_cpu(other, cpu_online_mask)
-			if (capacity_orig_of(other) < capacity_orig_of(cpu) &&
-			    per_cpu[cpu] < per_cpu[other])
-				return false;
-	}
-	return true;
+	return spread_by_capacity(per_cpu); /* the rule bench spin,spread reports */
 }
 
 /* Two CPU-bound threads per CPU (16 on 8 CPUs): no CPU is left idle, and none has more
