@@ -284,23 +284,14 @@ static void speed_big_no_stall(struct ktest *t)
 	EXPECT_NEAR(t, all, work, work / 100);
 }
 
-static u64 mask_insns(const cpumask_t *m)
+/* The sum of f(cpu) over the CPUs of m: their instructions, their idle time. */
+static u64 mask_sum(const cpumask_t *m, u64 (*f)(unsigned int))
 {
 	u64 n = 0;
 
 	for (unsigned int c = 0; c < nr_cpu_ids; c++)
 		if (cpumask_test_cpu(c, m))
-			n += arch_insn_count_cpu(c);
-	return n;
-}
-
-static u64 mask_idle(const cpumask_t *m)
-{
-	u64 n = 0;
-
-	for (unsigned int c = 0; c < nr_cpu_ids; c++)
-		if (cpumask_test_cpu(c, m))
-			n += cpu_idle_time_ns(c);
+			n += f(c);
 	return n;
 }
 
@@ -312,12 +303,12 @@ struct hb_side {
 static int hb_side_run(const cpumask_t *m, struct hb_side *s)
 {
 	struct hackbench_result r;
-	u64 i0 = mask_insns(m), d0 = mask_idle(m);
+	u64 i0 = mask_sum(m, arch_insn_count_cpu), d0 = mask_sum(m, cpu_idle_time_ns);
 	int err = bench_hackbench_on(1, HB_LOOPS, 0, m, &r);
 
 	s->ns += r.ns;
-	s->insns += mask_insns(m) - i0;
-	s->idle += mask_idle(m) - d0;
+	s->insns += mask_sum(m, arch_insn_count_cpu) - i0;
+	s->idle += mask_sum(m, cpu_idle_time_ns) - d0;
 	return err;
 }
 
