@@ -266,8 +266,10 @@ QEMU_RUN := $(QEMU_BASE) -icount shift=0,sleep=$(if $(REALTIME),on,off)
 # LOG=FILE: the console is also written to FILE (tee), for make trace-log.
 # Targets that run tools also want the stamp, as their Image may be there already.
 # SPEED=exact: each CPU's own instructions at its speed (speed=exact, the QEMU plugin
-# tools/qemu/vcpu_insns.c; docs/design.md, the emulated machine).
-RUN_EXACT := $(if $(filter exact,$(SPEED)),-plugin $(BUILD)/host/vcpu_insns.so -append speed=exact)
+# tools/qemu/vcpu_insns.c), the clock 4 times slower than QEMU's (speed_dilate=4) so that
+# R is 4 times larger (docs/design.md, the emulated machine).
+RUN_EXACT := $(if $(filter exact,$(SPEED)),-plugin $(BUILD)/host/vcpu_insns.so \
+	-append "speed=exact speed_dilate=4")
 run: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb $(if $(RUN_EXACT),$(BUILD)/host/vcpu_insns.so) \
 		| $(DEPS)
 	@echo "Booting $(MACHINE) (Ctrl-A X quits QEMU)$(if $(LOG),; console kept in $(LOG))"

@@ -14,8 +14,12 @@
 #include "timer.h"
 
 /* Debts below this are carried to the next payment, not stalled for: a stall is
- * a timer round trip, and the total paid stays exact. */
+ * a timer round trip, and the total paid stays exact. In instructions of -icount's
+ * budget: 1000 ns at speed_dilate=1, 1000/D ns with the clock D times slower (a round
+ * trip takes the same instructions, and a carried debt must stay small beside what a
+ * CPU does between two payments, which shrinks with D). */
 #define SPEED_MIN_STALL_NS 1000
+static u64 min_stall_ns = SPEED_MIN_STALL_NS;
 
 /* SPEED_WORK until speed_init(): host tests' fake CPUs keep the older model. */
 enum speed_model speed_model = SPEED_WORK;
@@ -152,6 +156,7 @@ void speed_init(const struct dtb *dt)
 			printk("speed: speed_dilate ignored; the clock keeps the counter's rate\n");
 		else if (d > 1) {
 			speed_dilate = (unsigned int)d;
+			min_stall_ns = SPEED_MIN_STALL_NS / speed_dilate;
 			arch_clock_dilate(speed_dilate);
 			printk("speed: clock dilated x%u: %u instructions per emulated ns under "
 			       "-icount shift=0\n",
@@ -295,7 +300,7 @@ static void speed_stall_ps(struct speed_cpu *sc)
 {
 	u64 start = arch_clock_ns();
 
-	for (int round = 0; round < 4 && sc->debt >= SPEED_MIN_STALL_NS; round++) {
+	for (int round = 0; round < 4 && sc->debt >= (s64)min_stall_ns; round++) {
 		u64 v0, v1, n;
 
 		spin_lock(&ps_lock);
@@ -316,7 +321,7 @@ static void speed_stall(struct speed_cpu *sc)
 {
 	u64 start = arch_clock_ns(), end;
 
-	if (sc->debt < SPEED_MIN_STALL_NS)
+	if (sc->debt < (s64)min_stall_ns)
 		return;
 	if (speed_ps) {
 		speed_stall_ps(sc);
@@ -389,7 +394,7 @@ void __speed_irq_handled(void)
 	if (sc->check_irq)
 		end = 0;
 	sc->check_irq = false;
-	if (end >= now + SPEED_MIN_STALL_NS) {
+	if (end >= now + min_stall_ns) {
 		arch_stall_until(end);
 		sc->paid += arch_clock_ns() - now;
 	}
