@@ -277,7 +277,8 @@ RUNS += [
 # util is not capacity-invariant (docs/experiments.md, "speed_dilate").
 RUNS += [
     {"name": "speed-exact-" + m, "kind": "qemu",
-     "append": "selftest=speed,speed_shared speed=exact cpuidle=off speed_dilate=4", "release": True,
+     "append": "selftest=speed,speed_shared speed=exact cpuidle=off speed_dilate=4",
+     "release": True,
      "qemu": a53_virt(m) + ["-plugin", "{build}/host/vcpu_insns.so"]}
     for m in ("qemu-bl44", "qemu-bl44-1c", "qemu-tri")
 ] + [
