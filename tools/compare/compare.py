@@ -86,8 +86,11 @@ def init_script():
              "$B mount -t proc proc /proc", "$B mount -t sysfs sysfs /sys",
              # /sys/kernel/debug/sched/debug: the cfs_rq figures `spin up trace` prints
              "$B mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null",
-             'echo "compare: Linux $($B uname -r) cpu_capacity' +
-             ' $($B cat /sys/devices/system/cpu/cpu*/cpu_capacity | $B tr "\\n" " ")"']
+             # in CPU order (the glob cpu* sorts cpu10 before cpu2)
+             'echo "compare: Linux $($B uname -r) cpu_capacity $(i=0; while [ -e'
+             ' /sys/devices/system/cpu/cpu$i/cpu_capacity ]; do $B cat'
+             ' /sys/devices/system/cpu/cpu$i/cpu_capacity; i=$((i + 1)); done |'
+             ' $B tr "\\n" " ")"']
     for key, _, cmd in WORKLOADS:
         lines.append('echo "compare: run %s"; %s' % (key, cmd))
     lines += ['echo "compare: done"', "$B poweroff -f"]

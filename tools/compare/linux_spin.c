@@ -213,6 +213,69 @@ static int spread_ok(const int *count)
 	return 1;
 }
 
+/* The load balancer's own counts over the spread (issue 31): /proc/schedstat's lines
+ * "domainD MASK" then 36 counters (version 15: for each of CPU_IDLE, CPU_NOT_IDLE,
+ * CPU_NEWLY_IDLE lb_count lb_balanced lb_failed lb_imbalance lb_gained lb_hot_gained
+ * lb_nobusyq lb_nobusyg; then alb_count alb_failed alb_pushed ...), summed per domain level
+ * over the LITTLE (capacity below the largest) and the big CPUs. Needs
+ * kernel.sched_schedstats=1, set here. */
+#define SS_LEVELS 4
+#define SS_FIELDS 36
+static long long ss[2][2][SS_LEVELS][SS_FIELDS]; /* [before/after][little/big][level] */
+
+static void schedstat_read(int at)
+{
+	FILE *f = fopen("/proc/schedstat", "r");
+	char line[1024];
+	int cpu = -1;
+
+	memset(ss[at], 0, sizeof(ss[at]));
+	while (f && fgets(line, sizeof(line), f)) {
+		int lvl, off = 0;
+		char *p;
+
+		if (sscanf(line, "cpu%d ", &cpu) == 1)
+			continue;
+		if (cpu < 0 || cpu >= ncpus || sscanf(line, "domain%d %*s%n", &lvl, &off) != 1 ||
+		    lvl >= SS_LEVELS)
+			continue;
+		p = line + off;
+		for (int i = 0; i < SS_FIELDS; i++)
+			ss[at][big[cpu]][lvl][i] += strtoll(p, &p, 10);
+	}
+	if (f)
+		fclose(f);
+}
+
+static void schedstat_print(void)
+{
+	static const char *const idle[] = { "idle", "busy", "newidle" };
+
+	for (int side = 0; side < 2; side++)
+		for (int l = 0; l < SS_LEVELS; l++) {
+			long long *a = ss[0][side][l], *b = ss[1][side][l];
+
+			for (int t = 0; t < 3; t++) {
+				long long *x = a + 8 * t, *y = b + 8 * t;
+
+				if (y[0] == x[0])
+					continue;
+				printf("# schedstat %s domain%d %s lb_count=%lld balanced=%lld "
+				       "failed=%lld imbalance=%lld gained=%lld nobusyq=%lld "
+				       "nobusyg=%lld\n",
+				       side ? "big" : "little", l, idle[t], y[0] - x[0],
+				       y[1] - x[1], y[2] - x[2], y[3] - x[3], y[4] - x[4],
+				       y[6] - x[6], y[7] - x[7]);
+			}
+			if (b[24] != a[24])
+				printf("# schedstat %s domain%d active alb_count=%lld "
+				       "alb_failed=%lld "
+				       "alb_pushed=%lld\n",
+				       side ? "big" : "little", l, b[24] - a[24], b[25] - a[25],
+				       b[26] - a[26]);
+		}
+}
+
 static int spin_spread(int per, long ms)
 {
 	int n = per * ncpus, settled = -1, count[MAX_CPUS];
@@ -223,6 +286,13 @@ static int spin_spread(int per, long ms)
 	if (!s || !spread_cpu || per < 1 || ms < 1)
 		return 1;
 	end_ns = t0 + (unsigned long long)ms * 1000000ull;
+	{
+		FILE *f = fopen("/proc/sys/kernel/sched_schedstats", "w");
+
+		if (f)
+			fputs("1\n", f), fclose(f);
+	}
+	schedstat_read(0);
 	for (int i = 0; i < n; i++) {
 		spread_cpu[i] = -1;
 		s[i].i = i;
@@ -250,6 +320,8 @@ static int spin_spread(int per, long ms)
 	}
 	for (int i = 0; i < n; i++)
 		pthread_join(s[i].t, NULL);
+	schedstat_read(1);
+	schedstat_print();
 	if (settled < 0)
 		printf("RESULT spread threads=%d ms=%ld settled_ms=never\n", n, ms);
 	else
