@@ -596,8 +596,50 @@ static void dl_pull_when_cpu_frees(struct ktest *t)
 	bring_back();
 }
 
+/* Linux 6.1 dl_task_offline_migration(): a DL task throttled on a CPU that goes
+ * offline is not moved by the hotplug (only tasks in the EDF tree are); its
+ * replenishment timer, run on a live CPU, moves it to an active one, where it runs
+ * on. M: 2 ms of runtime every 100 ms, 6 ms of work, started on the victim. */
+static void dl_throttled_task_moves_from_timer(struct ktest *t)
+{
+	unsigned int victim = 0;
+	struct dl_mover m = {
+		.runtime = 2 * MS, .deadline = 100 * MS, .period = 100 * MS, .work = 6 * MS
+	};
+	struct task_struct *th;
+	int i;
+
+	for (unsigned int c = 0; c < nr_cpu_ids; c++)
+		if (cpu_online(c))
+			victim = c;
+	if (num_online_cpus() < 2)
+		KTEST_SKIP(t, "one CPU");
+	m.start = arch_clock_ns() + 2 * MS;
+	th = kthread_create(start_from, &m, "dl-starter");
+	ASSERT_TRUE(t, th != NULL);
+	set_cpus_allowed(th, cpumask_of(victim));
+	wake_up_new_task(th);
+	kthread_join(th);
+	ASSERT_TRUE(t, m.task != NULL);
+	for (i = 0; i < 80 && !(m.cpu0 >= 0 && m.task->dl.dl_throttled); i++)
+		msleep(1);
+	ASSERT_TRUE(t, m.task->dl.dl_throttled);
+	ASSERT_EQ(t, m.cpu0, (int)victim);
+	ASSERT_EQ(t, cpu_down(victim), 0);
+	/* still queued on the offline CPU, throttled: the timer moves it */
+	EXPECT_EQ(t, m.task->cpu, (int)victim);
+	EXPECT_TRUE(t, m.task->dl.dl_throttled);
+	while (!m.done)
+		msleep(1);
+	ktest_diag(t, "throttled on CPU %u, ran on at CPU %d", victim, m.moved_to);
+	EXPECT_TRUE(t, m.moved_to >= 0 && m.moved_to != (int)victim);
+	EXPECT_TRUE(t, m.moved_to >= 0 && cpu_online((unsigned int)m.moved_to));
+	kthread_join(m.task);
+	EXPECT_EQ(t, cpu_up(victim), 0);
+}
+
 KTEST_SUITE_BY_NAME(deadline, KTEST_CASE(dl_three_meet_fourth_refused),
 		    KTEST_CASE(dl_overrun_throttled), KTEST_CASE(dl_hotplug_refused),
-		    KTEST_CASE(dl_placed_on_big), KTEST_CASE(dl_schedutil_floor),
-		    KTEST_CASE(dl_bandwidth_kept_to_zero_lag), KTEST_CASE(dl_push_to_free_cpu),
-		    KTEST_CASE(dl_pull_when_cpu_frees));
+		    KTEST_CASE(dl_throttled_task_moves_from_timer), KTEST_CASE(dl_placed_on_big),
+		    KTEST_CASE(dl_schedutil_floor), KTEST_CASE(dl_bandwidth_kept_to_zero_lag),
+		    KTEST_CASE(dl_push_to_free_cpu), KTEST_CASE(dl_pull_when_cpu_frees));
