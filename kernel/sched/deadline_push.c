@@ -20,8 +20,9 @@ void update_dl_migration(struct rq *rq)
 {
 	struct dl_rq *dl_rq = &rq->dl;
 
-	sched_update_overload(&dl_rq->overloaded, dl_rq->dl_nr_migratory && dl_rq->dl_nr_running > 1,
-			      rq->cpu, &sched_dlo_mask, &sched_dlo_count);
+	sched_update_overload(&dl_rq->overloaded,
+			      dl_rq->dl_nr_migratory && dl_rq->dl_nr_running > 1, rq->cpu,
+			      &sched_dlo_mask, &sched_dlo_count);
 }
 
 bool has_pushable_dl_tasks(const struct rq *rq)
@@ -56,8 +57,6 @@ void dequeue_pushable_dl_task(struct rq *rq, struct task_struct *p)
 		   has_pushable_dl_tasks(rq) ? first_pushable_dl(rq)->dl.deadline : 0);
 }
 
-
-
 /* Linux: find_later_rq(): cpudl's candidates (the free CPUs p may use, on
  * asymmetric capacities those that fit its bandwidth, else the biggest; or
  * else the CPU whose earliest deadline is the latest, if p's is earlier),
@@ -72,7 +71,6 @@ int find_later_rq(struct task_struct *p)
 		return -1;
 	return pick_candidate_near(p, &later);
 }
-
 
 /* ---- push and pull (Linux: push_dl_task(), pull_dl_task()) -------------------------- */
 

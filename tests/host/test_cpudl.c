@@ -27,8 +27,8 @@ static void expect_heap(struct ktest *t, const struct heap_entry *want, int n, i
 	}
 	for (int i = 0; i < n; i++)
 		if (cpus[i] != want[i].cpu || dls[i] != want[i].dl)
-			ktest_fail(t, __FILE__, line, "heap[%d] = cpu%d:%llu, expected cpu%d:%llu", i,
-				   cpus[i], (unsigned long long)dls[i], want[i].cpu,
+			ktest_fail(t, __FILE__, line, "heap[%d] = cpu%d:%llu, expected cpu%d:%llu",
+				   i, cpus[i], (unsigned long long)dls[i], want[i].cpu,
 				   (unsigned long long)want[i].dl);
 }
 
