@@ -517,7 +517,8 @@ struct sg_lb_stats {
 	unsigned long group_misfit_task_load;
 	unsigned long max_capacity, min_capacity;
 };
-enum group_type group_classify(unsigned int pct, const struct sg_lb_stats *s);
+enum group_type group_classify(unsigned int pct, const struct sg_lb_stats *s, bool imbalanced);
+int sg_imbalanced(const struct sched_domain *sd, const cpumask_t *group); /* balance.c */
 
 /* fair_energy.c: EAS (Linux 6.1's find_energy_efficient_cpu() and the overutilized flag) */
 #define SG_OVERUTILIZED 0x2 /* Linux: some CPU's util does not fit it */
