@@ -199,6 +199,21 @@ int cpudl_snapshot(int *cpus, u64 *dls, int max)
 	return n;
 }
 
+/* The invariant checker (stats.c), under cpu's rq->lock, which every write of
+ * cpu's entry holds: cpu is in the heap exactly when it has DL tasks, with
+ * its earliest deadline. */
+bool cpudl_holds(unsigned int cpu, bool has_dl, u64 dl)
+{
+	unsigned long flags = spin_lock_irqsave(&cp.lock);
+	int idx = cp.pos[cpu] - 1;
+	bool ok = has_dl ? idx >= 0 && idx < cp.size && cp.heap[idx].cpu == (int)cpu &&
+				   cp.heap[idx].dl == dl
+			 : idx < 0;
+
+	spin_unlock_irqrestore(&cp.lock, flags);
+	return ok;
+}
+
 bool cpudl_is_free(unsigned int cpu)
 {
 	return cpumask_test_cpu(cpu, &cp.free_cpus);

@@ -238,11 +238,7 @@ struct rq *dl_task_offline_migration(struct rq *rq, struct task_struct *p)
 		later = cpu_rq(cpu);
 		double_lock_balance(rq, later);
 	}
-	update_rq_clock(rq);
-	update_rq_clock(later);
-	deactivate_task(rq, p, 0);
-	set_task_cpu(p, later->cpu);
-	activate_task(later, p, 0);
+	move_queued_task_locked(rq, later, p);
 	double_unlock_balance(later, rq); /* rq's lock goes, later's stays */
 	return later;
 }

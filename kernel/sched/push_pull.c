@@ -103,11 +103,10 @@ int pick_candidate_near(const struct task_struct *p, const cpumask_t *candidates
 	return any_and_distribute(candidates, candidates);
 }
 
-/* Move a queued, not running task between two locked run queues (a push or
- * a pull), traced and noted for `why`. Linux: the deactivate /
- * set_task_cpu / activate of push_rt_task(), pull_rt_task(), push_dl_task()
- * and pull_dl_task(). */
-void push_pull_move(struct rq *src, struct rq *dst, struct task_struct *p, enum why_move_kind why)
+/* Move a queued, not running task between two locked run queues. Linux:
+ * the deactivate / set_task_cpu / activate of push_rt_task(), pull_rt_task(),
+ * push_dl_task(), pull_dl_task() and dl_task_offline_migration(). */
+void move_queued_task_locked(struct rq *src, struct rq *dst, struct task_struct *p)
 {
 	update_rq_clock(src);
 	update_rq_clock(dst);
@@ -116,6 +115,12 @@ void push_pull_move(struct rq *src, struct rq *dst, struct task_struct *p, enum 
 	activate_task(dst, p, 0);
 	if (DEBUG_SCHED_ENABLED)
 		sched_debug_check_rqs(src, dst);
+}
+
+/* A push or a pull: the move, traced and noted for `why`. */
+void push_pull_move(struct rq *src, struct rq *dst, struct task_struct *p, enum why_move_kind why)
+{
+	move_queued_task_locked(src, dst, p);
 	trace_sched_push_pull(p, src->cpu, dst->cpu, why);
 	why_note_push_pull(p, (int)src->cpu, (int)dst->cpu, why);
 }

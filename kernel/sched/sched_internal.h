@@ -685,6 +685,7 @@ bool lock_pull_src(struct rq *this_rq, struct rq *src, bool may_drop);
 void sched_update_overload(bool *overloaded, bool over, unsigned int cpu, cpumask_t *mask,
 			   int *count);
 int pick_candidate_near(const struct task_struct *p, const cpumask_t *candidates);
+void move_queued_task_locked(struct rq *src, struct rq *dst, struct task_struct *p);
 void push_pull_move(struct rq *src, struct rq *dst, struct task_struct *p, enum why_move_kind why);
 /* One class's side of the push loop (push_one_task()). */
 struct push_ops {
@@ -713,6 +714,7 @@ int cpudl_find(const struct task_struct *p, cpumask_t *later_mask, bool asym);
 bool dl_task_fits_capacity(const struct task_struct *p, int cpu);
 int cpudl_snapshot(int *cpus, u64 *dls, int max); /* the heap in array order; its size */
 bool cpudl_is_free(unsigned int cpu);
+bool cpudl_holds(unsigned int cpu, bool has_dl, u64 dl); /* the invariant checker */
 /* Linux: rd->rto_mask, rd->rto_count: the CPUs whose RT queue is overloaded. */
 extern cpumask_t sched_rto_mask;
 extern int sched_rto_count;

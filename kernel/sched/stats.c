@@ -282,6 +282,9 @@ static int check_rq(struct rq *rq, bool verbose)
 	CHECK(rq->curr && (rq->curr == rq->idle || rq->curr->cpu == (int)rq->cpu),
 	      "cpu%u: running task %s has p->cpu=%d", rq->cpu, rq->curr ? rq->curr->comm : "?",
 	      rq->curr ? rq->curr->cpu : -1);
+	CHECK(cpudl_holds(rq->cpu, rq->dl.dl_nr_running != 0, rq->dl.earliest_dl),
+	      "cpu%u: cpudl does not hold its earliest deadline (%u DL tasks, earliest %llu)",
+	      rq->cpu, rq->dl.dl_nr_running, rq->dl.earliest_dl);
 	bad += check_uclamp_rq(rq, verbose);
 	return bad;
 }

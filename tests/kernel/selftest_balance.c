@@ -59,6 +59,7 @@ static void balance_around_pinned_task(struct ktest *t)
 	struct task_struct *th[MAX_LITTLE + 1];
 	unsigned long min_cap = ~0ul, max_cap = 0;
 	int little[NR_CPUS], nl = 0, l, b = -1, nb = 0, n;
+	unsigned int home;
 	cpumask_t mask, saved;
 	u64 t0, waited;
 
@@ -84,6 +85,7 @@ static void balance_around_pinned_task(struct ktest *t)
 	/* this thread waits on little[0]: run on b, its sleeps would make b pull
 	 * (newidle), a path that needs no retry */
 	saved = current->cpus_allowed;
+	home = arch_cpu_id();
 	set_cpus_allowed(current, cpumask_of((unsigned int)little[0]));
 	for (n = 0; n < nl; n++) {
 		h[n] = (struct pinned_hog){ .watch_cpu = -1 };
@@ -113,7 +115,12 @@ static void balance_around_pinned_task(struct ktest *t)
 		h[i].stop = true;
 	for (int i = 0; i <= n; i++)
 		kthread_join(th[i]);
+	/* the next suites as without this one: this thread back where it was, a
+	 * quiet machine (the LITTLE CPUs' balance clears the group_imbalanced mark,
+	 * the idle CPUs' governors see long idles again) */
+	set_cpus_allowed(current, cpumask_of(home));
 	set_cpus_allowed(current, &saved);
+	msleep(200);
 }
 
 KTEST_SUITE(balance, KTEST_CASE(balance_around_pinned_task));
