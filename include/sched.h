@@ -75,8 +75,7 @@ struct sched_rt_entity {
 /* A SCHED_DEADLINE task (kernel/sched/deadline.c; Linux: struct
  * sched_dl_entity). Parameters in ns; bandwidths << BW_SHIFT (20). */
 struct sched_dl_entity {
-	struct rb_node rb_node;		 /* in the rq's EDF tree (dl_rq->root) */
-	struct list_head throttled_node; /* on dl_rq->throttled while throttled and queued */
+	struct rb_node rb_node; /* in the rq's EDF tree (dl_rq->root) */
 	u64 dl_runtime, dl_deadline, dl_period;
 	u64 dl_bw;	/* dl_runtime / dl_period */
 	u64 dl_density; /* dl_runtime / dl_deadline */

@@ -12,6 +12,8 @@ enum migration_type { migrate_load, migrate_util, migrate_task, migrate_misfit }
 #define SG_OVERLOAD	       0x1  /* some CPU has 2+ tasks or a misfit */
 #define LBF_ALL_PINNED	       0x01 /* no task seen could run on dst_cpu */
 #define LBF_NEED_BREAK	       0x02
+#define LBF_DST_PINNED	       0x04 /* a task could not run on dst_cpu but on new_dst_cpu */
+#define LBF_SOME_PINNED	       0x08 /* some task could not run on dst_cpu */
 #define LBF_ACTIVE_LB	       0x10 /* the stop class moves it: cache hotness does not count */
 #define MAX_PINNED_INTERVAL    512  /* ms */
 #define SCHED_NR_MIGRATE_BREAK 32u  /* Linux: sched_nr_migrate_break */
@@ -21,7 +23,9 @@ struct lb_env {
 	struct sched_domain *sd;
 	struct rq *src_rq, *dst_rq;
 	int src_cpu, dst_cpu;
-	cpumask_t cpus; /* the domain's active CPUs */
+	int new_dst_cpu;       /* LBF_DST_PINNED: another CPU of the local group p may use */
+	cpumask_t cpus;	       /* the domain's active CPUs */
+	cpumask_t dst_grpmask; /* the local group (Linux: group_balance_mask(sd->groups)) */
 	enum cpu_idle_type idle;
 	long imbalance;
 	enum migration_type migration_type;
@@ -29,6 +33,24 @@ struct lb_env {
 };
 
 int sched_rd_overload;
+
+/* Linux: sgc->imbalance, one per sched group, shared by the group's CPUs: set by a
+ * balance at the level below that left an imbalance because of affinity
+ * (LBF_SOME_PINNED), cleared when one reaches balance with a task that could move.
+ * Groups of one level do not overlap, so a group is named by its level and first
+ * CPU. Written and read without locks, as Linux's. */
+static int sg_imbalance[SD_NR_LEVELS][NR_CPUS];
+
+static int *sg_imbalance_of(const struct sched_domain *sd, const cpumask_t *group)
+{
+	return &sg_imbalance[sd->level][cpumask_first(group)];
+}
+
+/* Linux: sg_imbalanced(). */
+int sg_imbalanced(const struct sched_domain *sd, const cpumask_t *group)
+{
+	return READ_ONCE(*sg_imbalance_of(sd, group));
+}
 
 /* ---- domains ------------------------------------------------------------------------ */
 
@@ -58,6 +80,7 @@ void sched_domains_init(void)
 	const struct topology *t = &cpu_topology;
 
 	topology_build_sched_domains(&cpu_topology, cpu_active_mask);
+	memset(sg_imbalance, 0, sizeof(sg_imbalance)); /* Linux: new groups, new sgc */
 	sched_energy_update(); /* asymmetry and the policies' CPUs may have changed */
 	for (int cpu = 0; cpu < t->nr_cpus; cpu++) {
 		struct rq *rq = cpu_rq(cpu);
@@ -132,14 +155,16 @@ static bool group_is_overloaded(unsigned int pct, const struct sg_lb_stats *s)
 	       s->group_capacity * pct < s->group_runnable * 100;
 }
 
-/* Linux: group_classify(), the most urgent state first: overloaded, then a
- * misfit task (too big for its CPU), then fully busy, else spare capacity.
- * Linux's group_imbalanced (pinned tasks split a group) and group_asym_packing
- * are never set here (docs/deviations.md). */
-enum group_type group_classify(unsigned int pct, const struct sg_lb_stats *s)
+/* Linux: group_classify(), the most urgent state first: overloaded, then
+ * imbalanced (a balance below failed because of affinity: sg_imbalanced()),
+ * then a misfit task (too big for its CPU), then fully busy, else spare
+ * capacity. group_asym_packing never arises here (no ASYM_PACKING machine). */
+enum group_type group_classify(unsigned int pct, const struct sg_lb_stats *s, bool imbalanced)
 {
 	if (group_is_overloaded(pct, s))
 		return group_overloaded;
+	if (imbalanced)
+		return group_imbalanced;
 	if (s->group_misfit_task_load)
 		return group_misfit_task;
 	if (!group_has_capacity(pct, s))
@@ -185,7 +210,7 @@ static void update_sg_lb_stats(struct lb_env *env, const cpumask_t *group, struc
 			*sg_status |= SG_OVERLOAD;
 		}
 	}
-	s->group_type = group_classify(env->sd->imbalance_pct, s);
+	s->group_type = group_classify(env->sd->imbalance_pct, s, sg_imbalanced(env->sd, group));
 	if (s->group_type == group_overloaded)
 		s->avg_load = s->group_load * SCHED_CAPACITY_SCALE / s->group_capacity;
 }
@@ -478,11 +503,32 @@ static int task_hot(struct task_struct *p, struct lb_env *env)
 
 /* Linux: can_migrate_task(): allowed on dst and not running; for an active
  * balance that is all. Otherwise a cache-hot task stays unless the domain has
- * failed more than cache_nice_tries times. Clears LBF_ALL_PINNED on the way. */
+ * failed more than cache_nice_tries times. Clears LBF_ALL_PINNED on the way.
+ * A task not allowed on dst marks LBF_SOME_PINNED and, outside newidle and
+ * active balance, names the first CPU of the local group it may use
+ * (LBF_DST_PINNED, new_dst_cpu): load_balance() tries again from there. */
 static int can_migrate_task(struct task_struct *p, struct lb_env *env)
 {
-	if (p->per_cpu_kthread || !cpumask_test_cpu(env->dst_cpu, &p->cpus_allowed))
+	unsigned int cpu;
+
+	if (p->per_cpu_kthread)
 		return 0;
+	if (!cpumask_test_cpu(env->dst_cpu, &p->cpus_allowed)) {
+		cpumask_t both;
+
+		env->flags |= LBF_SOME_PINNED;
+		if (env->idle == CPU_NEWLY_IDLE || env->flags & (LBF_DST_PINNED | LBF_ACTIVE_LB))
+			return 0;
+		cpumask_and(&both, &env->dst_grpmask, &env->cpus);
+		for_each_cpu(cpu, &both) {
+			if (cpumask_test_cpu(cpu, &p->cpus_allowed)) {
+				env->flags |= LBF_DST_PINNED;
+				env->new_dst_cpu = (int)cpu;
+				break;
+			}
+		}
+		return 0;
+	}
 	env->flags &= ~LBF_ALL_PINNED;
 	if (task_running(env->src_rq, p))
 		return 0;
@@ -707,30 +753,30 @@ static int move_tasks(struct lb_env *env, bool this_locked)
  * (one is pending already), -1 the running task may not run here. Newidle
  * holds this rq's lock inside __schedule(), where waking the stopper would
  * take pi_lock after an rq lock: it leaves the request to its idle loop. */
-static int start_active_balance(struct lb_env *env, bool this_locked)
+static int start_active_balance(struct lb_env *env, struct rq *this_rq, bool this_locked)
 {
 	struct rq *busiest = env->src_rq;
 	bool active = false, pinned;
 
 	if (!this_locked)
 		spin_lock(&busiest->lock);
-	else if (busiest->cpu < env->dst_rq->cpu && !spin_trylock(&busiest->lock))
+	else if (busiest->cpu < this_rq->cpu && !spin_trylock(&busiest->lock))
 		return 0;
-	else if (busiest->cpu > env->dst_rq->cpu)
+	else if (busiest->cpu > this_rq->cpu)
 		spin_lock(&busiest->lock);
-	pinned = !cpumask_test_cpu(env->dst_cpu, &busiest->curr->cpus_allowed);
+	pinned = !cpumask_test_cpu((int)this_rq->cpu, &busiest->curr->cpus_allowed);
 	if (!pinned && !busiest->active_balance) {
 		busiest->active_balance = 1;
-		busiest->push_cpu = env->dst_cpu;
+		busiest->push_cpu = (int)this_rq->cpu;
 		active = true;
 	}
 	spin_unlock(&busiest->lock);
 	if (!active)
 		return pinned ? -1 : 0;
 	if (env->migration_type == migrate_misfit)
-		env->dst_rq->lb.misfit_pulls++;
+		this_rq->lb.misfit_pulls++;
 	if (this_locked)
-		WRITE_ONCE(env->dst_rq->active_balance_deferred, (int)busiest->cpu + 1);
+		WRITE_ONCE(this_rq->active_balance_deferred, (int)busiest->cpu + 1);
 	else if (stop_one_cpu_nowait(busiest->cpu, active_load_balance_cpu_stop, busiest))
 		WRITE_ONCE(busiest->active_balance, 0); /* its stop queue is full */
 	return 1;
@@ -751,16 +797,17 @@ void run_deferred_active_balance(struct rq *rq)
 /* Linux: the tail of load_balance() after a pass that found an imbalance
  * and moved nothing. False: busiest's running task is pinned away from us
  * (Linux: goto out_one_pinned). */
-static bool balance_failed(struct lb_env *env, bool this_locked)
+static bool balance_failed(struct lb_env *env, struct rq *this_rq, bool this_locked)
 {
 	struct sched_domain *sd = env->sd;
 	int active = 0;
 
-	env->dst_rq->lb.lb_failed[env->idle]++;
+	this_rq->lb.lb_failed[env->idle]++;
 	/* Only periodic balance counts failures: newidle is too frequent. */
 	if (env->idle != CPU_NEWLY_IDLE)
 		sd->nr_balance_failed++;
-	if (need_active_balance(env) && (active = start_active_balance(env, this_locked)) < 0)
+	if (need_active_balance(env) &&
+	    (active = start_active_balance(env, this_rq, this_locked)) < 0)
 		return false;
 	/* We were unbalanced: reset the interval (Linux: unless an active
 	 * balance started for a reason need_active_balance() no longer sees). */
@@ -781,25 +828,56 @@ static void lb_debug_check(struct rq *this_rq, bool this_locked)
 }
 
 /* Linux: load_balance()'s more_balance loop over busiest, a breather every
- * SCHED_NR_MIGRATE_BREAK tasks. Returns the tasks moved, -1 when newidle could
- * not lock busiest. */
+ * SCHED_NR_MIGRATE_BREAK tasks; while an imbalance is left because a task
+ * could not run on dst but could on another CPU of the local group
+ * (LBF_DST_PINNED), again from busiest with that CPU as dst (dst_cpu leaves
+ * env->cpus, so it is not chosen again). Returns the tasks moved, -1 when
+ * newidle could not lock busiest. */
 static int balance_busiest(struct lb_env *env, bool this_locked)
 {
 	struct rq *busiest = env->src_rq;
 	int moved = 0, n;
 
-	env->flags = LBF_ALL_PINNED;
+	env->flags |= LBF_ALL_PINNED;
 	env->loop = 0;
 	env->loop_break = SCHED_NR_MIGRATE_BREAK;
 	if (busiest->nr_running <= 1)
 		return 0;
 	env->loop_max = MIN(sysctl_sched_nr_migrate, busiest->nr_running);
-	do {
-		env->flags &= ~LBF_NEED_BREAK;
-		n = move_tasks(env, this_locked);
-		moved += MAX(n, 0);
-	} while (n >= 0 && (env->flags & LBF_NEED_BREAK) && env->loop < busiest->nr_running);
-	return n < 0 ? -1 : moved;
+	for (;;) {
+		do {
+			env->flags &= ~LBF_NEED_BREAK;
+			n = move_tasks(env, this_locked);
+			moved += MAX(n, 0);
+		} while (n >= 0 && (env->flags & LBF_NEED_BREAK) &&
+			 env->loop < busiest->nr_running);
+		if (n < 0)
+			return -1;
+		if (!(env->flags & LBF_DST_PINNED) || env->imbalance <= 0)
+			return moved;
+		/* never newidle (can_migrate_task()): this rq is not held */
+		__cpumask_clear_cpu((unsigned int)env->dst_cpu, &env->cpus);
+		env->dst_cpu = env->new_dst_cpu;
+		env->dst_rq = cpu_rq(env->new_dst_cpu);
+		env->flags &= ~LBF_DST_PINNED;
+		env->loop = 0;
+		env->loop_break = SCHED_NR_MIGRATE_BREAK;
+	}
+}
+
+/* The parent level's group of this CPU (Linux: sd->parent->groups, its
+ * first group, whose sgc->imbalance a balance here marks); NULL at the top. */
+static int *parent_group_imbalance(struct rq *this_rq, struct sched_domain *sd)
+{
+	struct sched_domain *parent;
+
+	if (sd == &this_rq->sd[this_rq->nr_sd - 1])
+		return NULL;
+	parent = sd + 1;
+	for (int i = 0; i < parent->nr_groups; i++)
+		if (cpumask_test_cpu(this_rq->cpu, &parent->groups[i]))
+			return sg_imbalance_of(parent, &parent->groups[i]);
+	return NULL;
 }
 
 /* Linux: load_balance(). IRQs off; called without rq locks, or (newidle)
@@ -812,7 +890,7 @@ int load_balance(int this_cpu, struct sched_domain *sd, enum cpu_idle_type idle,
 {
 	struct rq *this_rq = cpu_rq(this_cpu), *busiest;
 	struct lb_env env = { .sd = sd, .dst_cpu = this_cpu, .dst_rq = this_rq, .idle = idle };
-	cpumask_t local_group = { { 0 } };
+	int *group_imbalance = parent_group_imbalance(this_rq, sd);
 	int gi, moved;
 
 	cpumask_and(&env.cpus, &sd->span, cpu_active_mask);
@@ -826,7 +904,7 @@ int load_balance(int this_cpu, struct sched_domain *sd, enum cpu_idle_type idle,
 	sd->lb_count[idle]++;
 	for (int i = 0; i < sd->nr_groups; i++)
 		if (cpumask_test_cpu(this_cpu, &sd->groups[i]))
-			local_group = sd->groups[i];
+			env.dst_grpmask = sd->groups[i];
 redo:
 	if (!should_we_balance(&env)) {
 		*continue_balancing = 0;
@@ -847,12 +925,16 @@ redo:
 	moved = balance_busiest(&env, this_locked);
 	if (moved < 0)
 		goto out_one_pinned; /* newidle could not lock busiest: give up */
+	/* Affinity kept us from reaching balance: the parent level sees this
+	 * group as imbalanced (group_imbalanced) until a balance here succeeds. */
+	if (group_imbalance && (env.flags & LBF_SOME_PINNED) && env.imbalance > 0)
+		WRITE_ONCE(*group_imbalance, 1);
 	if (!moved && (env.flags & LBF_ALL_PINNED) && busiest->nr_running > 1) {
 		/* Every task there is pinned: try the other CPUs. */
 		cpumask_t rest;
 
 		__cpumask_clear_cpu(busiest->cpu, &env.cpus);
-		if (cpumask_andnot(&rest, &env.cpus, &local_group))
+		if (cpumask_andnot(&rest, &env.cpus, &env.dst_grpmask))
 			goto redo;
 		goto out_all_pinned;
 	}
@@ -862,10 +944,14 @@ redo:
 		sd->balance_interval = sd->min_interval;
 		return moved;
 	}
-	if (balance_failed(&env, this_locked))
+	if (balance_failed(&env, this_rq, this_locked))
 		return 0;
 	goto out_one_pinned;
 out_balanced:
+	/* Balanced although some tasks may have been pinned: clear the parent's
+	 * mark only if other tasks had a chance to move. */
+	if (group_imbalance && !(env.flags & LBF_ALL_PINNED) && READ_ONCE(*group_imbalance))
+		WRITE_ONCE(*group_imbalance, 0);
 out_all_pinned:
 	this_rq->lb.lb_balanced[idle]++;
 	sd->nr_balance_failed = 0;

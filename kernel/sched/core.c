@@ -10,7 +10,7 @@
  *   2. rq->lock; two rq locks: the lower CPU id first (double_rq_lock), or
  *      a higher one only by spin_trylock (newidle balance)
  *   3. locks nested inside rq->lock: cfs_rq->removed.lock, cpufreq
- *      policy->lock (the schedutil hook)
+ *      policy->lock (the schedutil hook), cpudl's lock (cpudl.c)
  * Locks of no class (wait queues, mutex internals, timers, console) are
  * taken before pi_lock or as leaves, never around a class they order after.
  * The rq lock is held across the context switch and released by the task
@@ -1080,6 +1080,9 @@ unsigned int sched_migrate_tasks(unsigned int dead_cpu)
 	struct task_struct *p;
 
 	BUG_ON(arch_cpu_id() != dead_cpu || cpu_active(dead_cpu) || rq->curr != rq->stop);
+	spin_lock(&rq->lock);
+	dl_rq_offline(rq); /* Linux: set_rq_offline() in sched_cpu_deactivate() */
+	spin_unlock(&rq->lock);
 	for (;;) {
 		spin_lock(&rq->lock);
 		p = pick_migratable(rq);
@@ -1114,6 +1117,7 @@ void sched_cpu_starting(unsigned int cpu)
 	update_rq_clock(rq);	    /* PELT decays the offline time as idle */
 	rq->idle_start = rq->clock; /* but it is not counted as idle time */
 	sched_balance_rq_init(rq);
+	dl_rq_online(rq); /* Linux: set_rq_online() in sched_cpu_activate() */
 	spin_unlock_irqrestore(&rq->lock, flags);
 }
 
@@ -1163,6 +1167,7 @@ void sched_init_cpu(unsigned int cpu, struct task_struct *idle)
 	rt_rq_online(rq);
 	init_uclamp_rq(rq);
 	init_dl_rq(&rq->dl);
+	dl_rq_online(rq);
 	INIT_LIST_HEAD(&rq->cfs_tasks);
 	sched_balance_rq_init(rq);
 	rq->cpu_capacity_orig = rq->cpu_capacity = arch_scale_cpu_capacity((int)cpu);

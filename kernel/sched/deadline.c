@@ -3,19 +3,14 @@
  * replenishment timer), GRUB's active utilization (running_bw and the 0-lag
  * inactive timer) that schedutil takes as a frequency floor, the util_dl PELT
  * signal, admission control over the root domain (here: the active CPUs) and
- * capacity-aware placement. Task and rq state under rq->lock, the admitted
- * bandwidth under dl_bw.lock (a leaf). Linux: kernel/sched/deadline.c. */
+ * capacity-aware wakeup placement. Not the moves between CPUs (push, pull,
+ * find_later_rq(): deadline_push.c). Task and rq state under rq->lock, the
+ * admitted bandwidth under dl_bw.lock (a leaf). Linux: kernel/sched/deadline.c. */
 #include "sched_internal.h"
-#include "trace.h"
 
 /* Linux: sysctl_sched_dl_period_max / _min (us). */
 #define DL_PERIOD_MAX_NS ((1ull << 22) * NSEC_PER_USEC)
 #define DL_PERIOD_MIN_NS (100 * NSEC_PER_USEC)
-
-static inline bool dl_time_before(u64 a, u64 b)
-{
-	return (s64)(a - b) < 0;
-}
 
 /* Linux: to_ratio(). */
 static u64 to_ratio(u64 period, u64 runtime)
@@ -314,67 +309,19 @@ static bool dl_less(const struct rb_node *a, const struct rb_node *b)
 			      rb_entry(b, struct sched_dl_entity, rb_node)->deadline);
 }
 
-static void update_earliest_dl(struct dl_rq *dl_rq)
+/* Linux: inc_dl_deadline() / dec_dl_deadline(): the rq's earliest deadline,
+ * and cpudl with it (a CPU with no DL task is free, if online). */
+static void update_earliest_dl(struct rq *rq)
 {
-	struct rb_node *left = rb_first_cached(&dl_rq->root);
+	struct rb_node *left = rb_first_cached(&rq->dl.root);
+	u64 dl = left ? rb_entry(left, struct sched_dl_entity, rb_node)->deadline : 0;
 
-	WRITE_ONCE(dl_rq->earliest_dl,
-		   left ? rb_entry(left, struct sched_dl_entity, rb_node)->deadline : 0);
-}
-
-/* ---- push/pull bookkeeping: the overload mask, the pushable list ------------------ */
-
-cpumask_t sched_dlo_mask;
-int sched_dlo_count;
-
-/* Linux: update_dl_migration(): dl_set_overload() / dl_clear_overload(). */
-static void update_dl_migration(struct rq *rq)
-{
-	struct dl_rq *dl_rq = &rq->dl;
-	bool over = dl_rq->dl_nr_migratory && dl_rq->dl_nr_running > 1;
-
-	if (over == dl_rq->overloaded)
-		return;
-	dl_rq->overloaded = over;
-	if (over) {
-		cpumask_set_cpu(rq->cpu, &sched_dlo_mask);
-		__atomic_add_fetch(&sched_dlo_count, 1, __ATOMIC_SEQ_CST);
-	} else {
-		__atomic_sub_fetch(&sched_dlo_count, 1, __ATOMIC_SEQ_CST);
-		cpumask_clear_cpu(rq->cpu, &sched_dlo_mask);
-	}
-}
-
-static bool has_pushable_dl_tasks(const struct rq *rq)
-{
-	return !list_empty(&rq->dl.pushable_tasks);
-}
-
-static struct task_struct *first_pushable_dl(const struct rq *rq)
-{
-	return list_first_entry(&rq->dl.pushable_tasks, struct task_struct, dl.pushable_node);
-}
-
-/* Linux: enqueue_pushable_dl_task(): earliest deadline first (Linux: an rbtree). */
-static void enqueue_pushable_dl_task(struct rq *rq, struct task_struct *p)
-{
-	struct list_head *pos;
-
-	list_del_init(&p->dl.pushable_node);
-	list_for_each(pos, &rq->dl.pushable_tasks)
-		if (dl_time_before(
-			    p->dl.deadline,
-			    list_entry(pos, struct task_struct, dl.pushable_node)->dl.deadline))
-			break;
-	list_add_tail(&p->dl.pushable_node, pos);
-	WRITE_ONCE(rq->dl.earliest_dl_next, first_pushable_dl(rq)->dl.deadline);
-}
-
-static void dequeue_pushable_dl_task(struct rq *rq, struct task_struct *p)
-{
-	list_del_init(&p->dl.pushable_node);
-	WRITE_ONCE(rq->dl.earliest_dl_next,
-		   has_pushable_dl_tasks(rq) ? first_pushable_dl(rq)->dl.deadline : 0);
+	if (left && (!rq->dl.in_cpudl || dl != rq->dl.earliest_dl))
+		cpudl_set(rq->cpu, dl);
+	else if (!left && rq->dl.in_cpudl)
+		cpudl_clear(rq->cpu, cpu_active(rq->cpu));
+	rq->dl.in_cpudl = left != NULL;
+	WRITE_ONCE(rq->dl.earliest_dl, dl);
 }
 
 /* Linux: __enqueue_dl_entity() + inc_dl_tasks(). */
@@ -383,7 +330,7 @@ static void __enqueue_dl_entity(struct rq *rq, struct sched_dl_entity *dl_se)
 	rb_insert_cached(&rq->dl.root, &dl_se->rb_node, dl_less);
 	dl_se->on_dl_rq = true;
 	WRITE_ONCE(rq->dl.dl_nr_running, rq->dl.dl_nr_running + 1);
-	update_earliest_dl(&rq->dl);
+	update_earliest_dl(rq);
 	dl_se->migratory = dl_task_of(dl_se)->nr_cpus_allowed > 1; /* Linux: inc_dl_migration() */
 	rq->dl.dl_nr_migratory += dl_se->migratory;
 	update_dl_migration(rq);
@@ -396,7 +343,7 @@ static void __dequeue_dl_entity(struct rq *rq, struct sched_dl_entity *dl_se)
 	rb_erase_cached(&rq->dl.root, &dl_se->rb_node);
 	dl_se->on_dl_rq = false;
 	WRITE_ONCE(rq->dl.dl_nr_running, rq->dl.dl_nr_running - 1);
-	update_earliest_dl(&rq->dl);
+	update_earliest_dl(rq);
 	rq->dl.dl_nr_migratory -= dl_se->migratory; /* Linux: dec_dl_migration() */
 	dl_se->migratory = false;
 	update_dl_migration(rq);
@@ -404,18 +351,17 @@ static void __dequeue_dl_entity(struct rq *rq, struct sched_dl_entity *dl_se)
 		cpupri_set(rq->cpu, rq->rt.highest_prio_curr);
 }
 
-/* Linux leaves a throttled task on_rq but off the EDF tree and out of
- * rq->nr_running; we also list it (hotplug must find it). `counted`: the
- * core counts this enqueue/dequeue in nr_running, which we undo. */
-static void throttled_add(struct rq *rq, struct sched_dl_entity *dl_se, bool counted)
+/* A throttled task stays on_rq but off the EDF tree and out of
+ * rq->nr_running until its replenishment timer, as Linux's (whose
+ * nr_running counts only the tree). `counted`: the core counts this
+ * enqueue/dequeue in nr_running, which we undo. */
+static void throttled_add(struct rq *rq, bool counted)
 {
-	list_add_tail(&dl_se->throttled_node, &rq->dl.throttled);
 	rq->nr_running -= counted ? 1 : 0;
 }
 
-static void throttled_del(struct rq *rq, struct sched_dl_entity *dl_se, bool counted)
+static void throttled_del(struct rq *rq, bool counted)
 {
-	list_del_init(&dl_se->throttled_node);
 	rq->nr_running += counted ? 1 : 0;
 }
 
@@ -447,16 +393,17 @@ static void update_curr_dl(struct rq *rq)
 	dl_se->dl_throttled = true;
 	dl_se->nr_throttled++;
 	__dequeue_dl_entity(rq, dl_se);
-	throttled_add(rq, dl_se, true);
+	throttled_add(rq, true);
 	if (!start_dl_timer(rq, dl_se)) {
-		throttled_del(rq, dl_se, false); /* enqueue_task_dl() counts it */
+		throttled_del(rq, false); /* enqueue_task_dl() counts it */
 		enqueue_task_dl(rq, curr, ENQUEUE_REPLENISH);
 	}
 	if (rb_first_cached(&rq->dl.root) != &dl_se->rb_node)
 		resched_curr(rq);
 }
 
-/* Linux: dl_task_timer(): the next period began: replenish and requeue. */
+/* Linux: dl_task_timer(): the next period began: replenish and requeue (on
+ * another CPU if its own went offline meanwhile: it waited there). */
 static void dl_task_timer(struct timer *t)
 {
 	struct sched_dl_entity *dl_se = container_of(t, struct sched_dl_entity, dl_timer);
@@ -470,12 +417,16 @@ static void dl_task_timer(struct timer *t)
 		replenish_dl_entity(rq, dl_se);
 		goto unlock;
 	}
-	throttled_del(rq, dl_se, false); /* enqueue_task_dl() counts it */
+	if (!cpu_active(rq->cpu)) /* its CPU went offline: this changes rq */
+		rq = dl_task_offline_migration(rq, p);
+	throttled_del(rq, false); /* enqueue_task_dl() counts it */
 	enqueue_task_dl(rq, p, ENQUEUE_REPLENISH);
 	if (dl_task(rq->curr))
 		rq->curr->sched_class->check_preempt_curr(rq, p, 0);
 	else
 		resched_curr(rq);
+	if (has_pushable_dl_tasks(rq)) /* back in the tree, it may overload rq */
+		push_dl_task_once(rq);
 unlock:
 	dl_timer_unlock(p, rq);
 }
@@ -511,7 +462,7 @@ static void enqueue_task_dl(struct rq *rq, struct task_struct *p, int flags)
 	if (dl_se->dl_throttled && !(flags & ENQUEUE_REPLENISH)) {
 		if (wakeup)
 			task_contending(rq, dl_se);
-		throttled_add(rq, dl_se, !(flags & ENQUEUE_RESTORE));
+		throttled_add(rq, !(flags & ENQUEUE_RESTORE));
 		return;
 	}
 	if (wakeup) { /* Linux: enqueue_dl_entity(); a new task is a first wakeup here */
@@ -538,8 +489,8 @@ static void dequeue_task_dl(struct rq *rq, struct task_struct *p, int flags)
 	dequeue_pushable_dl_task(rq, p);
 	if (dl_se->on_dl_rq)
 		__dequeue_dl_entity(rq, dl_se);
-	else if (!list_empty(&dl_se->throttled_node))
-		throttled_del(rq, dl_se, !(flags & DEQUEUE_SAVE));
+	else if (dl_se->dl_throttled) /* queued, so throttled while queued */
+		throttled_del(rq, !(flags & DEQUEUE_SAVE));
 	if (p->on_rq == TASK_ON_RQ_MIGRATING || flags & DEQUEUE_SAVE)
 		sub_running_bw(rq, dl_se->dl_bw);
 	if (flags & DEQUEUE_SLEEP)
@@ -605,76 +556,6 @@ static void task_tick_dl(struct rq *rq, struct task_struct *p)
 	update_dl_rq_load_avg(rq, true);
 }
 
-/* Linux: dl_task_fits_capacity(): the CPU does runtime within deadline. */
-static bool dl_task_fits_capacity(const struct task_struct *p, int cpu)
-{
-	return cap_scale(p->dl.dl_deadline, arch_scale_cpu_capacity(cpu)) >= p->dl.dl_runtime;
-}
-
-static bool sched_asym_cpucap_active(int cpu)
-{
-	return cpu_rq(cpu)->sd_asym_cpucapacity != NULL;
-}
-
-/*
- * Linux: find_later_rq() over cpudl_find(). Linux keeps a max-heap of the
- * CPUs' earliest deadlines and a mask of CPUs with no DL task (cpudl); we
- * scan the active CPUs for the same answer: the free CPUs (among them those
- * that fit the task's bandwidth, else the biggest), or else the CPU whose
- * earliest deadline is the latest if p's is earlier. Then task_cpu(p), a CPU
- * of its lowest domain, any. -1: none.
- */
-static int find_later_rq(struct task_struct *p)
-{
-	int prev = p->cpu, cpu, max_cpu = -1, latest_cpu = -1;
-	unsigned long max_cap = 0;
-	u64 latest = 0;
-	cpumask_t later, fits;
-	unsigned int c;
-
-	cpumask_clear(&later);
-	cpumask_clear(&fits);
-	for_each_cpu(c, cpu_active_mask) {
-		const struct dl_rq *dl_rq = &cpu_rq(c)->dl;
-		unsigned long cap = arch_scale_cpu_capacity((int)c);
-
-		if (!cpumask_test_cpu(c, &p->cpus_allowed))
-			continue;
-		if (READ_ONCE(dl_rq->dl_nr_running)) {
-			u64 dl = READ_ONCE(dl_rq->earliest_dl);
-
-			if (latest_cpu < 0 || dl_time_before(latest, dl))
-				latest = dl, latest_cpu = (int)c;
-			continue;
-		}
-		cpumask_set_cpu(c, &later);
-		if (dl_task_fits_capacity(p, (int)c))
-			cpumask_set_cpu(c, &fits);
-		else if (cap > max_cap || ((int)c == prev && cap == max_cap))
-			max_cap = cap, max_cpu = (int)c;
-	}
-	if (!cpumask_empty(&later) && sched_asym_cpucap_active(prev)) {
-		later = fits;
-		if (cpumask_empty(&later))
-			cpumask_set_cpu((unsigned int)max_cpu, &later);
-	}
-	if (cpumask_empty(&later)) {
-		if (latest_cpu < 0 || !dl_time_before(p->dl.deadline, latest))
-			return -1;
-		return latest_cpu;
-	}
-	if (prev >= 0 && cpumask_test_cpu((unsigned int)prev, &later))
-		return prev;
-	if (prev >= 0 && cpu_rq(prev)->nr_sd) {
-		cpumask_t near;
-
-		if (cpumask_and(&near, &later, &cpu_rq(prev)->sd[0].span))
-			return (int)cpumask_first(&near);
-	}
-	cpu = (int)cpumask_first(&later);
-	return cpu;
-}
-
 /* Linux: select_task_rq_dl(): stay unless prev runs a DL task that p does
  * not preempt, or (asymmetric capacities) prev cannot do p's bandwidth.
  * Linux places only at wakeup (a DL task cannot fork); our spawn makes a
@@ -701,160 +582,6 @@ static int select_task_rq_dl(struct task_struct *p, int cpu, int wake_flags)
 	     dl_time_before(p->dl.deadline, READ_ONCE(cpu_rq(target)->dl.earliest_dl))))
 		cpu = target;
 	return cpu;
-}
-
-/* ---- push and pull (Linux: push_dl_task(), pull_dl_task()) -------------------------- */
-
-#define DL_MAX_TRIES 3
-
-/* Linux: find_lock_later_rq(): a CPU with no DL task or a later earliest
- * deadline than task's, locked along with rq; NULL if none (or task moved). */
-static struct rq *find_lock_later_rq(struct task_struct *task, struct rq *rq)
-{
-	for (int tries = 0; tries < DL_MAX_TRIES; tries++) {
-		int cpu = find_later_rq(task);
-		struct rq *later;
-
-		if (cpu < 0 || cpu == (int)rq->cpu)
-			return NULL;
-		later = cpu_rq(cpu);
-		if (READ_ONCE(later->dl.dl_nr_running) &&
-		    !dl_time_before(task->dl.deadline, READ_ONCE(later->dl.earliest_dl)))
-			return NULL; /* nothing later than us: another try finds the same */
-		if (double_lock_balance(rq, later) &&
-		    (task_rq(task) != rq || !cpumask_test_cpu(later->cpu, &task->cpus_allowed) ||
-		     task_running(rq, task) || !dl_task(task) || !task_on_rq_queued(task) ||
-		     !task->dl.on_dl_rq)) {
-			double_unlock_balance(rq, later);
-			return NULL;
-		}
-		if (!later->dl.dl_nr_running ||
-		    dl_time_before(task->dl.deadline, later->dl.earliest_dl))
-			return later;
-		double_unlock_balance(rq, later);
-	}
-	return NULL;
-}
-
-static void move_queued_dl_task(struct rq *src, struct rq *dst, struct task_struct *p)
-{
-	update_rq_clock(src);
-	update_rq_clock(dst);
-	deactivate_task(src, p, 0);
-	set_task_cpu(p, dst->cpu);
-	activate_task(dst, p, 0);
-	if (DEBUG_SCHED_ENABLED)
-		sched_debug_check_rqs(src, dst);
-}
-
-/* Linux: push_dl_task(): if this CPU is overloaded, move its earliest waiting
- * DL task to a free CPU or one whose earliest deadline is later. 1: moved. */
-static int push_dl_task(struct rq *rq)
-{
-	struct task_struct *next_task, *task;
-	struct rq *later;
-
-	if (!rq->dl.overloaded || !has_pushable_dl_tasks(rq))
-		return 0;
-	next_task = first_pushable_dl(rq);
-	for (;;) {
-		/* it woke and preempts curr here: let it run here */
-		if (dl_task(rq->curr) &&
-		    dl_time_before(next_task->dl.deadline, rq->curr->dl.deadline) &&
-		    rq->curr->nr_cpus_allowed > 1) {
-			resched_curr(rq);
-			return 0;
-		}
-		__atomic_add_fetch(&next_task->refcount, 1, __ATOMIC_ACQ_REL);
-		later = find_lock_later_rq(next_task, rq);
-		if (later)
-			break;
-		task = has_pushable_dl_tasks(rq) ? first_pushable_dl(rq) : NULL;
-		put_task_struct(next_task);
-		if (!task || task == next_task)
-			return 0;
-		next_task = task;
-	}
-	move_queued_dl_task(rq, later, next_task);
-	trace_sched_push_pull(next_task, rq->cpu, later->cpu, WHY_MOVE_DL_PUSH);
-	why_note_push_pull(next_task, (int)rq->cpu, (int)later->cpu, WHY_MOVE_DL_PUSH);
-	resched_curr(later);
-	double_unlock_balance(rq, later);
-	put_task_struct(next_task);
-	return 1;
-}
-
-void push_dl_tasks(struct rq *rq)
-{
-	lockdep_assert_held(&rq->lock);
-	if (!sched_feat(DL_PUSH_PULL))
-		return;
-	while (push_dl_task(rq))
-		;
-}
-
-/* Linux: pick_earliest_pushable_dl_task(). */
-static struct task_struct *pick_earliest_pushable_dl_task(struct rq *rq, unsigned int cpu)
-{
-	struct list_head *pos;
-
-	list_for_each(pos, &rq->dl.pushable_tasks) {
-		struct task_struct *p = list_entry(pos, struct task_struct, dl.pushable_node);
-
-		if (!task_running(rq, p) && cpumask_test_cpu(cpu, &p->cpus_allowed))
-			return p;
-	}
-	return NULL;
-}
-
-/* Linux: pull_dl_task(): this CPU's earliest deadline became later (its DL
- * task blocked or left): take the earliest waiting DL task of the overloaded
- * CPUs that would be the earliest here. may_drop: as rt.c's pull (inside
- * __schedule() a lower CPU is only tried, and tried again after the switch). */
-static void __pull_dl_task(struct rq *this_rq, bool may_drop)
-{
-	unsigned int this_cpu = this_rq->cpu, cpu;
-	bool resched = false, have_dmin = false;
-	u64 dmin = 0;
-
-	if (!sched_feat(DL_PUSH_PULL) || !__atomic_load_n(&sched_dlo_count, __ATOMIC_SEQ_CST))
-		return;
-	for_each_cpu(cpu, &sched_dlo_mask) {
-		struct rq *src = cpu_rq(cpu);
-		struct task_struct *p;
-
-		if (cpu == this_cpu ||
-		    (this_rq->dl.dl_nr_running &&
-		     dl_time_before(this_rq->dl.earliest_dl, READ_ONCE(src->dl.earliest_dl_next))))
-			continue; /* unlocked hint, as Linux: src pushes what improves */
-		if (may_drop || src->cpu > this_cpu) {
-			double_lock_balance(this_rq, src);
-		} else if (!spin_trylock(&src->lock)) {
-			queue_balance_callback(this_rq, BALANCE_PULL_DL);
-			continue;
-		}
-		p = src->dl.dl_nr_running > 1 ? pick_earliest_pushable_dl_task(src, this_cpu)
-					      : NULL;
-		if (p && (!have_dmin || dl_time_before(p->dl.deadline, dmin)) &&
-		    (!this_rq->dl.dl_nr_running ||
-		     dl_time_before(p->dl.deadline, this_rq->dl.earliest_dl)) &&
-		    /* not one about to preempt src's curr: src runs it */
-		    dl_task(src->curr) && !dl_time_before(p->dl.deadline, src->curr->dl.deadline)) {
-			move_queued_dl_task(src, this_rq, p);
-			trace_sched_push_pull(p, cpu, this_cpu, WHY_MOVE_DL_PULL);
-			why_note_push_pull(p, (int)cpu, (int)this_cpu, WHY_MOVE_DL_PULL);
-			dmin = p->dl.deadline;
-			have_dmin = resched = true;
-		}
-		double_unlock_balance(this_rq, src);
-	}
-	if (resched)
-		resched_curr(this_rq);
-}
-
-void pull_dl_task(struct rq *this_rq)
-{
-	__pull_dl_task(this_rq, true);
 }
 
 /* Linux: balance_dl(): prev, a DL task, blocked or was throttled: pull. */
@@ -1037,7 +764,6 @@ void sched_dl_setparams(struct task_struct *p, const struct sched_attr *attr)
 void sched_dl_task_init(struct task_struct *p)
 {
 	memset(&p->dl, 0, sizeof(p->dl));
-	INIT_LIST_HEAD(&p->dl.throttled_node);
 	INIT_LIST_HEAD(&p->dl.pushable_node);
 	timer_init(&p->dl.dl_timer, dl_task_timer);
 	timer_init(&p->dl.inactive_timer, inactive_task_timer);
@@ -1047,19 +773,34 @@ void init_dl_rq(struct dl_rq *dl_rq)
 {
 	memset(dl_rq, 0, sizeof(*dl_rq));
 	dl_rq->root = RB_ROOT_CACHED;
-	INIT_LIST_HEAD(&dl_rq->throttled);
 	INIT_LIST_HEAD(&dl_rq->pushable_tasks);
 }
 
-/* Hotplug (core.c pick_migratable()): a DL task queued here, throttled or not. */
+/* Hotplug (core.c pick_migratable()): a DL task in the tree here. A
+ * throttled one stays until its replenishment timer moves it (Linux:
+ * dl_task_offline_migration()). */
 struct task_struct *pick_migratable_dl(struct rq *rq)
 {
 	struct rb_node *left = rb_first_cached(&rq->dl.root);
 
-	if (left)
-		return dl_task_of(rb_entry(left, struct sched_dl_entity, rb_node));
-	if (!list_empty(&rq->dl.throttled))
-		return dl_task_of(list_first_entry(&rq->dl.throttled, struct sched_dl_entity,
-						   throttled_node));
-	return NULL;
+	return left ? dl_task_of(rb_entry(left, struct sched_dl_entity, rb_node)) : NULL;
+}
+
+/* Linux: rq_online_dl() / rq_offline_dl(): the CPU joins cpudl with its
+ * earliest deadline, or free (at boot and at hotplug's bring-up), or leaves
+ * it (tasks still queued are moving away; the last one's dequeue leaves it
+ * out of the free mask, as it is inactive). Under rq->lock. */
+void dl_rq_online(struct rq *rq)
+{
+	rq->dl.in_cpudl = rq->dl.dl_nr_running != 0;
+	if (rq->dl.in_cpudl)
+		cpudl_set(rq->cpu, rq->dl.earliest_dl);
+	else
+		cpudl_clear(rq->cpu, true);
+}
+
+void dl_rq_offline(struct rq *rq)
+{
+	cpudl_clear(rq->cpu, false);
+	rq->dl.in_cpudl = false;
 }

@@ -1066,7 +1066,7 @@ static void update_sg_wakeup_stats(struct sched_domain *sd, const cpumask_t *gro
 		sgs->max_capacity = MAX(sgs->max_capacity, capacity_of(i));
 	}
 	sgs->group_weight = cpumask_weight(group);
-	sgs->group_type = group_classify(sd->imbalance_pct, sgs);
+	sgs->group_type = group_classify(sd->imbalance_pct, sgs, sg_imbalanced(sd, group));
 	if (sgs->group_type == group_fully_busy || sgs->group_type == group_overloaded)
 		sgs->avg_load = sgs->group_load * SCHED_CAPACITY_SCALE / sgs->group_capacity;
 }

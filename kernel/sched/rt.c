@@ -266,23 +266,14 @@ static void update_rt_prio(struct rq *rq)
 		cpupri_set(rq->cpu, prio);
 }
 
-/* Linux: rt_set_overload() / rt_clear_overload(): the mask before the count,
- * so that a puller that sees the count sees the CPU. */
+/* Linux: rt_set_overload() / rt_clear_overload() (push_pull.c). */
 static void update_rt_migration(struct rq *rq)
 {
 	struct rt_rq *rt_rq = &rq->rt;
-	bool over = rt_rq->rt_nr_migratory && rt_rq->rt_nr_running > 1;
 
-	if (over == rt_rq->overloaded)
-		return;
-	rt_rq->overloaded = over;
-	if (over) {
-		cpumask_set_cpu(rq->cpu, &sched_rto_mask);
-		__atomic_add_fetch(&sched_rto_count, 1, __ATOMIC_SEQ_CST);
-	} else {
-		__atomic_sub_fetch(&sched_rto_count, 1, __ATOMIC_SEQ_CST);
-		cpumask_clear_cpu(rq->cpu, &sched_rto_mask);
-	}
+	sched_update_overload(&rt_rq->overloaded,
+			      rt_rq->rt_nr_migratory && rt_rq->rt_nr_running > 1, rq->cpu,
+			      &sched_rto_mask, &sched_rto_count);
 }
 
 /* Linux: inc_rt_migration() / dec_rt_migration(). What was counted is kept
@@ -486,28 +477,10 @@ static bool rt_task_fits_capacity(const struct task_struct *p, int cpu)
 	return capacity_orig_of((unsigned int)cpu) >= MIN(min_cap, max_cap);
 }
 
-/* Linux: cpumask_any_and_distribute(): the next CPU of a & b after the one
- * this CPU returned last, so concurrent searches spread. */
-static int any_and_distribute(const cpumask_t *a, const cpumask_t *b)
-{
-	static int prev[NR_CPUS]; /* per CPU; only this CPU writes its slot */
-	unsigned int me = arch_cpu_id(), c;
-	cpumask_t both;
-
-	if (!cpumask_and(&both, a, b))
-		return -1;
-	c = cpumask_first_wrap(&both, ((unsigned int)prev[me] + 1) % nr_cpu_ids);
-	prev[me] = (int)c;
-	return (int)c;
-}
-
 /* Linux: find_lowest_rq(): among the lowest-priority CPUs (that fit p, on an
- * asymmetric machine), p's own CPU (cache-hot), else the calling CPU if it is
- * in p's CPU's nearest domain, else one in that domain, then in the next. */
+ * asymmetric machine), the nearest (pick_candidate_near()). */
 static int find_lowest_rq(struct task_struct *p)
 {
-	int this_cpu = (int)arch_cpu_id(), cpu = p->cpu, best;
-	struct rq *rq = cpu_rq(cpu);
 	cpumask_t lowest;
 
 	if (p->nr_cpus_allowed == 1)
@@ -515,20 +488,7 @@ static int find_lowest_rq(struct task_struct *p)
 	if (!cpupri_find_fitness(p, &lowest,
 				 cpu_topology.asym_cpucapacity ? rt_task_fits_capacity : NULL))
 		return -1;
-	if (cpumask_test_cpu((unsigned int)cpu, &lowest))
-		return cpu;
-	if (!cpumask_test_cpu((unsigned int)this_cpu, &lowest))
-		this_cpu = -1;
-	for (int l = 0; l < rq->nr_sd; l++) { /* every level is SD_WAKE_AFFINE */
-		if (this_cpu >= 0 && cpumask_test_cpu((unsigned int)this_cpu, &rq->sd[l].span))
-			return this_cpu;
-		best = any_and_distribute(&lowest, &rq->sd[l].span);
-		if (best >= 0)
-			return best;
-	}
-	if (this_cpu >= 0)
-		return this_cpu;
-	return any_and_distribute(&lowest, &lowest);
+	return pick_candidate_near(p, &lowest);
 }
 
 /* Linux: select_task_rq_rt(): a waking or new RT task stays on its CPU
@@ -558,41 +518,6 @@ static int select_task_rq_rt(struct task_struct *p, int cpu, int wake_flags)
 
 /* ---- push and pull ------------------------------------------------------------------ */
 
-/* Linux: double_lock_balance(). this_rq is locked; busiest's lock is taken
- * in the lock order (core.c): at once if it is a higher CPU or free, else
- * this_rq's is dropped and both are taken lower first. 1: it was dropped. */
-int double_lock_balance(struct rq *this_rq, struct rq *busiest)
-{
-	if (busiest->cpu > this_rq->cpu) {
-		spin_lock(&busiest->lock);
-		return 0;
-	}
-	if (spin_trylock(&busiest->lock))
-		return 0;
-	spin_unlock(&this_rq->lock);
-	double_rq_lock(this_rq, busiest);
-	return 1;
-}
-
-void double_unlock_balance(struct rq *this_rq, struct rq *busiest)
-{
-	spin_unlock(&busiest->lock);
-}
-
-/* Move a queued, not running RT task between two locked run queues (a push
- * or a pull). Linux: the deactivate / set_task_cpu / activate of
- * push_rt_task() and pull_rt_task(). */
-static void move_queued_rt_task(struct rq *src, struct rq *dst, struct task_struct *p)
-{
-	update_rq_clock(src);
-	update_rq_clock(dst);
-	deactivate_task(src, p, 0);
-	set_task_cpu(p, dst->cpu);
-	activate_task(dst, p, 0);
-	if (DEBUG_SCHED_ENABLED)
-		sched_debug_check_rqs(src, dst);
-}
-
 /* Linux: find_lock_lowest_rq(): a CPU of lower priority for task, locked
  * along with rq; NULL if none (or task moved or ran meanwhile). */
 static struct rq *find_lock_lowest_rq(struct task_struct *task, struct rq *rq)
@@ -621,41 +546,30 @@ static struct rq *find_lock_lowest_rq(struct task_struct *task, struct rq *rq)
 	return NULL;
 }
 
+/* A woken task that outranks curr runs here rather than elsewhere. */
+static bool rt_runs_here(struct rq *rq, struct task_struct *p)
+{
+	return p->prio < rq->curr->prio;
+}
+
+static struct task_struct *first_pushable_or_null(struct rq *rq)
+{
+	return has_pushable_tasks(rq) ? first_pushable(rq) : NULL;
+}
+
+static const struct push_ops rt_push_ops = {
+	.first_pushable = first_pushable_or_null,
+	.runs_here = rt_runs_here,
+	.find_lock_target = find_lock_lowest_rq,
+	.why = WHY_MOVE_RT_PUSH,
+};
+
 /* Linux: push_rt_task(): if this CPU is overloaded, move its best waiting
  * RT task to a CPU running lower-priority work. 1: one moved. rq locked;
  * its lock may be dropped on the way. */
 static int push_rt_task(struct rq *rq)
 {
-	struct task_struct *next_task, *task;
-	struct rq *lowest;
-
-	if (!rq->rt.overloaded || !has_pushable_tasks(rq))
-		return 0;
-	next_task = first_pushable(rq);
-	for (;;) {
-		/* it woke and outranks curr: let it run here instead */
-		if (next_task->prio < rq->curr->prio) {
-			resched_curr(rq);
-			return 0;
-		}
-		/* a reference: the task may run and exit while rq is unlocked */
-		__atomic_add_fetch(&next_task->refcount, 1, __ATOMIC_ACQ_REL);
-		lowest = find_lock_lowest_rq(next_task, rq);
-		if (lowest)
-			break;
-		task = has_pushable_tasks(rq) ? first_pushable(rq) : NULL;
-		put_task_struct(next_task);
-		if (!task || task == next_task)
-			return 0;
-		next_task = task; /* what we meant to push went; try the new first */
-	}
-	move_queued_rt_task(rq, lowest, next_task);
-	trace_sched_push_pull(next_task, rq->cpu, lowest->cpu, WHY_MOVE_RT_PUSH);
-	why_note_push_pull(next_task, (int)rq->cpu, (int)lowest->cpu, WHY_MOVE_RT_PUSH);
-	resched_curr(lowest);
-	double_unlock_balance(rq, lowest);
-	put_task_struct(next_task);
-	return 1;
+	return rq->rt.overloaded ? push_one_task(rq, &rt_push_ops) : 0;
 }
 
 /* Linux: push_rt_tasks(). */
@@ -714,18 +628,6 @@ static struct task_struct *pick_highest_pushable_task(struct rq *rq, unsigned in
 	return NULL;
 }
 
-/* Take src's lock beside this_rq's: may_drop as double_lock_balance(); inside
- * __schedule() (balance_rt()) this_rq's lock must stay, so a lower src is
- * only tried (the newidle rule of balance.c). */
-static bool lock_pull_src(struct rq *this_rq, struct rq *src, bool may_drop)
-{
-	if (may_drop || src->cpu > this_rq->cpu) {
-		double_lock_balance(this_rq, src);
-		return true;
-	}
-	return spin_trylock(&src->lock);
-}
-
 /* Linux: pull_rt_task(): this CPU's RT priority dropped: take the best
  * waiting task of the overloaded CPUs that outranks what is left here (one
  * per CPU; a better one found later is pulled too). A source that could not
@@ -760,9 +662,7 @@ static void __pull_rt_task(struct rq *this_rq, bool may_drop)
 		p = pick_highest_pushable_task(src, this_cpu);
 		/* not one that is about to preempt src's curr: src runs it */
 		if (p && p->prio < this_rq->rt.highest_prio_curr && p->prio >= src->curr->prio) {
-			move_queued_rt_task(src, this_rq, p);
-			trace_sched_push_pull(p, cpu, this_cpu, WHY_MOVE_RT_PULL);
-			why_note_push_pull(p, (int)cpu, (int)this_cpu, WHY_MOVE_RT_PULL);
+			push_pull_move(src, this_rq, p, WHY_MOVE_RT_PULL);
 			resched = true;
 		}
 		double_unlock_balance(this_rq, src);

@@ -159,8 +159,8 @@ struct rt_rq {
 struct dl_rq {
 	struct rb_root_cached root; /* by absolute deadline */
 	unsigned int dl_nr_running; /* in the tree (throttled tasks are not) */
-	struct list_head throttled; /* queued but throttled (Linux keeps no list) */
 	u64 earliest_dl;	    /* the leftmost's deadline (Linux: earliest_dl.curr) */
+	bool in_cpudl;		    /* cpudl holds earliest_dl for this CPU */
 	u64 running_bw;		    /* the active ("contending") tasks' dl_bw (GRUB) */
 	/* push/pull (Linux: dl_rq's SMP part) */
 	u64 earliest_dl_next;		 /* the earliest pushable deadline, 0: none */
@@ -517,7 +517,8 @@ struct sg_lb_stats {
 	unsigned long group_misfit_task_load;
 	unsigned long max_capacity, min_capacity;
 };
-enum group_type group_classify(unsigned int pct, const struct sg_lb_stats *s);
+enum group_type group_classify(unsigned int pct, const struct sg_lb_stats *s, bool imbalanced);
+int sg_imbalanced(const struct sched_domain *sd, const cpumask_t *group); /* balance.c */
 
 /* fair_energy.c: EAS (Linux 6.1's find_energy_efficient_cpu() and the overutilized flag) */
 #define SG_OVERUTILIZED 0x2 /* Linux: some CPU's util does not fit it */
@@ -610,8 +611,23 @@ void uclamp_host_reset(void);
 void init_dl_rq(struct dl_rq *dl_rq);
 bool update_dl_rq_load_avg(struct rq *rq, bool running);
 struct task_struct *pick_migratable_dl(struct rq *rq); /* hotplug: a queued DL task, or NULL */
+void dl_rq_offline(struct rq *rq);		       /* Linux: rq_offline_dl() */
+void dl_rq_online(struct rq *rq);		       /* Linux: rq_online_dl() */
+static inline bool dl_time_before(u64 a, u64 b)
+{
+	return (s64)(a - b) < 0;
+}
+/* deadline_push.c: DL push and pull, find_later_rq() over cpudl */
 void push_dl_tasks(struct rq *rq);
+void push_dl_task_once(struct rq *rq);
 void pull_dl_task(struct rq *rq);
+void __pull_dl_task(struct rq *this_rq, bool may_drop);
+int find_later_rq(struct task_struct *p);
+struct rq *dl_task_offline_migration(struct rq *rq, struct task_struct *p);
+void update_dl_migration(struct rq *rq);
+bool has_pushable_dl_tasks(const struct rq *rq);
+void enqueue_pushable_dl_task(struct rq *rq, struct task_struct *p);
+void dequeue_pushable_dl_task(struct rq *rq, struct task_struct *p);
 extern cpumask_t sched_dlo_mask; /* Linux: rd->dlo_mask, rd->dlo_count */
 extern int sched_dlo_count;
 int sched_dl_overflow(struct task_struct *p, const struct sched_attr *attr);
@@ -621,6 +637,11 @@ bool sched_dl_param_ok(const struct sched_attr *attr); /* Linux: __checkparam_dl
 static inline bool dl_task(const struct task_struct *p)
 {
 	return p->policy == SCHED_DEADLINE;
+}
+/* Linux: sched_asym_cpucap_active(): capacities differ in cpu's domains. */
+static inline bool sched_asym_cpucap_active(int cpu)
+{
+	return cpu_rq(cpu)->sd_asym_cpucapacity != NULL;
 }
 /* Linux: cpu_bw_dl(): the running DL bandwidth as a capacity, the frequency floor. */
 static inline unsigned long cpu_bw_dl(const struct rq *rq)
@@ -654,11 +675,26 @@ static inline void run_balance_callbacks(struct rq *rq)
 	if (__builtin_expect(rq->balance_callback != 0, 0))
 		__run_balance_callbacks(rq);
 }
+/* push_pull.c: what RT's and DL's push and pull share. */
 /* Linux: double_lock_balance(): this_rq is locked; take busiest's too, in
  * lock order. Returns 1 if this_rq's lock was dropped on the way (what it
  * guarded must be checked again). */
 int double_lock_balance(struct rq *this_rq, struct rq *busiest);
 void double_unlock_balance(struct rq *this_rq, struct rq *busiest);
+bool lock_pull_src(struct rq *this_rq, struct rq *src, bool may_drop);
+void sched_update_overload(bool *overloaded, bool over, unsigned int cpu, cpumask_t *mask,
+			   int *count);
+int pick_candidate_near(const struct task_struct *p, const cpumask_t *candidates);
+void move_queued_task_locked(struct rq *src, struct rq *dst, struct task_struct *p);
+void push_pull_move(struct rq *src, struct rq *dst, struct task_struct *p, enum why_move_kind why);
+/* One class's side of the push loop (push_one_task()). */
+struct push_ops {
+	struct task_struct *(*first_pushable)(struct rq *rq);	 /* NULL: none */
+	bool (*runs_here)(struct rq *rq, struct task_struct *p); /* it preempts curr */
+	struct rq *(*find_lock_target)(struct task_struct *p, struct rq *rq);
+	enum why_move_kind why;
+};
+int push_one_task(struct rq *rq, const struct push_ops *ops);
 
 /* cpupri.c: each CPU's RT priority level, for find_lowest_rq() (Linux: struct
  * cpupri of the root domain; one root domain here). Levels as convert_prio(). */
@@ -670,6 +706,15 @@ void cpupri_set(unsigned int cpu, int prio); /* prio: the rq's highest RT prio, 
 int cpupri_get(unsigned int cpu);	     /* the CPU's level */
 int cpupri_find_fitness(const struct task_struct *p, cpumask_t *lowest_mask,
 			bool (*fitness_fn)(const struct task_struct *p, int cpu));
+/* cpudl.c: each CPU's earliest DL deadline, for find_later_rq() (Linux: struct
+ * cpudl of the root domain; one root domain here). Under the CPU's rq->lock. */
+void cpudl_set(unsigned int cpu, u64 dl);
+void cpudl_clear(unsigned int cpu, bool online);
+int cpudl_find(const struct task_struct *p, cpumask_t *later_mask, bool asym);
+bool dl_task_fits_capacity(const struct task_struct *p, int cpu);
+int cpudl_snapshot(int *cpus, u64 *dls, int max); /* the heap in array order; its size */
+bool cpudl_is_free(unsigned int cpu);
+bool cpudl_holds(unsigned int cpu, bool has_dl, u64 dl); /* the invariant checker */
 /* Linux: rd->rto_mask, rd->rto_count: the CPUs whose RT queue is overloaded. */
 extern cpumask_t sched_rto_mask;
 extern int sched_rto_count;

@@ -282,6 +282,9 @@ static int check_rq(struct rq *rq, bool verbose)
 	CHECK(rq->curr && (rq->curr == rq->idle || rq->curr->cpu == (int)rq->cpu),
 	      "cpu%u: running task %s has p->cpu=%d", rq->cpu, rq->curr ? rq->curr->comm : "?",
 	      rq->curr ? rq->curr->cpu : -1);
+	CHECK(cpudl_holds(rq->cpu, rq->dl.dl_nr_running != 0, rq->dl.earliest_dl),
+	      "cpu%u: cpudl does not hold its earliest deadline (%u DL tasks, earliest %llu)",
+	      rq->cpu, rq->dl.dl_nr_running, rq->dl.earliest_dl);
 	bad += check_uclamp_rq(rq, verbose);
 	return bad;
 }
@@ -348,7 +351,9 @@ static void check_one_task(struct task_struct *p, void *arg)
 
 	if (p->is_idle || p->sched_class == &stop_sched_class)
 		return;
-	CHECK(seen || p->on_rq != TASK_ON_RQ_QUEUED,
+	/* a throttled DL task is queued in no tree until its timer (Linux too);
+	 * one whose CPU went offline waits there for it (dl_task_offline_migration()) */
+	CHECK(seen || p->on_rq != TASK_ON_RQ_QUEUED || (dl_task(p) && p->dl.dl_throttled),
 	      "%s (pid %d) is runnable (on_rq=1, cpu %d) but on no run queue", p->comm, p->pid,
 	      p->cpu);
 	CHECK(!seen || p->on_rq == TASK_ON_RQ_QUEUED,
@@ -379,10 +384,6 @@ static int check_all_tasks(bool verbose)
 			mark_queued(container_of(rb_entry(nd, struct sched_dl_entity, rb_node),
 						 struct task_struct, dl),
 				    cpu, &bad, verbose);
-		for (struct list_head *pos = rq->dl.throttled.next; pos != &rq->dl.throttled;
-		     pos = pos->next)
-			mark_queued(container_of(pos, struct task_struct, dl.throttled_node), cpu,
-				    &bad, verbose);
 		if (rq->cfs.curr && rq->cfs.curr->on_rq && rq->curr != rq->idle)
 			mark_queued(rq->curr, cpu, &bad, verbose);
 	}

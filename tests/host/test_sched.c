@@ -1294,6 +1294,44 @@ static void mc_balance_by_task_count(struct ktest *t)
 	machine_ok(t);
 }
 
+/* The LITTLE cluster's group at the top level of CPU 0, as sg_imbalanced() reads it. */
+static int little_group_imbalanced(void)
+{
+	struct sched_domain *die = &cpu_rq(0)->sd[cpu_rq(0)->nr_sd - 1];
+
+	for (int i = 0; i < die->nr_groups; i++)
+		if (cpumask_test_cpu(0, &die->groups[i]))
+			return sg_imbalanced(die, &die->groups[i]);
+	return -1;
+}
+
+/* Linux 6.1 load_balance(): a balance that leaves an imbalance because of affinity
+ * (LBF_SOME_PINNED) marks its group on the parent level (sd->parent->groups->sgc->
+ * imbalance), which group_classify() then calls group_imbalanced (sg_imbalanced());
+ * a balance at the level below that reaches balance while some task could move clears
+ * it. Three hogs pinned to CPU 1: CPUs 0, 2 and 3 find it busiest and cannot pull, so
+ * the LITTLE group is marked; once the hogs may use all the LITTLE CPUs they move,
+ * and the first pass that finds balance with a movable task clears the mark. Before:
+ * never marked. */
+static void group_imbalanced_marked_and_cleared(struct ktest *t)
+{
+	struct task_struct *p[3];
+
+	if (!machine_up(t))
+		return;
+	EXPECT_EQ(t, little_group_imbalanced(), 0);
+	for (int i = 0; i < 3; i++)
+		p[i] = hog(1);
+	run_for(50 * MS);
+	EXPECT_EQ(t, little_group_imbalanced(), 1);
+	for (int i = 0; i < 3; i++)
+		ASSERT_EQ(t, set_cpus_allowed(p[i], CPUS(0xf)), 0);
+	for (int ms = 0; ms < 300 && little_group_imbalanced(); ms++)
+		run_for(MS);
+	EXPECT_EQ(t, little_group_imbalanced(), 0);
+	machine_ok(t);
+}
+
 /* A newly idle CPU pulls at most one task (Linux 6.1 detach_tasks() with
  * CONFIG_PREEMPTION: "NEWIDLE balancing is a source of latency ... stop after the first
  * task is detached"), even where the imbalance is two tasks (4 on CPU 1, 0 here).
@@ -1307,7 +1345,10 @@ static void newidle_pulls_one_task(struct ktest *t)
 	r = hog(0);
 	for (int i = 0; i < 4; i++)
 		p[i] = hog(1);
-	run_for(20 * MS);
+	/* no time passes pinned: with the four pinned to CPU 1 the idle LITTLEs' balance
+	 * marks the LITTLE group imbalanced (group_imbalanced), and the idle big that then
+	 * balances the top level every min_interval writes rd->overload = 0 from its
+	 * all-pinned retry, so newidle_balance() would not look (as on Linux 6.1) */
 	for (int i = 0; i < 4; i++)
 		ASSERT_EQ(t, set_cpus_allowed(p[i], CPUS(0x3)), 0);
 	ASSERT_TRUE(t, task_sleep(t, r)); /* CPU 0 goes newly idle */
@@ -1451,10 +1492,11 @@ static void die_groups_of_a_lone_cpu(struct ktest *t)
 }
 
 KTEST_SUITE(sched_balance, KTEST_CASE(lb_interval_backoff_when_balanced),
-	    KTEST_CASE(lb_calls_per_second), KTEST_CASE(should_we_balance_one_cpu_per_group),
-	    KTEST_CASE(nohz_kick_rate_limited), KTEST_CASE(nohz_idle_cpu_takes_no_tick),
-	    KTEST_CASE(nohz_blocked_load_decays), KTEST_CASE(mc_balance_by_task_count),
-	    KTEST_CASE(newidle_pulls_one_task), KTEST_CASE(die_groups_of_a_lone_cpu));
+	    KTEST_CASE(group_imbalanced_marked_and_cleared), KTEST_CASE(lb_calls_per_second),
+	    KTEST_CASE(should_we_balance_one_cpu_per_group), KTEST_CASE(nohz_kick_rate_limited),
+	    KTEST_CASE(nohz_idle_cpu_takes_no_tick), KTEST_CASE(nohz_blocked_load_decays),
+	    KTEST_CASE(mc_balance_by_task_count), KTEST_CASE(newidle_pulls_one_task),
+	    KTEST_CASE(die_groups_of_a_lone_cpu));
 KTEST_SUITE(sched_fair, KTEST_CASE(cfs_shares_nice0_nice5), KTEST_CASE(cfs_equal_shares),
 	    KTEST_CASE(cfs_fair_after_migration));
 KTEST_SUITE(sched_placement, KTEST_CASE(place_small_stays_on_idle_little),

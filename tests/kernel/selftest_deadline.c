@@ -596,8 +596,67 @@ static void dl_pull_when_cpu_frees(struct ktest *t)
 	bring_back();
 }
 
+/* Linux 6.1 dl_task_offline_migration(): a DL task throttled on a CPU that goes
+ * offline is not moved by the hotplug (only tasks in the EDF tree are); its
+ * replenishment timer, run on a live CPU, moves it to an active one, where it runs
+ * on. M: 2 ms of runtime every 100 ms, 6 ms of work, started on the victim. */
+static void dl_throttled_task_moves_from_timer(struct ktest *t)
+{
+	unsigned int victim = 0, home;
+	struct dl_mover m = {
+		.runtime = 2 * MS, .deadline = 100 * MS, .period = 100 * MS, .work = 6 * MS
+	};
+	cpumask_t saved = current->cpus_allowed;
+	struct task_struct *th;
+	bool down = false;
+	int i;
+
+	if (num_online_cpus() < 2)
+		KTEST_SKIP(t, "one CPU");
+	/* this thread stays where it is (the next cases start their tasks from it) */
+	home = arch_cpu_id();
+	set_cpus_allowed(current, cpumask_of(home));
+	for (unsigned int c = 0; c < nr_cpu_ids; c++)
+		if (cpu_online(c) && c != home)
+			victim = c;
+	m.start = arch_clock_ns() + 2 * MS;
+	th = kthread_create(start_from, &m, "dl-starter");
+	EXPECT_TRUE(t, th != NULL);
+	if (!th)
+		goto out;
+	set_cpus_allowed(th, cpumask_of(victim));
+	wake_up_new_task(th);
+	kthread_join(th);
+	EXPECT_TRUE(t, m.task != NULL);
+	if (!m.task)
+		goto out;
+	for (i = 0; i < 80 && !(m.cpu0 >= 0 && m.task->dl.dl_throttled); i++)
+		msleep(1);
+	EXPECT_TRUE(t, m.task->dl.dl_throttled);
+	EXPECT_EQ(t, m.cpu0, (int)victim);
+	down = m.task->dl.dl_throttled && m.cpu0 == (int)victim && cpu_down(victim) == 0;
+	EXPECT_TRUE(t, down);
+	if (down) {
+		/* still queued on the offline CPU, throttled: the timer moves it */
+		EXPECT_EQ(t, m.task->cpu, (int)victim);
+		EXPECT_TRUE(t, m.task->dl.dl_throttled);
+	}
+	while (!m.done)
+		msleep(1);
+	ktest_diag(t, "throttled on CPU %u, ran on at CPU %d", victim, m.moved_to);
+	if (down) {
+		EXPECT_TRUE(t, m.moved_to >= 0 && m.moved_to != (int)victim);
+		EXPECT_TRUE(t, m.moved_to >= 0 && cpu_online((unsigned int)m.moved_to));
+	}
+	kthread_join(m.task);
+	if (down)
+		EXPECT_EQ(t, cpu_up(victim), 0);
+out:
+	set_cpus_allowed(current, &saved);
+}
+
 KTEST_SUITE_BY_NAME(deadline, KTEST_CASE(dl_three_meet_fourth_refused),
 		    KTEST_CASE(dl_overrun_throttled), KTEST_CASE(dl_hotplug_refused),
-		    KTEST_CASE(dl_placed_on_big), KTEST_CASE(dl_schedutil_floor),
-		    KTEST_CASE(dl_bandwidth_kept_to_zero_lag), KTEST_CASE(dl_push_to_free_cpu),
-		    KTEST_CASE(dl_pull_when_cpu_frees));
+		    KTEST_CASE(dl_throttled_task_moves_from_timer), KTEST_CASE(dl_placed_on_big),
+		    KTEST_CASE(dl_schedutil_floor), KTEST_CASE(dl_bandwidth_kept_to_zero_lag),
+		    KTEST_CASE(dl_push_to_free_cpu), KTEST_CASE(dl_pull_when_cpu_frees));

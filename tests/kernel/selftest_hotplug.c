@@ -385,6 +385,13 @@ static void hotplug_off_costs_nothing(struct ktest *t)
 	u64 stalled, uj;
 
 	all_online();
+	/* this thread's own CPU: another of the same capacity (where the balancer left
+	 * this thread is no reason to skip) */
+	for (unsigned int c = 0; cpu >= 0 && (unsigned int)cpu == arch_cpu_id() && c < nr_cpu_ids;
+	     c++)
+		if (cpu_online(c) && c != arch_cpu_id() &&
+		    capacity_orig_of(c) == capacity_orig_of((unsigned int)cpu))
+			cpu = (int)c;
 	if (cpu < 0 || (unsigned int)cpu == arch_cpu_id() || num_online_cpus() < 2)
 		KTEST_SKIP(t, "no other CPU to take offline");
 	ASSERT_EQ(t, cpu_down((unsigned int)cpu), 0);
