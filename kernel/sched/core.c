@@ -404,6 +404,8 @@ static void sched_fork(struct task_struct *p)
 	}
 	uclamp_policy_defaults(p);
 	p->recent_used_cpu = -1;
+	p->cache =
+		(struct task_cache){ .ws_kib = p->is_idle ? 0 : CACHE_WS_DEFAULT_KIB, .cpu = -1 };
 	INIT_LIST_HEAD(&p->rt.run_list);
 	INIT_LIST_HEAD(&p->rt.pushable_node);
 	sched_dl_task_init(p);
@@ -548,6 +550,7 @@ static void finish_task_switch(struct task_struct *prev)
 {
 	lockdep_assert_held(&this_rq()->lock);
 	lockdep_assert_irqs_disabled();
+	cache_switch(prev, current, (int)this_rq()->cpu);
 	__atomic_store_n(&prev->on_cpu, 0, __ATOMIC_RELEASE);
 }
 
@@ -600,6 +603,8 @@ static void finish_switch_unlocked(struct task_struct *prev)
 	}
 }
 
+static void cache_refill(void);
+
 void schedule_tail(struct task_struct *prev)
 {
 	struct rq *rq = this_rq();
@@ -609,6 +614,7 @@ void schedule_tail(struct task_struct *prev)
 	run_balance_callbacks(rq);
 	spin_unlock(&rq->lock);
 	finish_switch_unlocked(prev);
+	cache_refill();
 	arch_irq_enable();
 }
 
@@ -648,6 +654,7 @@ static void __schedule(bool preempt)
 	run_balance_callbacks(rq); /* the switch is done: rq's lock may be dropped now */
 	spin_unlock(&rq->lock);
 	finish_switch_unlocked(prev);
+	cache_refill();
 	arch_irq_restore(flags);
 }
 
@@ -973,6 +980,12 @@ void account_cpu_work(struct rq *rq, struct task_struct *p, u64 delta_exec)
 	int cpu = (int)rq->cpu;
 
 	lockdep_assert_held(&rq->lock);
+	if (p->cache.uncredited) { /* the refill stall runs, but does no work */
+		u64 skip = MIN(delta_exec, p->cache.uncredited);
+
+		p->cache.uncredited -= skip;
+		delta_exec -= skip;
+	}
 	p->work_done += delta_exec * arch_scale_cpu_capacity(cpu) / SCHED_CAPACITY_SCALE *
 			arch_scale_freq_capacity(cpu) / SCHED_CAPACITY_SCALE;
 }
@@ -988,6 +1001,21 @@ static void update_curr_now(void)
 		current->sched_class->update_curr(rq);
 	spin_unlock(&rq->lock);
 	arch_irq_restore(flags);
+}
+
+/* The refill a migration left this task (cache_switch(), at the switch): its running
+ * time until now was work; the stall's is not (account_cpu_work()). IRQs off, no lock. */
+static void cache_refill(void)
+{
+	struct task_struct *p = current;
+	u64 ns = p->cache.pending;
+
+	if (!ns)
+		return;
+	p->cache.pending = 0;
+	update_curr_now();
+	p->cache.uncredited += ns;
+	speed_stall_plain(ns);
 }
 
 /* The task stays running (busy for the scheduler and PELT); the CPU sleeps

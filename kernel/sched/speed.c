@@ -11,6 +11,8 @@
 #include "dtb.h"
 #include "speed.h"
 #include "timer.h"
+#include "cache.h"
+#include "trace.h"
 
 /* Debts below this are carried to the next payment, not stalled for: a stall is
  * a timer round trip, and the total paid stays exact. */
@@ -482,4 +484,76 @@ void speed_set_model(enum speed_model m)
 u64 speed_stalled_ns(unsigned int cpu)
 {
 	return cpu < NR_CPUS ? READ_ONCE(speed_cpu[cpu].paid) : 0;
+}
+
+/* ---- the cost of a migration (docs/design.md, "Caches"; the model is cache.c) ---------- */
+
+struct cache_model cache_model;
+
+/* Boot option cache=on|off, once the topology is parsed. A board pays its own misses,
+ * so there (and with speed=native) the model is off whatever the option says. */
+void cache_init(const struct topology *topo)
+{
+	char v[8];
+
+	cache_model.on = !on_board && speed_model != SPEED_NATIVE;
+	if (bootarg_get("cache", v, sizeof(v))) {
+		if (!strcmp(v, "off"))
+			cache_model.on = false;
+		else if (strcmp(v, "on"))
+			printk("cache: unknown value \"%s\" (on or off)\n", v);
+	}
+	cache_model_init(&cache_model, topo);
+	printk("cache: migration cost %s (working set %u KiB unless a task names one)\n",
+	       cache_model.on ? "on" : "off (cache=off, or a board pays its own)",
+	       CACHE_WS_DEFAULT_KIB);
+}
+
+void cache_set_on(bool on)
+{
+	WRITE_ONCE(cache_model.on, on);
+}
+
+/* finish_task_switch(), rq lock held: prev's warmth starts to decay here; next owes
+ * what it lost, paid by cache_refill() (core.c) once the lock is dropped. */
+void cache_switch(struct task_struct *prev, struct task_struct *next, int cpu)
+{
+	struct cache_refill r;
+
+	if (!prev->is_idle && prev != next)
+		cache_model_switch_out(&cache_model, &prev->cache, cpu);
+	if (next->is_idle || !next->cache.ws_kib || prev == next)
+		return;
+	int from = next->cache.cpu;
+
+	r = cache_model_switch_in(&cache_model, &next->cache, cpu);
+	if (!r.ns)
+		return;
+	next->cache.pending += r.ns;
+	next->cache.last_at = arch_clock_ns();
+	next->cache.last_ns = r.ns;
+	next->cache.total_ns += r.ns;
+	next->cache.nr++;
+	next->cache.last_l2_kib = r.l2_bytes / 1024;
+	next->cache.last_dram_kib = r.dram_bytes / 1024;
+	next->cache.last_from = (s16)from;
+	next->cache.last_to = (s16)cpu;
+	trace_sched_cache_refill(next, from, cpu, r.ns, r.l2_bytes, r.dram_bytes);
+}
+
+/* A stall that is not the CPU's execution (the refill): the model's debt so far is booked,
+ * the stall itself is not stretched again. IRQs off. */
+void speed_stall_plain(u64 ns)
+{
+	int cpu = (int)arch_cpu_id();
+	struct speed_cpu *sc = &speed_cpu[cpu];
+	bool busy = speed_stalls() && sc->busy && !sc->spinning;
+
+	if (busy)
+		speed_accrue(sc, cpu, arch_clock_ns());
+	arch_stall_until(arch_clock_ns() + ns);
+	if (busy)
+		sc->busy_since = arch_clock_ns();
+	if (busy && speed_ps)
+		sc->v_since = ps_now(0);
 }
