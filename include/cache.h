@@ -18,10 +18,10 @@ struct task_cache {
 	u32 ws_kib;	      /* working set, KiB (spawn ws=, rt-app's mem_buffer_size) */
 	int cpu;	      /* the CPU it last ran on; -1: never ran */
 	u64 l1_mark, l2_mark; /* that CPU's L1 and L2 fill counters when it left */
-	u64 pending;	      /* ns of refill to stall for at this run's start */
-	u64 uncredited;	      /* ns of running time that did no cpu_work() (the stall) */
+	u64 uncredited;	      /* ns of refill owed (cpu_work() waits it out, or a stall) */
 	/* the last refill charged, for `why` and RESULT lines */
 	u64 last_at, last_ns, total_ns, nr;
+	u64 stalled_ns; /* of total_ns, paid as a stall (not waited out in cpu_work()) */
 	u32 last_l2_kib, last_dram_kib;
 	s16 last_from, last_to;
 };

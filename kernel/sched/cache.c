@@ -73,8 +73,9 @@ struct cache_refill cache_model_switch_in(struct cache_model *m, struct task_cac
 	if (tc->cpu == cpu)
 		res1 = cache_resident(need1, m->fill_l1[cpu] - tc->l1_mark, cc->l1);
 	if (tc->cpu >= 0 && m->cpu[tc->cpu].l2_id == cc->l2_id && cc->l2)
-		res2 = cache_resident(need2, __atomic_load_n(&m->fill_l2[cc->l2_id], __ATOMIC_RELAXED) -
-						     tc->l2_mark,
+		res2 = cache_resident(need2,
+				      __atomic_load_n(&m->fill_l2[cc->l2_id], __ATOMIC_RELAXED) -
+					      tc->l2_mark,
 				      cc->l2);
 	dram = cc->l2 ? need2 - res2 : need1 - res1; /* no L2: the L1 refills from DRAM */
 	l2 = need1 - res1 > dram ? need1 - res1 - dram : 0;
@@ -84,7 +85,8 @@ struct cache_refill cache_model_switch_in(struct cache_model *m, struct task_cac
 		return r;
 	r.l2_bytes = (u32)l2;
 	r.dram_bytes = (u32)dram;
-	r.ns = refill_ns(dram, cc->bw_dram, cc->lat_dram_ns) + refill_ns(l2, cc->bw_l2, cc->lat_l2_ns);
+	r.ns = refill_ns(dram, cc->bw_dram, cc->lat_dram_ns) +
+	       refill_ns(l2, cc->bw_l2, cc->lat_l2_ns);
 	return r;
 }
 

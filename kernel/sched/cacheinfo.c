@@ -12,7 +12,8 @@ static int next_cache_node(const struct dtb *dt, int node)
 {
 	u32 ph;
 
-	if (dtb_prop_u32(dt, node, "l2-cache", &ph) && dtb_prop_u32(dt, node, "next-level-cache", &ph))
+	if (dtb_prop_u32(dt, node, "l2-cache", &ph) &&
+	    dtb_prop_u32(dt, node, "next-level-cache", &ph))
 		return -1;
 	return dtb_node_by_phandle(dt, ph);
 }
@@ -64,7 +65,8 @@ static void parse_cpu_caches(const struct dtb *dt, struct topology *topo, int cp
 	}
 	for (node = next_cache_node(dt, node); node >= 0; node = next_cache_node(dt, node)) {
 		if (!dtb_is_compatible(dt, node, "cache"))
-			return caches_broken(topo, cpu, "a next-level cache is not compatible \"cache\"");
+			return caches_broken(topo, cpu,
+					     "a next-level cache is not compatible \"cache\"");
 		if (dtb_prop_u32(dt, node, "cache-level", &level) || level <= levels)
 			return caches_broken(topo, cpu, "cache-level absent or not above the last");
 		if (c->nr_caches == TOPOLOGY_MAX_CACHES)
@@ -108,7 +110,8 @@ void topology_print_caches(const struct topology *topo)
 					__cpumask_set_cpu((unsigned int)o, &shared);
 			}
 			topology_format_mask(list, sizeof(list), &shared);
-			printk("topology: cache cpu=%d level=%u type=%s size_kib=%u shared_cpus=%s\n",
+			printk("topology: cache cpu=%d level=%u type=%s size_kib=%u "
+			       "shared_cpus=%s\n",
 			       cpu, c->cache[i].level, c->cache[i].unified ? "unified" : "data",
 			       c->cache[i].size / 1024, list);
 		}

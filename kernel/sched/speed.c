@@ -515,21 +515,22 @@ void cache_set_on(bool on)
 }
 
 /* finish_task_switch(), rq lock held: prev's warmth starts to decay here; next owes
- * what it lost, paid by cache_refill() (core.c) once the lock is dropped. */
-void cache_switch(struct task_struct *prev, struct task_struct *next, int cpu)
+ * what it lost (returned, in ns: core.c's cache_charge()). */
+u64 cache_switch(struct task_struct *prev, struct task_struct *next, int cpu)
 {
 	struct cache_refill r;
 
 	if (!prev->is_idle && prev != next)
 		cache_model_switch_out(&cache_model, &prev->cache, cpu);
-	if (next->is_idle || !next->cache.ws_kib || prev == next)
-		return;
+	/* Per-CPU kernel threads (idle, the stoppers) never move, and what they touch (a
+	 * few lines of the stopper's work) is not modelled: no refill, no fills. */
+	if (next->per_cpu_kthread || !next->cache.ws_kib || prev == next)
+		return 0;
 	int from = next->cache.cpu;
 
 	r = cache_model_switch_in(&cache_model, &next->cache, cpu);
 	if (!r.ns)
-		return;
-	next->cache.pending += r.ns;
+		return 0;
 	next->cache.last_at = arch_clock_ns();
 	next->cache.last_ns = r.ns;
 	next->cache.total_ns += r.ns;
@@ -539,16 +540,19 @@ void cache_switch(struct task_struct *prev, struct task_struct *next, int cpu)
 	next->cache.last_from = (s16)from;
 	next->cache.last_to = (s16)cpu;
 	trace_sched_cache_refill(next, from, cpu, r.ns, r.l2_bytes, r.dram_bytes);
+	return r.ns;
 }
 
 /* A stall that is not the CPU's execution (the refill): the model's debt so far is booked,
- * the stall itself is not stretched again. IRQs off. */
-void speed_stall_plain(u64 ns)
+ * the stall itself is not stretched again. IRQs off. False: inside a handler, not done. */
+bool speed_stall_plain(u64 ns)
 {
 	int cpu = (int)arch_cpu_id();
 	struct speed_cpu *sc = &speed_cpu[cpu];
 	bool busy = speed_stalls() && sc->busy && !sc->spinning;
 
+	if (sc->in_irq) /* a stall in a handler would never end: the task pays later */
+		return false;
 	if (busy)
 		speed_accrue(sc, cpu, arch_clock_ns());
 	arch_stall_until(arch_clock_ns() + ns);
@@ -556,4 +560,5 @@ void speed_stall_plain(u64 ns)
 		sc->busy_since = arch_clock_ns();
 	if (busy && speed_ps)
 		sc->v_since = ps_now(0);
+	return true;
 }

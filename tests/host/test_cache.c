@@ -25,7 +25,8 @@ static void hikey_model(bool on)
 		ct->capacity_orig = big ? 1024 : 462;
 		ct->nr_caches = 2;
 		ct->cache[0] = (struct topology_cache){ c, 1, big ? 64 * KIB : 32 * KIB, false };
-		ct->cache[1] = (struct topology_cache){ 1000 + big, 2, big ? 2 * MIB : 512 * KIB, true };
+		ct->cache[1] =
+			(struct topology_cache){ 1000 + big, 2, big ? 2 * MIB : 512 * KIB, true };
 	}
 	m.on = on;
 	cache_model_init(&m, &topo);
