@@ -20,6 +20,7 @@ static const char *const known[] = {
 	"speed",
 	"speed_clock",
 	"speed_stall",
+	"cache", /* the cost of a migration: on or off (kernel/sched/speed.c) */
 	"cpuidle",
 	"cpuidle_governor",
 	"script",   /* the shell's lines from the initrd (kernel/console.c) */

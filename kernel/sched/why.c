@@ -215,7 +215,8 @@ static void print_move(const struct why_move *m)
 static void print_cache(const struct task_cache *c)
 {
 	if (!cache_model.on) {
-		printk("cache refills: not charged (cache=off), working set %u KiB\n", c->ws_kib);
+		printk("cache refills: not charged (cache=on charges them), working set %u KiB\n",
+		       c->ws_kib);
 		return;
 	}
 	if (!c->nr) {
