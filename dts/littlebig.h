@@ -17,8 +17,22 @@
 		enable-method = "psci";                                 \
 		capacity-dmips-mhz = <LB_##type##_DMIPS>;               \
 		operating-points-v2 = <&LB_##type##_OPP>;               \
+		d-cache-size = <LB_##type##_L1D>;                       \
+		d-cache-line-size = <64>;                               \
 		__VA_ARGS__                                             \
 	};
+
+/* A cluster's shared, unified L2 (a child of /cpus, as in Linux's hi3660.dtsi), and
+ * the property that points a cpu at it (a trailing arg of LB_CPU). */
+#define LB_L2(label, idx, bytes)                                         \
+	label: l2-cache##idx {                                          \
+		compatible = "cache";                                   \
+		cache-level = <2>;                                      \
+		cache-unified;                                          \
+		cache-size = <bytes>;                                   \
+		cache-line-size = <64>;                                 \
+	};
+#define LB_NEXT(label) next-level-cache = <&label>;
 
 /* Linux's energy model reads the coefficient from the first cpu of a policy:
  * like the real HiKey960 tree, we put it there only. */

@@ -29,6 +29,7 @@ enum rtapp_event_type {
 	RTAPP_LOCK,
 	RTAPP_UNLOCK,
 	RTAPP_YIELD,
+	RTAPP_MEM, /* bytes written into the thread's buffer: sets its working set */
 };
 
 #define RTAPP_UNSET (-1000) /* a scheduling attribute the file did not set */
@@ -50,7 +51,7 @@ struct rtapp_event {
 	u8 type;       /* enum rtapp_event_type */
 	bool absolute; /* timer mode */
 	u16 ref;       /* timer or mutex: index in refs[] */
-	u64 usec;      /* run, runtime, sleep: duration; timer: period */
+	u64 usec;      /* run, runtime, sleep: duration; timer: period; mem: bytes */
 };
 
 struct rtapp_phase {
@@ -82,6 +83,7 @@ struct rtapp_workload {
 	s64 duration_s; /* -1: until every task's loops are done */
 	int calib_cpu;	/* "calibration": "CPUn" -> n; an integer -> -1 */
 	int default_policy;
+	u64 mem_buffer_size; /* global.mem_buffer_size, bytes (rt-app's default: 4 MiB) */
 	u32 nr_tasks, nr_phases, nr_events, nr_refs;
 	struct rtapp_task tasks[RTAPP_MAX_TASKS];
 	struct rtapp_phase phases[RTAPP_MAX_PHASES];

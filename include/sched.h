@@ -5,6 +5,7 @@
 #define SCHED_H
 
 #include "arch.h"
+#include "cache.h"
 #include "list.h"
 #include "pelt.h"
 #include "rbtree.h"
@@ -192,7 +193,8 @@ struct task_struct {
 	u64 wakee_flip_decay_ts;
 	u64 work_done; /* emulated work units completed (cpu_work) */
 	struct sched_statistics stats;
-	struct sched_why why; /* the shell's `why` */
+	struct sched_why why;	 /* the shell's `why` */
+	struct task_cache cache; /* working set and warmth (kernel/sched/cache.c) */
 	/* lifetime */
 	void *stack; /* lowest usable address; guard page below */
 	size_t stack_size;

@@ -60,6 +60,7 @@ struct spawn_args {
 	unsigned int policy;
 	cpumask_t mask; /* cpus=, else every online CPU */
 	bool cpus_given;
+	long ws_kib; /* ws=KB: working set (kernel/sched/cache.c), 0: the default */
 };
 bool parse_spawn_args(int argc, char **argv, const cpumask_t *online, struct spawn_args *a);
 /* top [-d MS] [-n COUNT]: *count -1 means until a key. */

@@ -52,6 +52,11 @@ static inline void speed_busy_begin(void) /* IRQs off: executing again */
 		__speed_busy_begin();
 }
 u64 speed_stalled_ns(unsigned int cpu); /* stalled so far */
+/* IRQs off: stall ns, not counted as this CPU's execution (a cache refill). */
+bool speed_stall_plain(u64 ns);
+struct task_struct;
+/* finish_task_switch(): the migration cost (kernel/sched/cache.c) of next on cpu. */
+u64 cache_switch(struct task_struct *prev, struct task_struct *next, int cpu);
 /* IRQs off: the arch's IRQ entry, around its handlers (after the last end of
  * interrupt comes the exit, which pays what the handlers owed). */
 static inline void speed_irq_enter(void)

@@ -50,6 +50,7 @@ enum topology_warning {
 	TW_EM,		  /* an energy model could not be built for a domain */
 	TW_POWER_COEFF,	  /* cpus of one frequency domain disagree on the coefficient */
 	TW_IDLE_STATES,	  /* a cpu's idle-state list is broken: that cpu gets WFI only */
+	TW_CACHES,	  /* a cpu's cache chain is broken: no cache info for it */
 	TW_NR,
 };
 
@@ -100,6 +101,21 @@ struct topology_idle_state {
 	int level;
 };
 
+#define TOPOLOGY_MAX_CACHES 4 /* per cpu: its L1 data (or unified) cache and the levels beyond */
+
+/* One cache a cpu reaches, as Linux's cacheinfo reads the tree (drivers/base/cacheinfo.c:
+ * init_of_cache_level(), cache_setup_of_node()): level 1 from the cpu node's d-cache-size
+ * (or cache-size with cache-unified), then each next-level-cache node, which must be
+ * compatible "cache" with a cache-level above the last (else Linux keeps no cache info:
+ * nr_caches 0 and a warning here). Two cpus share a cache when they reach the same node
+ * (kernel/sched/cacheinfo.c). Instruction caches are not kept: the model has data only. */
+struct topology_cache {
+	int node;     /* DT offset: the cpu node for its L1, else the cache node */
+	u32 level;    /* 1, 2, ... */
+	u32 size;     /* bytes; 0 if the tree does not say */
+	bool unified; /* cache-unified, or a cache-size without split i/d sizes */
+};
+
 struct topology_sd {
 	cpumask_t span; /* empty: this level does not exist for this cpu */
 	u32 flags;	/* SD_* */
@@ -122,6 +138,8 @@ struct cpu_topology {
 	int sd_asym_cpucapacity; /* lowest level with ..._FULL, -1 if none */
 	int nr_idle_states;	 /* >= 1: idle[0] is WFI */
 	struct topology_idle_state idle[TOPOLOGY_MAX_IDLE_STATES];
+	int nr_caches; /* 0: the tree describes no (usable) cache */
+	struct topology_cache cache[TOPOLOGY_MAX_CACHES];
 };
 
 struct topology {
@@ -172,5 +190,11 @@ const char *topology_level_name(int level); /* "MC", "DIE" */
 
 /* Span as a cpu list ("0-3,6"): writes at most size bytes, NUL-terminated. */
 void topology_format_mask(char *buf, size_t size, const cpumask_t *mask);
+
+/* kernel/sched/cacheinfo.c: each cpu's caches (topology_parse() calls it), their
+ * "topology: cache ..." lines, and whether two cpus share their level-`level` cache. */
+void topology_parse_caches(const struct dtb *dt, struct topology *topo);
+void topology_print_caches(const struct topology *topo);
+const struct topology_cache *topology_cache_at(const struct topology *topo, int cpu, u32 level);
 
 #endif

@@ -57,6 +57,13 @@ TRACEPOINT(sched_push_pull,
 	   (const struct task_struct *p, unsigned int src, unsigned int dst, int how),
 	   (p, src, dst, how))
 
+/* The refill a task's first run after a move (or a long absence) was charged
+ * (kernel/sched/cache.c): from the L2 and from DRAM, in bytes, and the stall in ns.
+ * Linux has no such event (a board just runs slower). */
+TRACEPOINT(sched_cache_refill,
+	   (const struct task_struct *p, int from, int to, u64 ns, u32 l2_bytes, u32 dram_bytes),
+	   (p, from, to, ns, l2_bytes, dram_bytes))
+
 /* kernel/trace.c: the shell's `trace`. */
 int trace_start(void);	    /* 0, or -1 when the buffers cannot be allocated */
 int trace_start_fill(void); /* same, but a full buffer keeps its first events */

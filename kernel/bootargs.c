@@ -5,12 +5,25 @@
 
 static char cmdline[BOOTARGS_MAX];
 static const char *const known[] = {
-	"selftest",	"panic",	   "console",
-	"earlycon",	"sched_features",  "cpufreq",
-	"crashtest",	"watchdog_thresh", "nohz",
-	"bench",	"experiment",	   "stress_seed",
-	"speed",	"speed_clock",	   "speed_stall",
-	"speed_dilate", "cpuidle",	   "cpuidle_governor",
+	"selftest",
+	"panic",
+	"console",
+	"earlycon",
+	"sched_features",
+	"cpufreq",
+	"crashtest",
+	"watchdog_thresh",
+	"nohz",
+	"bench",
+	"experiment",
+	"stress_seed",
+	"speed",
+	"speed_clock",
+	"speed_stall",
+	"speed_dilate",
+	"cache", /* the cost of a migration: on or off (kernel/sched/speed.c) */
+	"cpuidle",
+	"cpuidle_governor",
 	"script",   /* the shell's lines from the initrd (kernel/console.c) */
 	"topology", /* the whole topology block at boot, not the summary */
 	NULL,

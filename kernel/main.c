@@ -4,6 +4,7 @@
  * self-tests (bootargs "selftest") or the console. */
 #include "bench.h"
 #include "bootargs.h"
+#include "cache.h"
 #include "console.h"
 #include "cpufreq.h"
 #include "cpuidle.h"
@@ -88,6 +89,7 @@ void kernel_main(const struct dtb *dt)
 	       page_alloc_total_count() * 4);
 
 	topology_parse(dt, &cpu_topology); /* CPUs, capacities, OPPs, domains */
+	cache_init(&cpu_topology);	   /* cache=: the cost of a migration */
 	cpu = boot_cpu_id();
 	arch_set_cpu_id(cpu);
 	if (arch_platform_init(dt)) /* IRQ controller, firmware, timer */

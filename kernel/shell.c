@@ -681,6 +681,8 @@ static int cmd_spawn(int argc, char **argv)
 	/* No cpus=: every possible CPU, as Linux's default affinity, so a CPU
 	 * brought online later is usable. */
 	set_cpus_allowed(t, a.cpus_given ? &a.mask : cpu_possible_mask);
+	if (a.ws_kib)
+		t->cache.ws_kib = (u32)a.ws_kib;
 	s->t = t;
 	wake_up_new_task(t);
 	printk("spawned %s pid %d: %s, work %ld us%s", t->comm, t->pid, policy_name(a.policy),
@@ -1007,7 +1009,7 @@ static const struct command commands[] = {
 	  cmd_sysctl },
 	{ "spawn",
 	  "spawn NAME [work=US] [period=US] [nice=N] [policy=normal|batch|idle|fifo|rr|deadline] "
-	  "[prio=1..99] [cpus=LIST] [runtime=US deadline=US]",
+	  "[prio=1..99] [cpus=LIST] [runtime=US deadline=US] [ws=KB]",
 	  "start a task: CPU-bound (no period) or WORK us of work every PERIOD us", cmd_spawn },
 	{ "kill", "kill PID|NAME", "stop a task started by spawn", cmd_kill },
 	{ "cgcreate", "cgcreate A[/B] [weight=W] [uclamp.min=V] [uclamp.max=V]",

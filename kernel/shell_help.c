@@ -89,7 +89,8 @@ static const struct cmd_help helps[] = {
 		   "             capacity and frequency; default 1000)\n"
 		   "  period=US  periodic: WORK us every PERIOD us; none: CPU-bound\n"
 		   "  nice=N     -20..19 (CFS policies); prio=1..99 (fifo, rr)\n"
-		   "  cpus=LIST  affinity, like 0-3,6 (default: every online CPU)\n" },
+		   "  cpus=LIST  affinity, like 0-3,6 (default: every online CPU)\n"
+		   "  ws=KB      working set: what a move makes it refill (default 32)\n" },
 	{ "kill",
 	  "  only tasks started by spawn; the task ends after its current chunk of work.\n" },
 	{ "taskset",

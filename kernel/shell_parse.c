@@ -314,6 +314,8 @@ static bool spawn_arg(const char *arg, const cpumask_t *online, struct spawn_arg
 		return parse_long("runtime (us)", v, 1, 4000000, &a->runtime);
 	if (shell_opt(arg, "deadline", &v))
 		return parse_long("deadline (us)", v, 1, 4000000, &a->deadline);
+	if (shell_opt(arg, "ws", &v))
+		return parse_long("ws (KiB)", v, 1, 1048576, &a->ws_kib);
 	if (shell_opt(arg, "cpus", &v)) {
 		a->cpus_given = true;
 		return parse_cpulist_of(v, online, &a->mask);

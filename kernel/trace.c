@@ -33,6 +33,7 @@ enum trace_type {
 	T_OVERUTIL,
 	T_ENERGY,
 	T_PUSH_PULL,
+	T_CACHE,
 	T_NR
 };
 
@@ -43,7 +44,7 @@ static const char *const trace_names[T_NR] = {
 	[T_FREQ] = "cpu_frequency",	     [T_IDLE] = "cpu_idle",
 	[T_PELT_CFS] = "sched_pelt_cfs",     [T_PELT_SE] = "sched_pelt_se",
 	[T_OVERUTIL] = "sched_overutilized", [T_ENERGY] = "sched_compute_energy",
-	[T_PUSH_PULL] = "sched_push_pull",
+	[T_PUSH_PULL] = "sched_push_pull",   [T_CACHE] = "sched_cache_refill",
 };
 
 struct trace_task {
@@ -79,6 +80,12 @@ struct trace_entry {
 			int prev, best; /* -1: none */
 			u64 prev_delta, best_delta;
 		} en;
+		struct {
+			struct trace_task p;
+			int from, to;
+			u64 ns;
+			u32 l2, dram;
+		} ca;
 	};
 };
 
@@ -200,6 +207,23 @@ void __trace_sched_push_pull(const struct task_struct *p, unsigned int src, unsi
 	e->wk.cpu = (int)src;
 	e->wk.dest = (int)dst;
 	e->wk.how = how;
+	trace_put(flags);
+}
+
+void __trace_sched_cache_refill(const struct task_struct *p, int from, int to, u64 ns, u32 l2_bytes,
+				u32 dram_bytes)
+{
+	unsigned long flags;
+	struct trace_entry *e = trace_get(T_CACHE, &flags);
+
+	if (!e)
+		return;
+	task_id(&e->ca.p, p, (unsigned int)to);
+	e->ca.from = from;
+	e->ca.to = to;
+	e->ca.ns = ns;
+	e->ca.l2 = l2_bytes;
+	e->ca.dram = dram_bytes;
 	trace_put(flags);
 }
 
@@ -373,6 +397,13 @@ static void print_entry(const struct trace_entry *e)
 			  e->wk.how == WHY_MOVE_RT_PULL || e->wk.how == WHY_MOVE_DL_PULL ? "pull"
 											 : "push",
 			  e->wk.cpu, e->wk.dest);
+		break;
+	case T_CACHE:
+		ksnprintf(body, sizeof(body),
+			  "comm=%s pid=%d prio=%d orig_cpu=%d dest_cpu=%d stall_ns=%llu "
+			  "l2_bytes=%u dram_bytes=%u",
+			  e->ca.p.comm, e->ca.p.pid, e->ca.p.prio, e->ca.from, e->ca.to,
+			  (unsigned long long)e->ca.ns, e->ca.l2, e->ca.dram);
 		break;
 	case T_FREQ:
 	case T_IDLE:

@@ -270,6 +270,11 @@ RUNS += [
      "qemu": a53_virt("qemu-bl44")}
 ]
 
+# The cost of a migration (issue 27, tests/kernel/selftest_cache.c): 1 MiB bounced between
+# two big CPUs of one cluster, against one that stays, cache on and off in one boot.
+RUNS += [{"name": "cache-qemu-bl44", "kind": "qemu", "append": "selftest=cache",
+          "qemu": a53_virt("qemu-bl44")}]
+
 # speed=exact (issue 26): each vCPU's own instruction count from the QEMU plugin
 # tools/qemu/vcpu_insns.c; the same single-CPU ratios, then every CPU busy at once
 # (suite speed_shared) on two and three capacity levels. With speed_dilate=4, as make run

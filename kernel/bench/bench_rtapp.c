@@ -119,6 +119,23 @@ static void do_timer(struct rt_thread *t, const struct rtapp_event *e, u64 loop_
 	t->st.wu_lat_max_ns = MAX(t->st.wu_lat_max_ns, now);
 }
 
+/* A thread's working set: what its mem events write into its buffer (rt-app writes each
+ * mem event's bytes into one global.mem_buffer_size buffer per thread), the largest;
+ * without mem events the kernel's default (CACHE_WS_DEFAULT_KIB). */
+static u32 rtapp_ws_kib(const struct rtapp_workload *w, const struct rtapp_task *task)
+{
+	u64 ws = 0;
+
+	for (u32 p = task->first_phase; p < task->first_phase + task->nr_phases; p++)
+		for (u32 i = 0; i < w->phases[p].nr_events; i++) {
+			const struct rtapp_event *e = &w->events[w->phases[p].first_event + i];
+
+			if (e->type == RTAPP_MEM)
+				ws = MAX(ws, MIN(e->usec, w->mem_buffer_size));
+		}
+	return ws ? (u32)MAX(1, ws / 1024) : CACHE_WS_DEFAULT_KIB;
+}
+
 static void do_event(struct rt_thread *t, const struct rtapp_event *e, u64 loop_start)
 {
 	struct rt_ctx *c = t->c;
@@ -147,6 +164,8 @@ static void do_event(struct rt_thread *t, const struct rtapp_event *e, u64 loop_
 		break;
 	case RTAPP_YIELD:
 		yield();
+		break;
+	case RTAPP_MEM: /* its size is the working set (rtapp_ws_kib()); no write time */
 		break;
 	}
 }
@@ -348,6 +367,7 @@ static u32 create_threads(struct rt_ctx *c)
 				return n;
 			}
 			apply_sched(t->ts, &task->sched, w->default_policy);
+			t->ts->cache.ws_kib = rtapp_ws_kib(w, task);
 			n++;
 		}
 	}

@@ -450,10 +450,10 @@ static const struct {
 } event_names[] = {
 	{ "runtime", RTAPP_RUNTIME }, { "run", RTAPP_RUN },	  { "sleep", RTAPP_SLEEP },
 	{ "timer", RTAPP_TIMER },     { "unlock", RTAPP_UNLOCK }, { "lock", RTAPP_LOCK },
-	{ "yield", RTAPP_YIELD },
+	{ "yield", RTAPP_YIELD },     { "mem", RTAPP_MEM },
 };
 static const char *const unsupported_events[] = {
-	"mem", "iorun", "wait", "signal", "broad", "sync", "barrier", "suspend", "resume", "fork",
+	"iorun", "wait", "signal", "broad", "sync", "barrier", "suspend", "resume", "fork",
 };
 
 /* An event key: 1 if taken, 0 if not an event, -1 on error. */
@@ -468,7 +468,7 @@ static int parse_event(struct ps *p, int key)
 		if (tok_prefix(p, key, unsupported_events[k]))
 			return fail_at(p, p->t[key].start,
 				       "event \"%.*s\" is not supported "
-				       "(run, runtime, sleep, timer, lock, unlock, yield)",
+				       "(run, runtime, sleep, timer, lock, unlock, yield, mem)",
 				       tlen(&p->t[key]), p->js + p->t[key].start);
 	for (unsigned int k = 0; k < ARRAY_SIZE(event_names); k++) {
 		if (!tok_prefix(p, key, event_names[k].name))
@@ -482,6 +482,11 @@ static int parse_event(struct ps *p, int key)
 		case RTAPP_RUNTIME:
 		case RTAPP_SLEEP:
 			if (tok_int(p, v, 0, 3600000000ll, &x, event_names[k].name))
+				return -1;
+			e->usec = (u64)x;
+			break;
+		case RTAPP_MEM: /* bytes; only its size is modelled (docs/rtapp.md) */
+			if (tok_int(p, v, 0, 1ll << 30, &x, "mem"))
 				return -1;
 			e->usec = (u64)x;
 			break;
@@ -679,8 +684,8 @@ bad:
 static int parse_global(struct ps *p, int obj)
 {
 	static const char *const ignored[] = {
-		"logdir",     "log_basename", "log_size",	 "ftrace",	     "gnuplot",
-		"lock_pages", "io_device",    "mem_buffer_size", "cumulative_slack", "pi_enabled",
+		"logdir",     "log_basename", "log_size",	  "ftrace",	"gnuplot",
+		"lock_pages", "io_device",    "cumulative_slack", "pi_enabled",
 	};
 	s64 x;
 
@@ -700,6 +705,12 @@ static int parse_global(struct ps *p, int obj)
 		if (tok_is(p, c, "calibration")) {
 			if (parse_calibration(p, c + 1))
 				return -1;
+			continue;
+		}
+		if (tok_is(p, c, "mem_buffer_size")) {
+			if (tok_int(p, c + 1, 0, 1ll << 30, &x, "mem_buffer_size"))
+				return -1;
+			p->w->mem_buffer_size = (u64)x;
 			continue;
 		}
 		if (tok_is(p, c, "default_policy")) {
@@ -780,7 +791,10 @@ int rtapp_parse(const char *json, size_t len, struct rtapp_workload *w)
 	struct ps p = { .w = w, .js = w->text, .t = (const jsmntok_t *)w->tok };
 	int tasks = -1;
 
-	*w = (struct rtapp_workload){ .duration_s = -1, .calib_cpu = 0, .default_policy = P_OTHER };
+	*w = (struct rtapp_workload){ .duration_s = -1,
+				      .calib_cpu = 0,
+				      .default_policy = P_OTHER,
+				      .mem_buffer_size = 4 << 20 };
 	if (len > RTAPP_MAX_FILE)
 		return fail_at(&p, -1, "file of %zu bytes, at most %d", len, RTAPP_MAX_FILE);
 	if (blank_comments(&p, json, len) || tokenize(&p, len) || check_structure(&p))

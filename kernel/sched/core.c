@@ -315,14 +315,18 @@ static void task_woken(struct rq *rq, struct task_struct *p)
 		p->sched_class->task_woken(rq, p);
 }
 
+static void cache_pay(void);
+
 /* Linux: try_to_wake_up(). Returns 1 if the task was woken. */
 int wake_up_process_flags(struct task_struct *p, int wake_flags)
 {
 	unsigned long flags;
 
 	/* A slow waker wakes its partner late (kernel/sched/speed.c). */
-	if (p->state == TASK_INTERRUPTIBLE)
+	if (p->state == TASK_INTERRUPTIBLE) {
+		cache_pay();
 		speed_pay();
+	}
 	flags = spin_lock_irqsave(&p->pi_lock);
 	unsigned int this_cpu = arch_cpu_id();
 	struct rq *rq;
@@ -404,6 +408,8 @@ static void sched_fork(struct task_struct *p)
 	}
 	uclamp_policy_defaults(p);
 	p->recent_used_cpu = -1;
+	p->cache =
+		(struct task_cache){ .ws_kib = p->is_idle ? 0 : CACHE_WS_DEFAULT_KIB, .cpu = -1 };
 	INIT_LIST_HEAD(&p->rt.run_list);
 	INIT_LIST_HEAD(&p->rt.pushable_node);
 	sched_dl_task_init(p);
@@ -421,6 +427,7 @@ void wake_up_new_task(struct task_struct *p)
 {
 	unsigned long flags;
 
+	cache_pay();
 	speed_pay();
 	flags = spin_lock_irqsave(&p->pi_lock);
 	struct rq *rq;
@@ -543,11 +550,23 @@ static void account_switch(struct rq *rq, struct task_struct *prev, struct task_
 		prev->stats.wait_start = now;
 }
 
+/* The refill a move costs (kernel/sched/cache.c), owed by current from this switch on:
+ * inside cpu_work() it delays the work's completion (no work is credited for it); what is
+ * left when the task wakes another or leaves the CPU is stalled for then (cache_pay()). */
+static void cache_charge(struct rq *rq, struct task_struct *prev)
+{
+	u64 t0 = arch_clock_ns(), ns = cache_switch(prev, current, (int)rq->cpu);
+	u64 own = arch_clock_ns() - t0; /* the model's own bookkeeping is part of the refill */
+
+	current->cache.uncredited += ns > own ? ns - own : 0;
+}
+
 /* Runs on the new task's side of a switch, rq lock held, IRQs off. */
 static void finish_task_switch(struct task_struct *prev)
 {
 	lockdep_assert_held(&this_rq()->lock);
 	lockdep_assert_irqs_disabled();
+	cache_charge(this_rq(), prev);
 	__atomic_store_n(&prev->on_cpu, 0, __ATOMIC_RELEASE);
 }
 
@@ -621,6 +640,7 @@ static void __schedule(bool preempt)
 	struct rq *rq;
 	struct task_struct *prev, *next;
 
+	cache_pay();	/* a refill not yet done is done before prev leaves */
 	speed_switch(); /* speed=exact: prev's slowness is prev's runtime */
 	rq = this_rq();
 	prev = rq->curr;
@@ -990,6 +1010,25 @@ static void update_curr_now(void)
 	arch_irq_restore(flags);
 }
 
+/* A refill still owed when the task is about to wake another or leave the CPU: a stall
+ * now, before its effects reach anyone (cache_charge()). Task context. */
+static void cache_pay(void)
+{
+	struct task_struct *p = current;
+	unsigned long flags;
+	u64 owed;
+
+	if (!READ_ONCE(p->cache.uncredited))
+		return;
+	flags = arch_irq_save();
+	owed = p->cache.uncredited;
+	if (speed_stall_plain(owed)) {
+		p->cache.uncredited = 0;
+		p->cache.stalled_ns += owed;
+	}
+	arch_irq_restore(flags);
+}
+
 /* The task stays running (busy for the scheduler and PELT); the CPU sleeps
  * in wfi until the computed completion time. Ticks, IPIs and preemption
  * interrupt it as they would a busy loop; after each, what is left is
@@ -1014,7 +1053,7 @@ void cpu_work(u64 units)
 	update_curr_now();
 	target = p->work_done + units;
 	for (;;) {
-		u64 left, rate;
+		u64 left, rate, owed, t0;
 		unsigned long flags;
 		int cpu;
 
@@ -1025,13 +1064,24 @@ void cpu_work(u64 units)
 		flags = arch_irq_save();
 		cpu = (int)arch_cpu_id();
 		rate = arch_scale_cpu_capacity(cpu) * arch_scale_freq_capacity(cpu); /* x 2^20 */
-		timer_add(&deadline, arch_clock_ns() + (rate ? (left << 20) / rate + 1 : left));
+		/* A refill still owed (cache_charge()) comes first and does no work: the
+		 * wait is longer by it, and what of it passed is taken back from the work
+		 * credited for the wait (update_curr credits all running time). */
+		owed = p->cache.uncredited;
+		t0 = arch_clock_ns();
+		timer_add(&deadline, t0 + owed + (rate ? (left << 20) / rate + 1 : left));
 		/* Interrupts are taken inside arch_idle(), and a preemption there
 		 * is a preemption of this task, as for a busy loop. */
 		if (!READ_ONCE(this_rq()->need_resched)) {
 			speed_busy_end(false); /* the wait is not execution */
 			arch_idle();
 			speed_busy_begin();
+		}
+		if (owed) { /* cumulative work_done: the loop's next update credits the wait */
+			u64 done = MIN(owed, arch_clock_ns() - t0);
+
+			p->cache.uncredited -= done;
+			p->work_done -= MIN(p->work_done, (done * rate) >> 20);
 		}
 		arch_irq_restore(flags);
 		if (READ_ONCE(this_rq()->need_resched))

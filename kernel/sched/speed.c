@@ -12,6 +12,8 @@
 #include "shell_parse.h"
 #include "speed.h"
 #include "timer.h"
+#include "cache.h"
+#include "trace.h"
 
 /* Debts below this are carried to the next payment, not stalled for: a stall is
  * a timer round trip, and the total paid stays exact. In instructions of -icount's
@@ -518,4 +520,87 @@ void speed_set_model(enum speed_model m)
 u64 speed_stalled_ns(unsigned int cpu)
 {
 	return cpu < NR_CPUS ? READ_ONCE(speed_cpu[cpu].paid) : 0;
+}
+
+/* ---- the cost of a migration (docs/design.md, "Caches"; the model is cache.c) ---------- */
+
+struct cache_model cache_model;
+
+/* Boot option cache=on|off, once the topology is parsed. Off by default: with the 32 KiB
+ * default working set, E1 overshoots the published gain eightfold and E2's video half
+ * collapses (docs/experiments.md, issue 27), so it is opt-in until a board measures the
+ * workloads' footprints. A board pays its own misses: there (and with speed=native) it
+ * stays off whatever the option says. */
+void cache_init(const struct topology *topo)
+{
+	char v[8];
+	bool emulated = !on_board && speed_model != SPEED_NATIVE;
+
+	cache_model.on = false;
+	if (bootarg_get("cache", v, sizeof(v))) {
+		if (!strcmp(v, "on"))
+			cache_model.on = emulated;
+		else if (strcmp(v, "off"))
+			printk("cache: unknown value \"%s\" (on or off)\n", v);
+	}
+	cache_model_init(&cache_model, topo);
+	printk("cache: migration cost %s (working set %u KiB unless a task names one)\n",
+	       cache_model.on ? "on"
+	       : emulated     ? "off (cache=on charges it)"
+			      : "off (a board pays its own)",
+	       CACHE_WS_DEFAULT_KIB);
+}
+
+void cache_set_on(bool on)
+{
+	WRITE_ONCE(cache_model.on, on);
+}
+
+/* finish_task_switch(), rq lock held: prev's warmth starts to decay here; next owes
+ * what it lost (returned, in ns: core.c's cache_charge()). */
+u64 cache_switch(struct task_struct *prev, struct task_struct *next, int cpu)
+{
+	struct cache_refill r;
+
+	if (!prev->is_idle && prev != next)
+		cache_model_switch_out(&cache_model, &prev->cache, cpu);
+	/* Per-CPU kernel threads (idle, the stoppers) never move, and what they touch (a
+	 * few lines of the stopper's work) is not modelled: no refill, no fills. */
+	if (next->per_cpu_kthread || !next->cache.ws_kib || prev == next)
+		return 0;
+	int from = next->cache.cpu;
+
+	r = cache_model_switch_in(&cache_model, &next->cache, cpu);
+	if (!r.ns)
+		return 0;
+	next->cache.last_at = arch_clock_ns();
+	next->cache.last_ns = r.ns;
+	next->cache.total_ns += r.ns;
+	next->cache.nr++;
+	next->cache.last_l2_kib = r.l2_bytes / 1024;
+	next->cache.last_dram_kib = r.dram_bytes / 1024;
+	next->cache.last_from = (s16)from;
+	next->cache.last_to = (s16)cpu;
+	trace_sched_cache_refill(next, from, cpu, r.ns, r.l2_bytes, r.dram_bytes);
+	return r.ns;
+}
+
+/* A stall that is not the CPU's execution (the refill): the model's debt so far is booked,
+ * the stall itself is not stretched again. IRQs off. False: inside a handler, not done. */
+bool speed_stall_plain(u64 ns)
+{
+	int cpu = (int)arch_cpu_id();
+	struct speed_cpu *sc = &speed_cpu[cpu];
+	bool busy = speed_stalls() && sc->busy && !sc->spinning;
+
+	if (sc->in_irq) /* a stall in a handler would never end: the task pays later */
+		return false;
+	if (busy)
+		speed_accrue(sc, cpu, arch_clock_ns());
+	arch_stall_until(arch_clock_ns() + ns);
+	if (busy)
+		sc->busy_since = arch_clock_ns();
+	if (busy && speed_ps)
+		sc->v_since = ps_now(0);
+	return true;
 }

@@ -780,6 +780,7 @@ int topology_parse(const struct dtb *dt, struct topology *topo)
 	build_clusters(dt, topo);
 	for (int cpu = 0; cpu < topo->nr_cpus; cpu++)
 		parse_idle_states(dt, topo, cpu);
+	topology_parse_caches(dt, topo);
 	for (int fd = 0; fd < topo->nr_freq_domains; fd++)
 		build_energy_model(dt, topo, fd);
 	cpumask_t all = all_cpus(topo);
@@ -1017,4 +1018,5 @@ void topology_print(const struct topology *topo)
 	for (int cpu = 0; cpu < topo->nr_cpus; cpu++)
 		for (int i = 0; i < topo->cpu[cpu].nr_idle_states; i++)
 			print_idle_state(cpu, i, &topo->cpu[cpu].idle[i]);
+	topology_print_caches(topo);
 }

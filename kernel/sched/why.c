@@ -211,6 +211,27 @@ static void print_move(const struct why_move *m)
 	       m->idle < ARRAY_SIZE(idle_name) ? idle_name[m->idle] : "?");
 }
 
+/* What its moves cost in refills (kernel/sched/cache.c), the last one in detail. */
+static void print_cache(const struct task_cache *c)
+{
+	if (!cache_model.on) {
+		printk("cache refills: not charged (cache=on charges them), working set %u KiB\n",
+		       c->ws_kib);
+		return;
+	}
+	if (!c->nr) {
+		printk("cache refills: none, working set %u KiB\n", c->ws_kib);
+		return;
+	}
+	printk("cache refills: %llu, %llu us in all, working set %u KiB; last at %llu.%03llu s, "
+	       "CPU %d -> CPU %d: %u KiB from L2 + %u KiB from DRAM = %llu.%03llu us stalled\n",
+	       (unsigned long long)c->nr, (unsigned long long)(c->total_ns / 1000), c->ws_kib,
+	       (unsigned long long)(c->last_at / NSEC_PER_SEC),
+	       (unsigned long long)(c->last_at / 1000000 % 1000), c->last_from, c->last_to,
+	       c->last_l2_kib, c->last_dram_kib, (unsigned long long)(c->last_ns / 1000),
+	       (unsigned long long)(c->last_ns % 1000));
+}
+
 void sched_why_print(struct task_struct *p)
 {
 	struct sched_why w = p->why; /* a copy: the scheduler goes on writing */
@@ -235,4 +256,5 @@ void sched_why_print(struct task_struct *p)
 	}
 	print_misfit(p);
 	print_move(&w.move);
+	print_cache(&p->cache);
 }

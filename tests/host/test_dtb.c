@@ -748,7 +748,43 @@ static void cmp_cpu_idle(struct ktest *t, const void *fdt, int n, const struct c
 	}
 }
 
-/* The idle states of each cpu of each --dtb file. */
+/* Each cpu's caches as libfdt reads the chain (Linux's init_of_cache_level() rules written
+ * again): the cpu node's d-cache-size or cache-size, then each next-level-cache node. */
+static void cmp_cpu_caches(struct ktest *t, const void *fdt, int n, const struct cpu_topology *c)
+{
+	const fdt32_t *p = fdt_getprop(fdt, n, "d-cache-size", NULL);
+	int i = 0;
+
+	if (!p)
+		p = fdt_getprop(fdt, n, "cache-size", NULL);
+	if (p) {
+		ASSERT_GT(t, c->nr_caches, 0);
+		EXPECT_EQ(t, c->cache[0].level, 1u);
+		EXPECT_EQ(t, c->cache[0].size, fdt32_to_cpu(*p));
+		EXPECT_EQ(t, c->cache[0].node, n);
+		i = 1;
+	}
+	for (const fdt32_t *ph = fdt_getprop(fdt, n, "next-level-cache", NULL); ph;
+	     ph = fdt_getprop(fdt, n, "next-level-cache", NULL)) {
+		const fdt32_t *lvl, *sz;
+
+		n = fdt_node_offset_by_phandle(fdt, fdt32_to_cpu(*ph));
+		ASSERT_GE(t, n, 0);
+		lvl = fdt_getprop(fdt, n, "cache-level", NULL);
+		sz = fdt_getprop(fdt, n, "cache-size", NULL);
+		ASSERT_LT(t, i, c->nr_caches);
+		EXPECT_EQ(t, c->cache[i].node, n);
+		EXPECT_EQ(t, c->cache[i].level, lvl ? fdt32_to_cpu(*lvl) : 0u);
+		EXPECT_EQ(t, c->cache[i].size, sz ? fdt32_to_cpu(*sz) : 0u);
+		EXPECT_EQ(t, c->cache[i].unified,
+			  fdt_getprop(fdt, n, "cache-unified", NULL) != NULL ||
+				  (sz && !fdt_getprop(fdt, n, "d-cache-size", NULL)));
+		i++;
+	}
+	EXPECT_EQ(t, c->nr_caches, i);
+}
+
+/* The idle states (and caches) of each cpu of each --dtb file. */
 static void dtb_files_idle_states(struct ktest *t)
 {
 	struct topology *topo = malloc(sizeof(*topo));
@@ -771,6 +807,7 @@ static void dtb_files_idle_states(struct ktest *t)
 			if (!type || strcmp(type, "cpu") ||
 			    (status && strcmp(status, "okay") && strcmp(status, "ok")))
 				continue;
+			cmp_cpu_caches(t, fdt, n, &topo->cpu[cpu]);
 			cmp_cpu_idle(t, fdt, n, &topo->cpu[cpu++]);
 		}
 		free(fdt);

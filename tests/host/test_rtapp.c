@@ -195,6 +195,32 @@ static const struct {
 	  "task name must be", "" },
 };
 
+/* rt-app's mem event (bytes written into the thread's buffer) and the buffer's size,
+ * global.mem_buffer_size (rt-app's default 4 MiB when absent). */
+static void rtapp_parse_mem(struct ktest *t)
+{
+	static const char json[] = "{ \"global\": { \"mem_buffer_size\": 1048576 },\n"
+				   "  \"tasks\": { \"m\": { \"loop\": 1, \"mem\": 524288,\n"
+				   "  \"run\": 100, \"mem1\": 2000000 } } }";
+	struct rtapp_workload *w;
+	int r;
+
+	w = parse(json, &r);
+	ASSERT_TRUE(t, w);
+	EXPECT_EQ(t, r, 0);
+	EXPECT_EQ(t, w->mem_buffer_size, 1048576ull);
+	EXPECT_EQ(t, w->nr_events, 3u);
+	EXPECT_EQ(t, w->events[0].type, RTAPP_MEM);
+	EXPECT_EQ(t, w->events[0].usec, 524288ull);
+	EXPECT_EQ(t, w->events[2].type, RTAPP_MEM);
+	free(w);
+	w = parse("{ \"tasks\": { \"m\": { \"loop\": 1, \"mem\": 4096 } } }", &r);
+	ASSERT_TRUE(t, w);
+	EXPECT_EQ(t, r, 0);
+	EXPECT_EQ(t, w->mem_buffer_size, 4ull << 20);
+	free(w);
+}
+
 static void rtapp_parse_refusals(struct ktest *t)
 {
 	for (unsigned int i = 0; i < ARRAY_SIZE(bad); i++) {
@@ -245,5 +271,5 @@ static void rtapp_parse_limits(struct ktest *t)
 }
 
 KTEST_SUITE(rtapp_parse, KTEST_CASE(rtapp_parse_as_written), KTEST_CASE(rtapp_parse_deadline),
-	    KTEST_CASE(rtapp_parse_warnings), KTEST_CASE(rtapp_parse_refusals),
-	    KTEST_CASE(rtapp_parse_limits));
+	    KTEST_CASE(rtapp_parse_mem), KTEST_CASE(rtapp_parse_warnings),
+	    KTEST_CASE(rtapp_parse_refusals), KTEST_CASE(rtapp_parse_limits));

@@ -842,11 +842,41 @@ static void idle_states_malformed(struct ktest *t)
 	unload(tr);
 }
 
+/* cache-bad.dts: each broken chain leaves its cpu without caches (Linux's
+ * init_of_cache_level() returns -EINVAL); the good ones parse as written there. */
+static void caches_malformed(struct ktest *t)
+{
+	struct tree *tr = load_bad(t, "cache-bad");
+	const struct topology *topo;
+	const struct topology_cache *l2a, *l2b;
+
+	if (!tr)
+		return;
+	topo = &tr->topo;
+	EXPECT_TRUE(t, warned(topo, TW_CACHES));
+	for (int cpu = 0; cpu < 4; cpu++)
+		EXPECT_EQ(t, topo->cpu[cpu].nr_caches, 0);
+	ASSERT_EQ(t, topo->cpu[4].nr_caches, 2);
+	EXPECT_EQ(t, topo->cpu[4].cache[0].level, 1u);
+	EXPECT_EQ(t, topo->cpu[4].cache[0].size, 0x4000u);
+	EXPECT_TRUE(t, topo->cpu[4].cache[0].unified);
+	ASSERT_EQ(t, topo->cpu[5].nr_caches, 1); /* no L1 properties: its L2 only */
+	l2a = topology_cache_at(topo, 4, 2);
+	l2b = topology_cache_at(topo, 5, 2);
+	ASSERT_TRUE(t, l2a && l2b);
+	EXPECT_EQ(t, l2a->node, l2b->node); /* shared */
+	EXPECT_EQ(t, l2a->size, 0x100000u);
+	EXPECT_TRUE(t, topology_cache_at(topo, 4, 1) && !topology_cache_at(topo, 5, 1));
+	EXPECT_EQ(t, topo->cpu[6].nr_caches, 0);
+	unload(tr);
+}
+
 KTEST_SUITE(topology_bad_input, KTEST_CASE(dmips_missing_gives_1024),
 	    KTEST_CASE(missing_fmax_uses_dmips), KTEST_CASE(opp_phandle_to_nothing),
 	    KTEST_CASE(opp_entries_filtered_and_sorted), KTEST_CASE(cpu_map_fallbacks),
 	    KTEST_CASE(no_cpu_map_two_cell_reg), KTEST_CASE(numbering_contract),
 	    KTEST_CASE(too_many_cpus), KTEST_CASE(no_cpus_gives_default_cpu),
-	    KTEST_CASE(three_capacities_partial_asym), KTEST_CASE(rebuild_over_active_cpus),
-	    KTEST_CASE(energy_model_refused), KTEST_CASE(idle_states_malformed),
-	    KTEST_CASE(extreme_values), KTEST_CASE(mutated_trees));
+	    KTEST_CASE(caches_malformed), KTEST_CASE(three_capacities_partial_asym),
+	    KTEST_CASE(rebuild_over_active_cpus), KTEST_CASE(energy_model_refused),
+	    KTEST_CASE(idle_states_malformed), KTEST_CASE(extreme_values),
+	    KTEST_CASE(mutated_trees));
