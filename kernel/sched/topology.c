@@ -702,22 +702,48 @@ static u32 asym_classify(const struct topology *topo, const cpumask_t *span,
 	return miss ? SD_ASYM_CPUCAPACITY : SD_ASYM_CPUCAPACITY | SD_ASYM_CPUCAPACITY_FULL;
 }
 
-/* MC spans the active cpus of the cpu's cluster, DIE all active cpus when
- * they are in more than one cluster. As Linux's degeneration does, a level
- * spanning one cpu is dropped. Inactive cpus get no domains. */
+/* The cpus sharing cpu's last-level cache, as Linux's llc_sibling: false when the tree
+ * does not describe cpu's caches past its L1. (Linux asks CLIDR_EL1 how many levels the
+ * cpu has, 2 on QEMU's A53 and A72, and gives up on the hierarchy when the tree's
+ * next-level-cache chain stops short of them; a tree here names an L1 at most without
+ * a chain, so "a next level is named" is the same test on our machines.) */
+static bool llc_siblings(const struct topology *topo, int cpu, cpumask_t *mask)
+{
+	const struct cpu_topology *c = &topo->cpu[cpu];
+	int node = c->nr_caches ? c->cache[c->nr_caches - 1].node : -1;
+
+	cpumask_clear(mask);
+	if (node < 0 || node == c->node) /* none, or the cpu's own L1 */
+		return false;
+	for (int o = 0; o < topo->nr_cpus; o++) {
+		const struct cpu_topology *oc = &topo->cpu[o];
+
+		if (oc->nr_caches && oc->cache[oc->nr_caches - 1].node == node)
+			__cpumask_set_cpu((unsigned int)o, mask);
+	}
+	return true;
+}
+
+/* Linux 6.1's cpu_coregroup_mask() (drivers/base/arch_topology.c) as Debian builds it
+ * (CONFIG_SCHED_CLUSTER off): MC spans the package, narrowed to the cpus sharing the
+ * last-level cache when the tree describes it. A cpu-map cluster alone does not make an
+ * MC level: with no caches in the tree Linux balances every cpu of the package in one
+ * domain (issue 31, docs/compare.md). One package: cpu-map sockets are not kept. DIE
+ * spans every active cpu; as Linux's degeneration does, a level spanning one cpu, or
+ * the same cpus as the level below, is dropped. Inactive cpus get no domains. */
 void topology_build_sched_domains(struct topology *topo, const cpumask_t *active)
 {
-	cpumask_t all = all_cpus(topo);
-	int clusters = 0;
+	cpumask_t all = all_cpus(topo), live;
 
-	for (int k = 0; k < topo->nr_clusters; k++)
-		clusters += cpumask_intersects(&topo->cluster_cpus[k], active);
+	cpumask_and(&live, active, &all);
 	topo->asym_cpucapacity = false;
 	for (int cpu = 0; cpu < topo->nr_cpus; cpu++) {
 		struct cpu_topology *c = &topo->cpu[cpu];
 		cpumask_t mc;
 
-		cpumask_and(&mc, &topo->cluster_cpus[c->cluster_id], active);
+		if (!llc_siblings(topo, cpu, &mc))
+			mc = all;
+		cpumask_and(&mc, &mc, active);
 		for (int l = 0; l < SD_NR_LEVELS; l++)
 			c->sd[l] = (struct topology_sd){ 0 };
 		c->sd_asym_cpucapacity = -1;
@@ -727,8 +753,8 @@ void topology_build_sched_domains(struct topology *topo, const cpumask_t *active
 			c->sd[SD_LEVEL_MC].span = mc;
 			c->sd[SD_LEVEL_MC].flags = SD_SHARE_PKG_RESOURCES;
 		}
-		if (clusters > 1)
-			cpumask_and(&c->sd[SD_LEVEL_DIE].span, active, &all);
+		if (cpumask_weight(&live) > 1 && !cpumask_equal(&mc, &live))
+			c->sd[SD_LEVEL_DIE].span = live;
 		for (int l = 0; l < SD_NR_LEVELS; l++) {
 			if (cpumask_empty(&c->sd[l].span))
 				continue;

@@ -579,8 +579,11 @@ static void cpu_map_fallbacks(struct ktest *t)
 		if (cases[i].nr_clusters == 2) {
 			EXPECT_EQ(t, cpumask_u64(&tr->topo.cluster_cpus[0]), 0x3);
 			EXPECT_EQ(t, cpumask_u64(&tr->topo.cluster_cpus[1]), 0xc);
-			EXPECT_EQ(t, cpumask_u64(&tr->topo.cpu[0].sd[SD_LEVEL_DIE].span), 0xf);
 		}
+		/* No caches in these trees: one MC over the package, as Linux 6.1's
+		 * cpu_coregroup_mask() without CONFIG_SCHED_CLUSTER; no DIE. */
+		EXPECT_EQ(t, cpumask_u64(&tr->topo.cpu[0].sd[SD_LEVEL_MC].span), 0xf);
+		EXPECT_EQ(t, cpumask_u64(&tr->topo.cpu[0].sd[SD_LEVEL_DIE].span), 0);
 		unload(tr);
 	}
 }
@@ -594,8 +597,9 @@ static void no_cpu_map_two_cell_reg(struct ktest *t)
 	EXPECT_EQ(t, tr->topo.cpu[2].mpidr, 0x100);
 	EXPECT_EQ(t, tr->topo.cpu[0].capacity_orig, 512); /* 400 / 800, dmips alone */
 	EXPECT_EQ(t, tr->topo.cpu[3].capacity_orig, 1024);
-	EXPECT_EQ(t, tr->topo.cpu[0].sd[SD_LEVEL_DIE].flags, ASYM_FULL);
-	EXPECT_EQ(t, tr->topo.cpu[0].sd[SD_LEVEL_MC].flags, MC_FLAGS);
+	/* Two clusters by MPIDR but no caches: one MC sees both capacities (no DIE). */
+	EXPECT_EQ(t, tr->topo.cpu[0].sd[SD_LEVEL_MC].flags, MC_FLAGS | ASYM_FULL);
+	EXPECT_EQ(t, tr->topo.cpu[0].sd[SD_LEVEL_DIE].flags, 0);
 	EXPECT_TRUE(t, tr->topo.cpu[0].enable_method == NULL);
 	unload(tr);
 }
