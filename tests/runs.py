@@ -161,6 +161,11 @@ RUNS = [
     # and off, a task outgrowing LITTLE, EAS following the governors.
     {"name": "eas-bl44", "kind": "qemu", "append": "selftest=eas", "qemu": QEMU_BL44},
     {"name": "cgroup-bl44", "kind": "qemu", "append": "selftest=cgroup", "qemu": QEMU_BL44},
+    # Issue 29: the main scheduler suites again with the fair class under Linux 6.12's
+    # EEVDF (sched=eevdf), and the eevdf suite (shares by nice, a short slice's latency).
+    {"name": "eevdf-bl44", "kind": "qemu",
+     "append": "sched=eevdf selftest=sched,cgroup,threads,pipe,mutex,rt,eevdf",
+     "qemu": QEMU_BL44},
     # Board-sized memory (the HiKey960 has 3 GiB): the allocators take all of it and give
     # it all back (alloc_exhaustion, stress_oom), and a boot at 1 GiB is no different.
     {"name": "mem-1g-bl44", "kind": "qemu", "append": "selftest=boot,alloc,threads",

@@ -927,6 +927,26 @@ static void apply_dl_attr(struct task_struct *p, long arg)
 	p->sched_class = &dl_sched_class;
 }
 
+/* Linux 6.12's __setscheduler_params() for a fair policy: sched_runtime, when given, is
+ * the task's own request (EEVDF's slice), clamped to 0.1-100 ms; 0 gives the base slice
+ * back. CFS ignores it. */
+static void apply_slice(struct task_struct *p, long ns)
+{
+	p->se.custom_slice = ns != 0;
+	p->se.slice = ns ? (u64)MIN(MAX(ns, (long)NSEC_PER_MSEC / 10), 100 * (long)NSEC_PER_MSEC)
+			 : sysctl_sched_base_slice;
+}
+
+int sched_set_slice(struct task_struct *p, u64 ns)
+{
+	if (p->is_idle || ns > 100 * NSEC_PER_MSEC * 10)
+		return -EINVAL;
+	if (p->se.custom_slice == (ns != 0) && (!ns || p->se.slice == ns))
+		return 0; /* unchanged: no requeue (a CFS run stays as it was) */
+	change_task(p, apply_slice, (long)ns);
+	return 0;
+}
+
 /* Linux: sched_setattr() -> __sched_setscheduler(): check, admit, change. */
 int sched_setattr(struct task_struct *p, const struct sched_attr *attr)
 {
@@ -936,6 +956,8 @@ int sched_setattr(struct task_struct *p, const struct sched_attr *attr)
 		err = sched_setscheduler(p, attr->sched_policy, attr->sched_priority) ? -EINVAL : 0;
 		if (!err && !task_has_rt_policy(p) && attr->sched_nice)
 			err = set_user_nice(p, attr->sched_nice) ? -EINVAL : 0;
+		if (!err && !task_has_rt_policy(p))
+			err = sched_set_slice(p, attr->sched_runtime);
 		return err;
 	}
 	if (p->is_idle || p->per_cpu_kthread || !sched_dl_param_ok(attr))
@@ -1136,6 +1158,7 @@ void sched_stoppers_init(void);
 void sched_init(void)
 {
 	sched_feat_init_from_bootargs();
+	sched_policy_init_from_bootargs(); /* sched=cfs|eevdf */
 	sched_group_init();
 	sched_tunables_init((unsigned int)cpu_topology.nr_cpus);
 }

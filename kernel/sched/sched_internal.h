@@ -58,7 +58,13 @@ enum cpu_idle_type { CPU_IDLE, CPU_NOT_IDLE, CPU_NEWLY_IDLE, CPU_MAX_IDLE_TYPES 
 	F(UCLAMP, true)                                                                            \
 	F(RT_PUSH_PULL, true)                                                                      \
 	F(RT_PUSH_IPI, true)                                                                       \
-	F(DL_PUSH_PULL, true)
+	F(DL_PUSH_PULL, true)                                                                      \
+	F(PLACE_LAG, true)                                                                         \
+	F(PLACE_DEADLINE_INITIAL, true)                                                            \
+	F(PLACE_REL_DEADLINE, true)                                                                \
+	F(RUN_TO_PARITY, true)                                                                     \
+	F(PREEMPT_SHORT, true)                                                                     \
+	F(PICK_BUDDY, true)
 
 #define F_ENUM(name, def) __SCHED_FEAT_##name,
 enum { SCHED_FEATURES(F_ENUM) __SCHED_FEAT_NR };
@@ -76,6 +82,11 @@ struct cfs_rq {
 	unsigned int h_nr_running;
 	unsigned int idle_h_nr_running; /* SCHED_IDLE tasks */
 	u64 min_vruntime;
+	/* EEVDF (fair_eevdf.c): V = zero_vruntime + avg_vruntime / avg_load over the
+	 * queued entities but curr (Linux 6.12.117: cfs_rq::zero_vruntime) */
+	s64 avg_vruntime;  /* sum of (v_i - zero_vruntime) x w_i */
+	long avg_load;	   /* sum of w_i */
+	u64 zero_vruntime; /* the origin of those keys, moved to V by avg_vruntime() */
 	struct rb_root_cached tasks_timeline;
 	struct sched_entity *curr, *next, *last, *skip;
 	struct sched_avg avg;
@@ -700,5 +711,46 @@ void sched_oracle_event(enum sched_oracle_ev ev, struct rq *rq, struct task_stru
 #else
 #define sched_oracle_event(ev, rq, p, arg) ((void)0)
 #endif
+
+/* ---- fair_eevdf.c: the fair class's policy under sched=eevdf (Linux 6.12) -------------
+ * fair.c keeps the class (enqueue/dequeue up the hierarchy, PELT, placement across CPUs)
+ * and asks sched_eevdf() at each point where 6.12's policy differs from 6.1's: the tree's
+ * order and its augmentation, update_curr()'s deadline, placement, pick, preemption,
+ * reweight, yield. Each eevdf_* below runs under the cfs_rq's rq->lock. */
+extern bool sysctl_sched_eevdf;
+static inline bool sched_eevdf(void)
+{
+	return READ_ONCE(sysctl_sched_eevdf);
+}
+extern unsigned int sysctl_sched_base_slice;
+
+/* delta x NICE_0_LOAD / weight: time on a heavier entity's clock runs slower. Linux's
+ * __calc_delta() multiplies by a 32-bit inverse instead (deviations.md). */
+static inline u64 calc_delta_fair(u64 delta, const struct sched_entity *se)
+{
+	if (se->load.weight == NICE_0_LOAD)
+		return delta;
+	return delta * NICE_0_LOAD / se->load.weight;
+}
+
+void sched_policy_init_from_bootargs(void);
+void eevdf_tunables_init(unsigned int factor);
+u64 avg_vruntime(struct cfs_rq *cfs_rq);
+bool entity_eligible(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void eevdf_enqueue_tree(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void eevdf_dequeue_tree(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void eevdf_update_entity_lag(struct cfs_rq *cfs_rq, struct sched_entity *se);
+bool eevdf_update_deadline(struct cfs_rq *cfs_rq, struct sched_entity *se);
+bool eevdf_did_preempt_short(struct cfs_rq *cfs_rq, struct sched_entity *curr);
+void eevdf_place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
+void eevdf_reweight(struct sched_entity *se, u64 avruntime, unsigned long weight);
+struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq);
+struct sched_entity *eevdf_pick_next_entity(struct cfs_rq *cfs_rq);
+void eevdf_set_protect_slice(struct sched_entity *se);
+void eevdf_cancel_protect_slice(struct sched_entity *se);
+u64 cfs_rq_min_slice(struct cfs_rq *cfs_rq);
+void eevdf_propagate(struct sched_entity *se);
+/* why.c / the shell: which rule picked curr ("eligible-earliest-deadline", ...). */
+const char *eevdf_pick_rule(struct cfs_rq *cfs_rq, struct sched_entity *se);
 
 #endif
