@@ -96,6 +96,11 @@ RUNS = [
     {"name": "pelt-oracle", "kind": "command",
      "argv": ["tests/oracle/linux_pelt.py", "--unittests", "{build}/host/unittests",
               "--dtb", "{build}/dts/hi3660-hikey960.dtb"]},
+    # Issue 29: Linux 6.12's EEVDF rules (tests/oracle/linux_eevdf.py) replayed over random
+    # fork/run/sleep/wake/nice/slice sequences of the host build under sched=eevdf
+    # (tests/host/test_eevdf_oracle.c): same picks, same V, vruntime, deadline, lag.
+    {"name": "eevdf-oracle", "kind": "command",
+     "argv": ["tests/oracle/linux_eevdf.py", "--unittests", "{build}/host/unittests"]},
     # Expands into one run per tests/fuzz/fuzz_*.c, each counted as one test;
     # at most 60 s each keeps the four (bootargs, dtb, rtapp, shell) within a
     # few minutes. `make fuzz` (--fuzz-time) runs them longer.

@@ -186,6 +186,7 @@ void check_preempt_curr(struct rq *rq, struct task_struct *p, int flags)
 
 	lockdep_assert_held(&rq->lock);
 	if (p->sched_class == rq->curr->sched_class) {
+		sched_oracle_event(SCHED_EV_PREEMPT_CHECK, rq, p, flags);
 		p->sched_class->check_preempt_curr(rq, p, flags);
 		return;
 	}

@@ -304,6 +304,7 @@ static void update_curr(struct cfs_rq *cfs_rq)
 static void update_curr_fair(struct rq *rq)
 {
 	lockdep_assert_held(&rq->lock);
+	sched_oracle_event(SCHED_EV_UPDATE_CURR, rq, rq->curr, 0);
 	update_curr(cfs_rq_of(&rq->curr->se));
 }
 

@@ -705,6 +705,10 @@ enum sched_oracle_ev {
 	SCHED_EV_BLOCKED,
 	SCHED_EV_SWITCHED,
 	SCHED_EV_DEAD,
+	/* for tests/oracle/linux_eevdf.py only (test_eevdf_oracle.c): the core asks the
+	 * class to judge a wakeup; the core brings curr's runtime up to date */
+	SCHED_EV_PREEMPT_CHECK,
+	SCHED_EV_UPDATE_CURR,
 };
 #ifdef HOST_BUILD
 void sched_oracle_event(enum sched_oracle_ev ev, struct rq *rq, struct task_struct *p, long arg);
