@@ -23,10 +23,10 @@ static bool etrace;
 static int estep;
 
 static const char *const names[] = {
-	[SCHED_EV_ENQUEUE] = "enqueue",	      [SCHED_EV_DEQUEUE] = "dequeue",
-	[SCHED_EV_PUT_PREV] = "put_prev",     [SCHED_EV_PICK] = "pick",
-	[SCHED_EV_SET_NEXT] = "set_next",     [SCHED_EV_TICK] = "tick",
-	[SCHED_EV_CHANGED] = "changed",	      [SCHED_EV_PREEMPT_CHECK] = "preempt_check",
+	[SCHED_EV_ENQUEUE] = "enqueue",		[SCHED_EV_DEQUEUE] = "dequeue",
+	[SCHED_EV_PUT_PREV] = "put_prev",	[SCHED_EV_PICK] = "pick",
+	[SCHED_EV_SET_NEXT] = "set_next",	[SCHED_EV_TICK] = "tick",
+	[SCHED_EV_CHANGED] = "changed",		[SCHED_EV_PREEMPT_CHECK] = "preempt_check",
 	[SCHED_EV_UPDATE_CURR] = "update_curr",
 };
 
@@ -36,9 +36,8 @@ void eevdf_oracle_event(int ev, struct rq *rq, struct task_struct *p, long arg)
 		return;
 	if (p && (p->is_idle || p->sched_class != &fair_sched_class))
 		p = NULL; /* the idle task's put_prev/pick: no fair entity */
-	printf("E ev %s ct=%llu pid=%d arg=%ld resched=%d w=%lu slice=%llu custom=%d\n",
-	       names[ev], (unsigned long long)rq->clock_task, p ? p->pid : -1, arg,
-	       (int)rq->need_resched,
+	printf("E ev %s ct=%llu pid=%d arg=%ld resched=%d w=%lu slice=%llu custom=%d\n", names[ev],
+	       (unsigned long long)rq->clock_task, p ? p->pid : -1, arg, (int)rq->need_resched,
 	       p ? p->se.load.weight : 0, p ? (unsigned long long)p->se.slice : 0,
 	       p ? p->se.custom_slice : 0);
 }
