@@ -168,11 +168,12 @@ static void eevdf_short_slice_latency(struct ktest *t)
 	e = latency_under(t, "eevdf", 1 * MS, &avg_e);
 	c = latency_under(t, "cfs", 1 * MS, &avg_c);
 	sched_policy_set(was ? "eevdf" : "cfs");
-	ktest_diag(t, "wakeup latency, slice 1 ms: eevdf max %llu us (avg %llu), cfs max %llu us "
-		      "(avg %llu)",
+	ktest_diag(t,
+		   "wakeup latency, slice 1 ms: eevdf max %llu us (avg %llu), cfs max %llu us "
+		   "(avg %llu)",
 		   e / US, avg_e / US, c / US, avg_c / US);
 	if (!sched_feat_get("DELAY_DEQUEUE", &delay))
-		KTEST_SKIP(t, "DELAY_DEQUEUE not built yet (issue 29): a sleeper keeps its negative lag");
+		KTEST_SKIP(t, "DELAY_DEQUEUE not built yet: a sleeper keeps its negative lag");
 	EXPECT_LE(t, e, 1 * MS);
 	EXPECT_GT(t, c, 1 * MS);
 }
