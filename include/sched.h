@@ -56,13 +56,14 @@ struct sched_entity {
 	u64 vruntime;
 	u64 nr_migrations;
 	/* EEVDF (sched=eevdf; kernel/sched/fair_eevdf.c, Linux 6.12's fields) */
-	u64 deadline;	   /* virtual deadline: vruntime at request start + slice / weight */
-	u64 min_vruntime;  /* least vruntime in its subtree of the tree (augmented) */
-	u64 slice;	   /* the request r_i, ns: base slice, or custom (spawn slice=) */
-	u64 min_slice;	   /* least slice in its subtree (a group entity's slice) */
-	s64 vlag;	   /* V - v when dequeued; while picked, RUN_TO_PARITY's stash */
-	bool custom_slice; /* slice set by the user (Linux: sched_attr.sched_runtime) */
-	bool rel_deadline; /* deadline kept relative to vruntime while off a queue */
+	u64 deadline;	    /* virtual deadline: vruntime at request start + slice / weight */
+	u64 min_vruntime;   /* least vruntime in its subtree of the tree (augmented) */
+	u64 slice;	    /* the request r_i, ns: base slice, or custom (spawn slice=) */
+	u64 min_slice;	    /* least slice in its subtree (a group entity's slice) */
+	s64 vlag;	    /* V - v when dequeued; while picked, RUN_TO_PARITY's stash */
+	bool custom_slice;  /* slice set by the user (Linux: sched_attr.sched_runtime) */
+	bool rel_deadline;  /* deadline kept relative to vruntime while off a queue */
+	bool sched_delayed; /* DELAY_DEQUEUE: asleep, kept queued until eligible */
 	struct sched_avg avg;
 	/* group entities only (a task's are NULL / 0) */
 	int depth;		       /* 0 under the root cfs_rq */

@@ -484,7 +484,7 @@ static int can_migrate_task(struct task_struct *p, struct lb_env *env)
 	if (p->per_cpu_kthread || !cpumask_test_cpu(env->dst_cpu, &p->cpus_allowed))
 		return 0;
 	env->flags &= ~LBF_ALL_PINNED;
-	if (task_running(env->src_rq, p))
+	if (task_running(env->src_rq, p) || p->se.sched_delayed) /* asleep: stays (EEVDF) */
 		return 0;
 	if (env->flags & LBF_ACTIVE_LB)
 		return 1;

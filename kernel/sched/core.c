@@ -177,6 +177,21 @@ void deactivate_task(struct rq *rq, struct task_struct *p, int flags)
 	p->on_rq = (flags & DEQUEUE_SLEEP) ? 0 : TASK_ON_RQ_MIGRATING;
 	sched_oracle_event(SCHED_EV_DEQUEUE, rq, p, flags);
 	dequeue_task(rq, p, flags);
+	if (p->se.sched_delayed && (flags & DEQUEUE_SLEEP)) {
+		/* Linux 6.12 DELAY_DEQUEUE: asleep but still queued, competing until it is
+		 * eligible; the pick or a wakeup ends that (block_delayed_task, ttwu) */
+		p->on_rq = TASK_ON_RQ_QUEUED;
+		return;
+	}
+	rq->nr_running--;
+}
+
+void block_delayed_task(struct rq *rq, struct task_struct *p)
+{
+	lockdep_assert_held(&rq->lock);
+	sched_oracle_event(SCHED_EV_BLOCK, rq, p, 0);
+	p->sched_class->dequeue_task(rq, p, DEQUEUE_SLEEP | DEQUEUE_DELAYED);
+	p->on_rq = 0;
 	rq->nr_running--;
 }
 
@@ -338,6 +353,10 @@ int wake_up_process_flags(struct task_struct *p, int wake_flags)
 	rq = task_rq_lock(p);
 	if (task_on_rq_queued(p)) {
 		update_rq_clock(rq);
+		if (p->se.sched_delayed) { /* Linux 6.12: ttwu_runnable() */
+			sched_oracle_event(SCHED_EV_REQUEUE, rq, p, ENQUEUE_DELAYED);
+			enqueue_task(rq, p, ENQUEUE_DELAYED);
+		}
 		p->state = TASK_RUNNING;
 		check_preempt_curr(rq, p, wake_flags);
 		task_woken(rq, p);
@@ -812,6 +831,8 @@ static void change_task(struct task_struct *p, void (*fn)(struct task_struct *, 
 	}
 	rq = task_rq_lock(p); /* only now: a new task has no CPU (cpu -1) */
 	update_rq_clock(rq);
+	if (p->se.sched_delayed)
+		block_delayed_task(rq, p); /* asleep: finish it (6.12 does for a class change) */
 	queued = task_on_rq_queued(p);
 	running = task_running(rq, p);
 	if (queued) {

@@ -533,6 +533,11 @@ static void dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int f
 	account_entity_dequeue(cfs_rq, se);
 	if (!(flags & DEQUEUE_SLEEP) && !sched_eevdf())
 		se->vruntime -= cfs_rq->min_vruntime; /* leaving for another rq */
+	if (flags & DEQUEUE_DELAYED) { /* Linux 6.12: finish_delayed_dequeue_entity() */
+		se->sched_delayed = false;
+		if (sched_feat(DELAY_ZERO) && se->vlag > 0)
+			se->vlag = 0;
+	}
 	update_cfs_group(se);
 	update_min_vruntime(cfs_rq);
 }
@@ -562,7 +567,13 @@ static void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 	u64 slice = 0;
 
 	lockdep_assert_held(&rq->lock);
-	util_est_enqueue_task(&rq->cfs, p);
+	/* 6.12: a delayed task moved or changed keeps its estimate out (left at its sleep) */
+	if (!(se->sched_delayed && (p->on_rq == TASK_ON_RQ_MIGRATING || (flags & ENQUEUE_RESTORE))))
+		util_est_enqueue_task(&rq->cfs, p);
+	if (flags & ENQUEUE_DELAYED) {
+		requeue_delayed_entity(se); /* counted and queued all along */
+		return;
+	}
 	for_each_sched_entity(se)
 	{
 		if (se->on_rq)
@@ -593,6 +604,27 @@ static void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 		update_overutilized_status(rq);
 }
 
+/* Linux 6.12 DELAY_DEQUEUE: a task going to sleep while not eligible stays queued,
+ * competing (its negative lag burnt off as V moves), until the pick meets it or it wakes.
+ * Tasks only: a group entity is never delayed here (deviations.md). */
+static bool delay_dequeue(struct rq *rq, struct task_struct *p, int flags)
+{
+	struct sched_entity *se = &p->se;
+	struct cfs_rq *cfs_rq = cfs_rq_of(se);
+
+	if (!sched_eevdf() || !sched_feat(DELAY_DEQUEUE) || (flags & DEQUEUE_DELAYED) ||
+	    !(flags & DEQUEUE_SLEEP))
+		return false;
+	update_curr(cfs_rq);
+	clear_buddies(cfs_rq, se);
+	if (entity_eligible(cfs_rq, se))
+		return false;
+	update_load_avg(cfs_rq, se, 0);
+	se->sched_delayed = true;
+	util_est_update_task(&rq->cfs, p, true);
+	return true;
+}
+
 /* Linux 6.1: dequeue_task_fair(). Up the hierarchy, each entity is dequeued until one
  * whose cfs_rq keeps other load (a sleeping task there makes its group entity the next
  * buddy); above it, each is brought up to date and reweighted. util_est: the task's
@@ -607,7 +639,11 @@ static void dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 	u64 slice = 0;
 
 	lockdep_assert_held(&rq->lock);
-	util_est_dequeue_task(&rq->cfs, p);
+	if (!(se->sched_delayed &&
+	      (p->on_rq == TASK_ON_RQ_MIGRATING || (flags & (DEQUEUE_SAVE | DEQUEUE_DELAYED)))))
+		util_est_dequeue_task(&rq->cfs, p);
+	if (delay_dequeue(rq, p, flags))
+		return;
 	for_each_sched_entity(se)
 	{
 		cfs_rq = cfs_rq_of(se);
@@ -704,8 +740,20 @@ static struct task_struct *pick_next_task_fair(struct rq *rq)
 	struct task_struct *p;
 
 	lockdep_assert_held(&rq->lock);
+again:
 	if (!cfs_rq->nr_running)
 		return NULL;
+	if (sched_eevdf()) { /* 6.12: a delayed sleeper picked is dequeued for good */
+		do {
+			se = eevdf_pick_next_entity(cfs_rq);
+			cfs_rq = group_cfs_rq(se);
+		} while (cfs_rq);
+		cfs_rq = &rq->cfs;
+		if (se->sched_delayed) {
+			block_delayed_task(rq, task_of(se));
+			goto again;
+		}
+	}
 	do {
 		se = sched_eevdf() ? eevdf_pick_next_entity(cfs_rq)
 				   : pick_next_entity(cfs_rq, NULL);

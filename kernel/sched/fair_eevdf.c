@@ -176,6 +176,30 @@ void eevdf_propagate(struct sched_entity *se)
 		min_vruntime_aug(n);
 }
 
+/* A delayed sleeper wakes (Linux 6.12: requeue_delayed_entity()): with DELAY_ZERO, one
+ * that became eligible meanwhile starts again at lag 0, placed as if it joined now. */
+void requeue_delayed_entity(struct sched_entity *se)
+{
+	struct cfs_rq *cfs_rq = cfs_rq_of(se);
+
+	WARN_ON_ONCE(!se->sched_delayed || !se->on_rq);
+	if (sched_feat(DELAY_ZERO)) {
+		eevdf_update_entity_lag(cfs_rq, se);
+		if (se->vlag > 0) {
+			cfs_rq->nr_running--;
+			if (se != cfs_rq->curr)
+				eevdf_dequeue_tree(cfs_rq, se);
+			se->vlag = 0;
+			eevdf_place_entity(cfs_rq, se, 0);
+			if (se != cfs_rq->curr)
+				eevdf_enqueue_tree(cfs_rq, se);
+			cfs_rq->nr_running++;
+		}
+	}
+	update_load_avg(cfs_rq, se, 0);
+	se->sched_delayed = false;
+}
+
 /* The least slice queued here, curr's included. Linux: cfs_rq_min_slice(). */
 u64 cfs_rq_min_slice(struct cfs_rq *cfs_rq)
 {
@@ -417,6 +441,20 @@ static int policy_switch(void *arg)
 	bool eevdf = arg != NULL;
 	unsigned int cpu;
 
+	for (cpu = 0; cpu < nr_cpu_ids && !eevdf; cpu++) {
+		/* back to CFS: the delayed sleepers leave their queues first */
+		struct rq *rq = cpu_rq(cpu);
+		unsigned long flags = spin_lock_irqsave(&rq->lock);
+		struct list_head *pos, *n;
+
+		list_for_each_safe(pos, n, &rq->cfs_tasks) {
+			struct sched_entity *se = list_entry(pos, struct sched_entity, group_node);
+
+			if (se->sched_delayed)
+				block_delayed_task(rq, container_of(se, struct task_struct, se));
+		}
+		spin_unlock_irqrestore(&rq->lock, flags);
+	}
 	WRITE_ONCE(sysctl_sched_eevdf, eevdf);
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		struct rq *rq = cpu_rq(cpu);

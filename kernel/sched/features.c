@@ -85,6 +85,8 @@ static const char *const feat_desc[][2] = {
 	{ "RUN_TO_PARITY", "eevdf: curr keeps the CPU until its request's deadline" },
 	{ "PREEMPT_SHORT", "eevdf: a shorter-slice eligible wakee cancels RUN_TO_PARITY" },
 	{ "PICK_BUDDY", "eevdf: the next buddy is picked when eligible" },
+	{ "DELAY_DEQUEUE", "eevdf: a sleeper with negative lag stays queued until eligible" },
+	{ "DELAY_ZERO", "eevdf: a delayed sleeper's positive lag is clipped to 0" },
 };
 
 void sched_feat_describe(void)

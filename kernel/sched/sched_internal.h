@@ -26,8 +26,10 @@
 #define ENQUEUE_INITIAL	  0x04
 #define ENQUEUE_RESTORE	  0x08 /* change_task() puts it back (Linux: with DEQUEUE_SAVE) */
 #define ENQUEUE_REPLENISH 0x10 /* deadline.c: a throttled task got its runtime back */
+#define ENQUEUE_DELAYED	  0x20 /* EEVDF: a delayed (asleep, still queued) task wakes */
 #define DEQUEUE_SLEEP	  0x01
 #define DEQUEUE_SAVE	  0x02 /* change_task() takes it off to change it */
+#define DEQUEUE_DELAYED	  0x04 /* EEVDF: the delayed dequeue of a sleeper is finished */
 
 /* wake flags (select_task_rq) */
 #define WF_TTWU	    0x08
@@ -64,7 +66,9 @@ enum cpu_idle_type { CPU_IDLE, CPU_NOT_IDLE, CPU_NEWLY_IDLE, CPU_MAX_IDLE_TYPES 
 	F(PLACE_REL_DEADLINE, true)                                                                \
 	F(RUN_TO_PARITY, true)                                                                     \
 	F(PREEMPT_SHORT, true)                                                                     \
-	F(PICK_BUDDY, true)
+	F(PICK_BUDDY, true)                                                                        \
+	F(DELAY_DEQUEUE, true)                                                                     \
+	F(DELAY_ZERO, true)
 
 #define F_ENUM(name, def) __SCHED_FEAT_##name,
 enum { SCHED_FEATURES(F_ENUM) __SCHED_FEAT_NR };
@@ -709,6 +713,8 @@ enum sched_oracle_ev {
 	 * class to judge a wakeup; the core brings curr's runtime up to date */
 	SCHED_EV_PREEMPT_CHECK,
 	SCHED_EV_UPDATE_CURR,
+	SCHED_EV_REQUEUE, /* a delayed task woke: enqueue with ENQUEUE_DELAYED */
+	SCHED_EV_BLOCK,	  /* a delayed task's dequeue finished */
 };
 #ifdef HOST_BUILD
 void sched_oracle_event(enum sched_oracle_ev ev, struct rq *rq, struct task_struct *p, long arg);
@@ -754,6 +760,10 @@ void eevdf_set_protect_slice(struct sched_entity *se);
 void eevdf_cancel_protect_slice(struct sched_entity *se);
 u64 cfs_rq_min_slice(struct cfs_rq *cfs_rq);
 void eevdf_propagate(struct sched_entity *se);
+void requeue_delayed_entity(struct sched_entity *se);
+/* core.c: a delayed task's dequeue is finished (the pick met it, or its class changes):
+ * off the class, off the rq's count, blocked (p->on_rq 0). Under rq->lock. */
+void block_delayed_task(struct rq *rq, struct task_struct *p);
 /* why.c / the shell: which rule picked curr ("eligible-earliest-deadline", ...). */
 const char *eevdf_pick_rule(struct cfs_rq *cfs_rq, struct sched_entity *se);
 

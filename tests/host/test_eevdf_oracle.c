@@ -23,11 +23,17 @@ static bool etrace;
 static int estep;
 
 static const char *const names[] = {
-	[SCHED_EV_ENQUEUE] = "enqueue",		[SCHED_EV_DEQUEUE] = "dequeue",
-	[SCHED_EV_PUT_PREV] = "put_prev",	[SCHED_EV_PICK] = "pick",
-	[SCHED_EV_SET_NEXT] = "set_next",	[SCHED_EV_TICK] = "tick",
-	[SCHED_EV_CHANGED] = "changed",		[SCHED_EV_PREEMPT_CHECK] = "preempt_check",
+	[SCHED_EV_ENQUEUE] = "enqueue",
+	[SCHED_EV_DEQUEUE] = "dequeue",
+	[SCHED_EV_PUT_PREV] = "put_prev",
+	[SCHED_EV_PICK] = "pick",
+	[SCHED_EV_SET_NEXT] = "set_next",
+	[SCHED_EV_TICK] = "tick",
+	[SCHED_EV_CHANGED] = "changed",
+	[SCHED_EV_PREEMPT_CHECK] = "preempt_check",
 	[SCHED_EV_UPDATE_CURR] = "update_curr",
+	[SCHED_EV_REQUEUE] = "requeue",
+	[SCHED_EV_BLOCK] = "block",
 };
 
 void eevdf_oracle_event(int ev, struct rq *rq, struct task_struct *p, long arg)
@@ -73,8 +79,8 @@ static void echeck(const char *what)
 	for (int i = 0; i < ent; i++) {
 		struct sched_entity *se = &et[i]->se;
 
-		printf("E task pid=%d q=%d v=%llu d=%llu vlag=%lld slice=%llu w=%lu rel=%d\n",
-		       et[i]->pid, se->on_rq, (unsigned long long)se->vruntime,
+		printf("E task pid=%d q=%d dl=%d v=%llu d=%llu vlag=%lld slice=%llu w=%lu rel=%d\n",
+		       et[i]->pid, se->on_rq, se->sched_delayed, (unsigned long long)se->vruntime,
 		       (unsigned long long)se->deadline, (long long)se->vlag,
 		       (unsigned long long)se->slice, se->load.weight, se->rel_deadline);
 	}

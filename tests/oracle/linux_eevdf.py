@@ -11,7 +11,9 @@ task's first request half a slice (PLACE_DEADLINE_INITIAL), a deadline kept rela
 vruntime across a non-sleeping dequeue (PLACE_REL_DEADLINE); the lag clamped at a dequeue
 to twice the slice (at least a tick) in virtual time; RUN_TO_PARITY's deadline stash in
 vlag and PREEMPT_SHORT's cancelling of it at a wakeup; a weight change on a dequeued
-entity scaling its vlag by w / w'.
+entity scaling its vlag by w / w'; DELAY_DEQUEUE (a sleeper that is not eligible stays
+queued; its dequeue finishes when picked, its positive lag clipped to 0 by DELAY_ZERO; a
+wakeup requeues it, placed afresh at lag 0 if it became eligible meanwhile).
 
 tests/host/test_eevdf_oracle.c runs random sequences (fork, run, sleep, wake, nice,
 slice) on CPU 4 of the host build under sched=eevdf and prints each class-level event
@@ -61,6 +63,7 @@ class Task:
         self.custom = False
         self.on_rq = False
         self.rel = False
+        self.delayed = False  # DELAY_DEQUEUE: asleep, still queued
         self.seq = 0  # insertion order: equal deadlines leave FIFO
 
 
@@ -183,12 +186,34 @@ class Model:
             t.on_rq = True
         elif name == "dequeue":
             self.update_curr(now)
+            if ev["arg"] & DEQUEUE_SLEEP and not self.eligible(t.v):
+                t.delayed = True  # DELAY_DEQUEUE: it stays, to burn its negative lag
+                return
             t.vlag = self.lag(t)
             t.stash = False
             if not ev["arg"] & DEQUEUE_SLEEP:
                 t.d -= t.v
                 t.rel = True
             t.on_rq = False
+        elif name == "block":  # a delayed sleeper's dequeue finishes
+            self.update_curr(now)
+            t.vlag = self.lag(t)
+            t.stash = False
+            t.on_rq = False
+            t.delayed = False
+            if t.vlag > 0:  # DELAY_ZERO
+                t.vlag = 0
+        elif name == "requeue":  # a delayed sleeper wakes
+            t.vlag = self.lag(t)
+            t.stash = False
+            if t.vlag > 0:  # DELAY_ZERO: eligible meanwhile, starts afresh
+                t.on_rq = False
+                t.vlag = 0
+                self.place(t, 0)
+                self.seq += 1
+                t.seq = self.seq
+                t.on_rq = True
+            t.delayed = False
         elif name == "put_prev":
             if t is not None and t.on_rq:
                 self.update_curr(now)
@@ -246,9 +271,9 @@ class Model:
             if t is None:
                 continue
             vlag = (self.origin + t.vlag) % U64 if t.stash else t.vlag % U64
-            want = {"q": int(t.on_rq), "v": t.v, "d": t.d, "slice": t.slice, "w": t.w,
-                    "rel": int(t.rel)}
-            got = {"q": k["q"], "v": self.rel(k["v"]), "d": self.rel(k["d"]),
+            want = {"q": int(t.on_rq), "dl": int(t.delayed), "v": t.v, "d": t.d,
+                    "slice": t.slice, "w": t.w, "rel": int(t.rel)}
+            got = {"q": k["q"], "dl": k["dl"], "v": self.rel(k["v"]), "d": self.rel(k["d"]),
                    "slice": k["slice"], "w": k["w"], "rel": k["rel"]}
             if t.rel:  # a relative deadline is a plain distance, not a point in time
                 got["d"] = k["d"] - U64 if k["d"] >= U64 // 2 else k["d"]
