@@ -221,7 +221,8 @@ HOST_TESTS := $(wildcard tests/host/*.c)
 # checks (include/lockdep.h): a report fails the case (fake_arch.c).
 HOST_SCHED := $(addprefix kernel/sched/,core.c fair.c fair_energy.c fair_pelt.c fair_group.c \
 	balance.c nohz.c rt.c idle.c deadline.c features.c stats.c cpuidle.c energy.c speed.c \
-	uclamp.c group.c why.c native.c cpupri.c cpudl.c deadline_push.c push_pull.c) \
+	uclamp.c group.c why.c native.c cpupri.c cpudl.c deadline_push.c push_pull.c \
+	fair_eevdf.c) \
 	kernel/arch_topology.c kernel/smp.c kernel/timer.c kernel/wait.c kernel/mutex.c \
 	kernel/bootargs.c kernel/lockdep.c
 # Drivers whose protocol half is pure (its MMIO through accessors): host-tested on a model.

@@ -54,6 +54,17 @@ void rb_insert_color_cached(struct rb_root_cached *root, struct rb_node *node, b
  * stale. Linux: rb_erase_cached(node, root), the arguments the other way round. */
 void rb_erase_cached(struct rb_root_cached *root, struct rb_node *node);
 
+/* Augmented trees (Linux: rb_add_augmented_cached / rb_erase_augmented_cached, with one
+ * callback instead of three): each node caches a value computed from itself and its two
+ * children (EEVDF: the least vruntime of its subtree). aug(n) recomputes n's from its
+ * children's; the tree calls it bottom-up on the path an insert or erase changed and on
+ * both nodes of every rotation, so every node's value holds after each call. */
+typedef void (*rb_augment_fn)(struct rb_node *node);
+void rb_insert_color_augmented(struct rb_root_cached *root, struct rb_node *node, bool leftmost,
+			       rb_augment_fn aug);
+void rb_erase_augmented_cached(struct rb_root_cached *root, struct rb_node *node,
+			       rb_augment_fn aug);
+
 /* Insert node in O(log n); less(a, b) orders the keys (strict weak order). Equal keys
  * descend right, so node goes after every equal key already there. Linux:
  * rb_add_cached(node, tree, less), the arguments in another order. */
@@ -77,6 +88,31 @@ static inline void rb_insert_cached(struct rb_root_cached *root, struct rb_node 
 	node->color = RB_RED;
 	*link = node;
 	rb_insert_color_cached(root, node, leftmost);
+}
+
+/* rb_insert_cached() for an augmented tree. */
+static inline void rb_insert_augmented_cached(struct rb_root_cached *root, struct rb_node *node,
+					      bool (*less)(const struct rb_node *,
+							   const struct rb_node *),
+					      rb_augment_fn aug)
+{
+	struct rb_node **link = &root->rb_root.rb_node, *parent = NULL;
+	bool leftmost = true;
+
+	while (*link) {
+		parent = *link;
+		if (less(node, parent)) {
+			link = &parent->left;
+		} else {
+			link = &parent->right;
+			leftmost = false;
+		}
+	}
+	node->parent = parent;
+	node->left = node->right = NULL;
+	node->color = RB_RED;
+	*link = node;
+	rb_insert_color_augmented(root, node, leftmost, aug);
 }
 
 #endif

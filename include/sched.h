@@ -56,6 +56,15 @@ struct sched_entity {
 	u64 prev_sum_exec_runtime; /* at the start of this turn on the CPU */
 	u64 vruntime;
 	u64 nr_migrations;
+	/* EEVDF (sched=eevdf; kernel/sched/fair_eevdf.c, Linux 6.12's fields) */
+	u64 deadline;	    /* virtual deadline: vruntime at request start + slice / weight */
+	u64 min_vruntime;   /* least vruntime in its subtree of the tree (augmented) */
+	u64 slice;	    /* the request r_i, ns: base slice, or custom (spawn slice=) */
+	u64 min_slice;	    /* least slice in its subtree (a group entity's slice) */
+	s64 vlag;	    /* V - v when dequeued; while picked, RUN_TO_PARITY's stash */
+	bool custom_slice;  /* slice set by the user (Linux: sched_attr.sched_runtime) */
+	bool rel_deadline;  /* deadline kept relative to vruntime while off a queue */
+	bool sched_delayed; /* DELAY_DEQUEUE: asleep, kept queued until eligible */
 	struct sched_avg avg;
 	/* group entities only (a task's are NULL / 0) */
 	int depth;		       /* 0 under the root cfs_rq */
@@ -243,8 +252,11 @@ struct task_info {
 	u64 vruntime, nr_migrations, sum_exec_runtime;
 	u64 dl_runtime, dl_deadline, dl_period; /* ns; SCHED_DEADLINE only */
 	cpumask_t cpus_allowed;
-	char group[24];	  /* its task group's path ("/": the root) */
-	u64 min_vruntime; /* its cfs_rq's (its group's on its CPU) */
+	char group[24];	     /* its task group's path ("/": the root) */
+	u64 min_vruntime;    /* its cfs_rq's (its group's on its CPU); under eevdf V */
+	u64 deadline, slice; /* EEVDF: virtual deadline, request (ns) */
+	s64 vlag;	     /* EEVDF: the lag it left with (not queued) */
+	bool queued;	     /* on its run queue (its vruntime counts for V) */
 };
 /* Fills up to max entries in pid order; returns how many tasks there are. */
 int task_snapshot(struct task_info *out, int max);
@@ -256,8 +268,12 @@ void task_register_boot_idle(struct task_struct *t); /* init_task, pid 0 */
 void sched_init(void);			     /* boot CPU, before any task is created */
 void sched_init_smp(void);		     /* once the CPUs are online: domains, stoppers */
 void sched_task_init(struct task_struct *p); /* a new task's scheduler state */
-void account_irq_time(u64 delta);	     /* from the IRQ path */
-u64 cpu_irq_time_ns(unsigned int cpu);	     /* IRQ time so far (not in clock_task) */
+void account_irq_time(u64 delta);
+/* kernel/sched/fair_eevdf.c: the fair class's policy, sched=cfs|eevdf (boot or shell) */
+const char *sched_policy_name(void);
+int sched_policy_set(const char *name); /* 0, or -1: unknown name or stop_machine failed */
+bool sched_policy_is_eevdf(void);	/* from the IRQ path */
+u64 cpu_irq_time_ns(unsigned int cpu);	/* IRQ time so far (not in clock_task) */
 void sched_init_cpu(unsigned int cpu, struct task_struct *idle);
 void schedule(void);
 void schedule_tail(struct task_struct *prev);
@@ -294,6 +310,9 @@ int sched_dl_cpu_busy(unsigned int cpu);
 int set_user_nice(struct task_struct *p, int nice);
 int task_nice(const struct task_struct *p);
 int sched_set_uclamp(struct task_struct *p, unsigned int min, unsigned int max);
+/* A fair task's EEVDF request in ns (Linux 6.12: sched_attr.sched_runtime; clamped to
+ * 0.1-100 ms), 0: the base slice. 0 or -EINVAL. */
+int sched_set_slice(struct task_struct *p, u64 ns);
 /* RT throttling (kernel/sched/rt.c; Linux: the sysctls kernel.sched_rt_runtime_us and
  * kernel.sched_rt_period_us). runtime -1: no limit. 0, -EINVAL (period < 1, runtime < -1
  * or above period), -EBUSY (less than the admitted SCHED_DEADLINE bandwidth). */
@@ -346,6 +365,8 @@ void sched_domains_init(void);
  * every other online CPU waits in its stop task with IRQs off; returns fn's
  * value, or -1 if a stop task could not be queued. Task context, may sleep. */
 int stop_machine(int (*fn)(void *), void *arg, unsigned int cpu);
+/* kernel/cpu.c: stop_machine() on this CPU under cpu_hotplug_lock (may sleep). */
+int stop_machine_cpus_locked(int (*fn)(void *), void *arg);
 /* Hotplug of the stop task (Linux: stop_machine_park/unpark): a parked one
  * takes no new work. */
 void stop_machine_park(unsigned int cpu);

@@ -57,6 +57,7 @@ bool shell_opt(const char *arg, const char *key, const char **val);
 struct spawn_args {
 	long work, period, nice, prio; /* us, us (0: CPU-bound), -20..19, 1..99 */
 	long runtime, deadline;	       /* us, SCHED_DEADLINE only (0: unset) */
+	long slice;		       /* us, a fair task's EEVDF request (0: base slice) */
 	unsigned int policy;
 	cpumask_t mask; /* cpus=, else every online CPU */
 	bool cpus_given;

@@ -64,6 +64,15 @@ TRACEPOINT(sched_cache_refill,
 	   (const struct task_struct *p, int from, int to, u64 ns, u32 l2_bytes, u32 dram_bytes),
 	   (p, from, to, ns, l2_bytes, dram_bytes))
 
+/* EEVDF (sched=eevdf, kernel/sched/fair_eevdf.c): one entity's request on cpu's cfs_rq,
+ * what = 'P' placed, 'D' new deadline (request served), 'K' picked, 'W' wakeup preempts;
+ * V is the cfs_rq's zero_vruntime (the average vruntime as last computed). Linux has no
+ * such event: enough to draw each task's lag and deadline against V over time. */
+struct sched_entity;
+TRACEPOINT(sched_eevdf,
+	   (unsigned int cpu, const struct sched_entity *se, char what, u64 V, bool eligible),
+	   (cpu, se, what, V, eligible))
+
 /* kernel/trace.c: the shell's `trace`. */
 int trace_start(void);	    /* 0, or -1 when the buffers cannot be allocated */
 int trace_start_fill(void); /* same, but a full buffer keeps its first events */

@@ -171,6 +171,17 @@ static int cpu_down_locked(unsigned int cpu)
 	return 0;
 }
 
+/* stop_machine() on this CPU, serialized with hotplug (the scheduler's policy switch). */
+int stop_machine_cpus_locked(int (*fn)(void *), void *arg)
+{
+	int err;
+
+	mutex_lock(&cpu_hotplug_lock);
+	err = stop_machine(fn, arg, smp_processor_id());
+	mutex_unlock(&cpu_hotplug_lock);
+	return err;
+}
+
 int cpu_down(unsigned int cpu)
 {
 	int err;

@@ -163,19 +163,35 @@ static void format_vruntime(char *buf, size_t size, const struct task_info *i)
 	ksnprintf(buf, size, "%lld", (long long)(i->vruntime - i->min_vruntime) / 1000);
 }
 
+/* EEVDF's LAG_US (V - vruntime; the saved lag when not queued) and DEADLINE_US (virtual
+ * deadline - V), in virtual us ("-" if not fair). V is the cfs_rq's zero_vruntime. */
+static void format_eevdf(char *buf, size_t size, const struct task_info *i)
+{
+	s64 lag = i->queued ? (s64)(i->min_vruntime - i->vruntime) : i->vlag;
+
+	if (strcmp(i->class_name, "fair") || i->cpu < 0) {
+		ksnprintf(buf, size, " %9s %11s", "-", "-");
+		return;
+	}
+	ksnprintf(buf, size, " %9lld %11lld", (long long)lag / 1000,
+		  (long long)(i->deadline - i->min_vruntime) / 1000);
+}
+
 static void print_task(const struct task_info *i)
 {
 	bool rt = i->policy == SCHED_FIFO || i->policy == SCHED_RR || i->policy == SCHED_DEADLINE;
 	bool own = i->is_idle || !strcmp(i->class_name, "stop"); /* the scheduler's own */
-	char nice[8], prio[8], vr[24];
+	char nice[8], prio[8], vr[24], ev[32] = "";
 
+	if (sched_policy_is_eevdf())
+		format_eevdf(ev, sizeof(ev), i);
 	ksnprintf(nice, sizeof(nice), "%d", i->nice);
 	ksnprintf(prio, sizeof(prio), "%d", i->prio);
 	format_vruntime(vr, sizeof(vr), i);
-	printk("%5d %-16s %3d %c %-6s %4s %4s %8lu %8lu %12s %5llu %11llu %s\n", i->pid, i->comm,
+	printk("%5d %-16s %3d %c %-6s %4s %4s %8lu %8lu %12s%s %5llu %11llu %s\n", i->pid, i->comm,
 	       i->cpu, task_state_char(i),
 	       strcmp(i->class_name, "stop") ? policy_name(i->policy) : "stop", own ? "-" : prio,
-	       rt || own ? "-" : nice, i->util_avg, i->util_est, vr, i->nr_migrations,
+	       rt || own ? "-" : nice, i->util_avg, i->util_est, vr, ev, i->nr_migrations,
 	       i->sum_exec_runtime / NSEC_PER_MSEC, i->group);
 	if (i->policy == SCHED_DEADLINE)
 		printk("      deadline: runtime %llu us, deadline %llu us, period %llu us\n",
@@ -200,13 +216,18 @@ static struct task_info *snapshot(int *n, int *max)
 
 static void print_tasks(void)
 {
+	bool eevdf = sched_policy_is_eevdf();
 	int max, n;
 	struct task_info *info = snapshot(&n, &max);
 
 	if (!info)
 		return;
-	printk("  PID NAME             CPU S POLICY PRIO NICE UTIL_AVG UTIL_EST VRUNTIME_US  MIGR "
-	       " RUNTIME_MS GROUP\n");
+	if (eevdf)
+		printk("sched: eevdf (VRUNTIME, LAG and DEADLINE against the average V)\n");
+	printk("  PID NAME             CPU S POLICY PRIO NICE UTIL_AVG UTIL_EST VRUNTIME_US%s  "
+	       "MIGR "
+	       " RUNTIME_MS GROUP\n",
+	       eevdf ? "    LAG_US DEADLINE_US" : "");
 	for (int k = 0; k < n && k < max; k++)
 		print_task(&info[k]);
 	if (n > max)
@@ -412,6 +433,20 @@ static int cmd_domains(int argc, char **argv)
 	if (argc != 1)
 		return -1;
 	sched_print_domains();
+	return 0;
+}
+
+/* sched [cfs|eevdf]: the fair class's policy (boot option sched=), switched on every CPU
+ * at once (kernel/sched/fair_eevdf.c). */
+static int cmd_sched(int argc, char **argv)
+{
+	if (argc > 2)
+		return -1;
+	if (argc == 2 && sched_policy_set(argv[1])) {
+		printk("sched: '%s' not switched (cfs|eevdf)\n", argv[1]);
+		return -1;
+	}
+	printk("sched: %s\n", sched_policy_name());
 	return 0;
 }
 
@@ -677,6 +712,8 @@ static int cmd_spawn(int argc, char **argv)
 	else {
 		sched_setscheduler(t, a.policy, 0);
 		set_user_nice(t, (int)a.nice);
+		if (a.slice)
+			sched_set_slice(t, (u64)a.slice * NSEC_PER_USEC);
 	}
 	/* No cpus=: every possible CPU, as Linux's default affinity, so a CPU
 	 * brought online later is usable. */
@@ -994,6 +1031,8 @@ static const struct command commands[] = {
 	  cmd_domains },
 	{ "features", "features [NAME|NO_NAME]...",
 	  "list (with a line on each) or toggle scheduler features", cmd_features },
+	{ "sched", "sched [cfs|eevdf]", "the fair class's policy: Linux 6.1's CFS or 6.12's EEVDF",
+	  cmd_sched },
 	{ "cpufreq", "cpufreq [stats|reset [P|all]] | [governor P|all GOV] | [speed P|all KHZ]",
 	  "frequency policies, governors (performance powersave userspace schedutil), stats",
 	  cmd_cpufreq },
@@ -1009,7 +1048,7 @@ static const struct command commands[] = {
 	  cmd_sysctl },
 	{ "spawn",
 	  "spawn NAME [work=US] [period=US] [nice=N] [policy=normal|batch|idle|fifo|rr|deadline] "
-	  "[prio=1..99] [cpus=LIST] [runtime=US deadline=US] [ws=KB]",
+	  "[prio=1..99] [cpus=LIST] [runtime=US deadline=US] [ws=KB] [slice=US]",
 	  "start a task: CPU-bound (no period) or WORK us of work every PERIOD us", cmd_spawn },
 	{ "kill", "kill PID|NAME", "stop a task started by spawn", cmd_kill },
 	{ "cgcreate", "cgcreate A[/B] [weight=W] [uclamp.min=V] [uclamp.max=V]",

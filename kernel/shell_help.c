@@ -89,6 +89,8 @@ static const struct cmd_help helps[] = {
 		   "             capacity and frequency; default 1000)\n"
 		   "  period=US  periodic: WORK us every PERIOD us; none: CPU-bound\n"
 		   "  nice=N     -20..19 (CFS policies); prio=1..99 (fifo, rr)\n"
+		   "  slice=US   100..100000: its EEVDF request (sched=eevdf; Linux 6.12's\n"
+		   "             sched_attr.sched_runtime), else the base slice\n"
 		   "  cpus=LIST  affinity, like 0-3,6 (default: every online CPU)\n"
 		   "  ws=KB      working set: what a move makes it refill (default 32)\n" },
 	{ "kill",

@@ -310,6 +310,8 @@ static bool spawn_arg(const char *arg, const cpumask_t *online, struct spawn_arg
 		return parse_long("prio", v, 1, 99, &a->prio);
 	if (shell_opt(arg, "policy", &v))
 		return parse_policy(v, &a->policy);
+	if (shell_opt(arg, "slice", &v))
+		return parse_long("slice (us)", v, 100, 100000, &a->slice);
 	if (shell_opt(arg, "runtime", &v))
 		return parse_long("runtime (us)", v, 1, 4000000, &a->runtime);
 	if (shell_opt(arg, "deadline", &v))

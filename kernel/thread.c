@@ -230,6 +230,10 @@ int task_snapshot(struct task_info *out, int max)
 		i->sum_exec_runtime = t->se.sum_exec_runtime;
 		sched_group_path(task_group(t), i->group, sizeof(i->group));
 		i->min_vruntime = task_min_vruntime(t);
+		i->deadline = t->se.deadline;
+		i->slice = t->se.slice;
+		i->vlag = t->se.vlag;
+		i->queued = t->on_rq != 0;
 		i->dl_runtime = t->dl.dl_runtime;
 		i->dl_deadline = t->dl.dl_deadline;
 		i->dl_period = t->dl.dl_period;

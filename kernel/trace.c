@@ -34,6 +34,7 @@ enum trace_type {
 	T_ENERGY,
 	T_PUSH_PULL,
 	T_CACHE,
+	T_EEVDF,
 	T_NR
 };
 
@@ -45,6 +46,7 @@ static const char *const trace_names[T_NR] = {
 	[T_PELT_CFS] = "sched_pelt_cfs",     [T_PELT_SE] = "sched_pelt_se",
 	[T_OVERUTIL] = "sched_overutilized", [T_ENERGY] = "sched_compute_energy",
 	[T_PUSH_PULL] = "sched_push_pull",   [T_CACHE] = "sched_cache_refill",
+	[T_EEVDF] = "sched_eevdf",
 };
 
 struct trace_task {
@@ -86,6 +88,13 @@ struct trace_entry {
 			u64 ns;
 			u32 l2, dram;
 		} ca;
+		struct {
+			struct trace_task p; /* pid -1: a group's entity */
+			s64 lag, vdl;	     /* V - vruntime, deadline - V (virtual ns) */
+			u64 slice;
+			char what;
+			bool eligible;
+		} ev;
 	};
 };
 
@@ -224,6 +233,29 @@ void __trace_sched_cache_refill(const struct task_struct *p, int from, int to, u
 	e->ca.ns = ns;
 	e->ca.l2 = l2_bytes;
 	e->ca.dram = dram_bytes;
+	trace_put(flags);
+}
+
+void __trace_sched_eevdf(unsigned int cpu, const struct sched_entity *se, char what, u64 V,
+			 bool eligible)
+{
+	unsigned long flags;
+	struct trace_entry *e = trace_get(T_EEVDF, &flags);
+
+	if (!e)
+		return;
+	if (se->my_q) {
+		ksnprintf(e->ev.p.comm, sizeof(e->ev.p.comm), "group");
+		e->ev.p.pid = -1;
+		e->ev.p.prio = 0;
+	} else {
+		task_id(&e->ev.p, container_of(se, struct task_struct, se), cpu);
+	}
+	e->ev.lag = (s64)(V - se->vruntime);
+	e->ev.vdl = (s64)(se->deadline - V);
+	e->ev.slice = se->slice;
+	e->ev.what = what;
+	e->ev.eligible = eligible;
 	trace_put(flags);
 }
 
@@ -422,6 +454,17 @@ static void print_entry(const struct trace_entry *e)
 	case T_OVERUTIL: /* LISA: sched_overutilized overutilized= span= */
 		ksnprintf(body, sizeof(body), "overutilized=%u span=0-%u", e->pw.state,
 			  nr_cpu_ids - 1);
+		break;
+	case T_EEVDF:
+		ksnprintf(body, sizeof(body),
+			  "comm=%s pid=%d ev=%s vlag=%lld vdeadline=%lld slice=%llu eligible=%d",
+			  e->ev.p.comm, e->ev.p.pid,
+			  e->ev.what == 'P'   ? "place"
+			  : e->ev.what == 'D' ? "deadline"
+			  : e->ev.what == 'K' ? "pick"
+					      : "preempt",
+			  (long long)e->ev.lag, (long long)e->ev.vdl,
+			  (unsigned long long)e->ev.slice, e->ev.eligible);
 		break;
 	case T_ENERGY: /* ~0: that candidate was not evaluated */
 		ksnprintf(body, sizeof(body),

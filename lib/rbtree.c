@@ -15,6 +15,16 @@ static inline bool is_red(const struct rb_node *n)
 	return n && n->color == RB_RED;
 }
 
+/* Augmented trees: recompute n and each ancestor up to the root, bottom-up. Linux stops
+ * once a value does not change; the whole path is O(log n) anyway. */
+static void propagate(struct rb_node *n, rb_augment_fn aug)
+{
+	if (!aug)
+		return;
+	for (; n; n = n->parent)
+		aug(n);
+}
+
 /* Make `new` take old's place under old's parent (or as the root). */
 static void replace_child(struct rb_root *root, struct rb_node *old, struct rb_node *new,
 			  struct rb_node *parent)
@@ -36,7 +46,7 @@ static void replace_child(struct rb_root *root, struct rb_node *old, struct rb_n
  *      / \          / \         right rotation is the mirror image.
  *     b   c        a   b
  */
-static void rotate_left(struct rb_root *root, struct rb_node *x)
+static void rotate_left(struct rb_root *root, struct rb_node *x, rb_augment_fn aug)
 {
 	struct rb_node *y = x->right;
 
@@ -46,9 +56,13 @@ static void rotate_left(struct rb_root *root, struct rb_node *x)
 	replace_child(root, x, y, x->parent);
 	y->left = x;
 	x->parent = y;
+	if (aug) { /* x's subtree shrank, y's is x's old one: recompute bottom-up */
+		aug(x);
+		aug(y);
+	}
 }
 
-static void rotate_right(struct rb_root *root, struct rb_node *x)
+static void rotate_right(struct rb_root *root, struct rb_node *x, rb_augment_fn aug)
 {
 	struct rb_node *y = x->left;
 
@@ -58,12 +72,17 @@ static void rotate_right(struct rb_root *root, struct rb_node *x)
 	replace_child(root, x, y, x->parent);
 	y->right = x;
 	x->parent = y;
+	if (aug) {
+		aug(x);
+		aug(y);
+	}
 }
 
 /* A fresh red leaf n can only break invariant 2 (its parent p is red) or 1 (it is the
  * root). The grandparent g exists and is black, since p is red and thus not the root.
  * Comments for p a left child; the other side is the mirror. */
-void rb_insert_color_cached(struct rb_root_cached *root, struct rb_node *n, bool leftmost)
+static void insert_color(struct rb_root_cached *root, struct rb_node *n, bool leftmost,
+			 rb_augment_fn aug)
 {
 	struct rb_root *r = &root->rb_root;
 	struct rb_node *p, *g, *u;
@@ -84,7 +103,7 @@ void rb_insert_color_cached(struct rb_root_cached *root, struct rb_node *n, bool
 			}
 			if (n == p->right) {
 				/* Case 2, n an inner child: rotate it outward into case 3. */
-				rotate_left(r, p);
+				rotate_left(r, p, aug);
 				n = p;
 				p = n->parent;
 			}
@@ -92,7 +111,7 @@ void rb_insert_color_cached(struct rb_root_cached *root, struct rb_node *n, bool
 			 * and swap the colours of p and g. p is black: done. */
 			p->color = RB_BLACK;
 			g->color = RB_RED;
-			rotate_right(r, g);
+			rotate_right(r, g, aug);
 		} else {
 			u = g->left;
 			if (is_red(u)) {
@@ -102,13 +121,13 @@ void rb_insert_color_cached(struct rb_root_cached *root, struct rb_node *n, bool
 				continue;
 			}
 			if (n == p->left) {
-				rotate_right(r, p);
+				rotate_right(r, p, aug);
 				n = p;
 				p = n->parent;
 			}
 			p->color = RB_BLACK;
 			g->color = RB_RED;
-			rotate_left(r, g);
+			rotate_left(r, g, aug);
 		}
 	}
 	r->rb_node->color = RB_BLACK; /* case 1 may have reddened the root */
@@ -118,7 +137,8 @@ void rb_insert_color_cached(struct rb_root_cached *root, struct rb_node *n, bool
  * short. A red x absorbs the debt by turning black; otherwise look at the sibling w,
  * which is non-NULL since its side has black height >= 1 more than x's.
  * Comments for x a left child; the other side is the mirror. */
-static void erase_fixup(struct rb_root *r, struct rb_node *x, struct rb_node *parent)
+static void erase_fixup(struct rb_root *r, struct rb_node *x, struct rb_node *parent,
+			rb_augment_fn aug)
 {
 	struct rb_node *w;
 
@@ -130,7 +150,7 @@ static void erase_fixup(struct rb_root *r, struct rb_node *x, struct rb_node *pa
 				 * (black) nephew into x's sibling; go on with cases 2-4. */
 				w->color = RB_BLACK;
 				parent->color = RB_RED;
-				rotate_left(r, parent);
+				rotate_left(r, parent, aug);
 				w = parent->right;
 			}
 			if (!is_red(w->left) && !is_red(w->right)) {
@@ -146,7 +166,7 @@ static void erase_fixup(struct rb_root *r, struct rb_node *x, struct rb_node *pa
 				 * the outer nephew is red, case 4. */
 				w->left->color = RB_BLACK;
 				w->color = RB_RED;
-				rotate_right(r, w);
+				rotate_right(r, w, aug);
 				w = parent->right;
 			}
 			/* Case 4, outer nephew red: rotate parent down to x's side, where
@@ -155,14 +175,14 @@ static void erase_fixup(struct rb_root *r, struct rb_node *x, struct rb_node *pa
 			w->color = parent->color;
 			parent->color = RB_BLACK;
 			w->right->color = RB_BLACK;
-			rotate_left(r, parent);
+			rotate_left(r, parent, aug);
 			x = r->rb_node;
 		} else {
 			w = parent->left;
 			if (is_red(w)) {
 				w->color = RB_BLACK;
 				parent->color = RB_RED;
-				rotate_right(r, parent);
+				rotate_right(r, parent, aug);
 				w = parent->left;
 			}
 			if (!is_red(w->left) && !is_red(w->right)) {
@@ -174,13 +194,13 @@ static void erase_fixup(struct rb_root *r, struct rb_node *x, struct rb_node *pa
 			if (!is_red(w->left)) {
 				w->right->color = RB_BLACK;
 				w->color = RB_RED;
-				rotate_left(r, w);
+				rotate_left(r, w, aug);
 				w = parent->left;
 			}
 			w->color = parent->color;
 			parent->color = RB_BLACK;
 			w->left->color = RB_BLACK;
-			rotate_right(r, parent);
+			rotate_right(r, parent, aug);
 			x = r->rb_node;
 		}
 	}
@@ -192,7 +212,7 @@ static void erase_fixup(struct rb_root *r, struct rb_node *x, struct rb_node *pa
  * has at most one child, else z's successor y (leftmost of z's right subtree, no left
  * child), which then takes z's place and colour. Either way the colour that vanished is
  * the spliced node's, and x is what moved into the hole. */
-void rb_erase_cached(struct rb_root_cached *root, struct rb_node *z)
+static void erase(struct rb_root_cached *root, struct rb_node *z, rb_augment_fn aug)
 {
 	struct rb_root *r = &root->rb_root;
 	struct rb_node *x, *parent, *y;
@@ -223,8 +243,31 @@ void rb_erase_cached(struct rb_root_cached *root, struct rb_node *z)
 		replace_child(r, z, y, z->parent);
 		y->color = z->color;
 	}
+	propagate(parent, aug); /* the hole's ancestors lost z (and y moved up) */
 	if (removed == RB_BLACK)
-		erase_fixup(r, x, parent);
+		erase_fixup(r, x, parent, aug);
+}
+
+void rb_insert_color_cached(struct rb_root_cached *root, struct rb_node *node, bool leftmost)
+{
+	insert_color(root, node, leftmost, NULL);
+}
+
+void rb_insert_color_augmented(struct rb_root_cached *root, struct rb_node *node, bool leftmost,
+			       rb_augment_fn aug)
+{
+	propagate(node, aug); /* every ancestor gained node */
+	insert_color(root, node, leftmost, aug);
+}
+
+void rb_erase_cached(struct rb_root_cached *root, struct rb_node *node)
+{
+	erase(root, node, NULL);
+}
+
+void rb_erase_augmented_cached(struct rb_root_cached *root, struct rb_node *node, rb_augment_fn aug)
+{
+	erase(root, node, aug);
 }
 
 /* The successor is the leftmost of the right subtree if there is one, else the first

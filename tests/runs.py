@@ -96,6 +96,11 @@ RUNS = [
     {"name": "pelt-oracle", "kind": "command",
      "argv": ["tests/oracle/linux_pelt.py", "--unittests", "{build}/host/unittests",
               "--dtb", "{build}/dts/hi3660-hikey960.dtb"]},
+    # Issue 29: Linux 6.12's EEVDF rules (tests/oracle/linux_eevdf.py) replayed over random
+    # fork/run/sleep/wake/nice/slice sequences of the host build under sched=eevdf
+    # (tests/host/test_eevdf_oracle.c): same picks, same V, vruntime, deadline, lag.
+    {"name": "eevdf-oracle", "kind": "command",
+     "argv": ["tests/oracle/linux_eevdf.py", "--unittests", "{build}/host/unittests"]},
     # Expands into one run per tests/fuzz/fuzz_*.c, each counted as one test;
     # at most 60 s each keeps the four (bootargs, dtb, rtapp, shell) within a
     # few minutes. `make fuzz` (--fuzz-time) runs them longer.
@@ -161,6 +166,11 @@ RUNS = [
     # and off, a task outgrowing LITTLE, EAS following the governors.
     {"name": "eas-bl44", "kind": "qemu", "append": "selftest=eas", "qemu": QEMU_BL44},
     {"name": "cgroup-bl44", "kind": "qemu", "append": "selftest=cgroup", "qemu": QEMU_BL44},
+    # Issue 29: the main scheduler suites again with the fair class under Linux 6.12's
+    # EEVDF (sched=eevdf), and the eevdf suite (shares by nice, a short slice's latency).
+    {"name": "eevdf-bl44", "kind": "qemu",
+     "append": "sched=eevdf selftest=sched,cgroup,threads,pipe,mutex,rt,eevdf",
+     "qemu": QEMU_BL44},
     # Board-sized memory (the HiKey960 has 3 GiB): the allocators take all of it and give
     # it all back (alloc_exhaustion, stress_oom), and a boot at 1 GiB is no different.
     {"name": "mem-1g-bl44", "kind": "qemu", "append": "selftest=boot,alloc,threads",

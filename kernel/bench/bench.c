@@ -66,6 +66,7 @@ const char *bench_features(void)
 		n += (size_t)ksnprintf(buf + n, sizeof(buf) - n, "%s%s%s", i ? "," : "",
 				       on ? "" : "NO_", names[i]);
 	}
+	ksnprintf(buf + n, sizeof(buf) - n, " sched=%s", sched_policy_name());
 	return buf;
 }
 

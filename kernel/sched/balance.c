@@ -530,7 +530,7 @@ static int can_migrate_task(struct task_struct *p, struct lb_env *env)
 		return 0;
 	}
 	env->flags &= ~LBF_ALL_PINNED;
-	if (task_running(env->src_rq, p))
+	if (task_running(env->src_rq, p) || p->se.sched_delayed) /* asleep: stays (EEVDF) */
 		return 0;
 	if (env->flags & LBF_ACTIVE_LB)
 		return 1;

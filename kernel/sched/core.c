@@ -177,6 +177,21 @@ void deactivate_task(struct rq *rq, struct task_struct *p, int flags)
 	p->on_rq = (flags & DEQUEUE_SLEEP) ? 0 : TASK_ON_RQ_MIGRATING;
 	sched_oracle_event(SCHED_EV_DEQUEUE, rq, p, flags);
 	dequeue_task(rq, p, flags);
+	if (p->se.sched_delayed && (flags & DEQUEUE_SLEEP)) {
+		/* Linux 6.12 DELAY_DEQUEUE: asleep but still queued, competing until it is
+		 * eligible; the pick or a wakeup ends that (block_delayed_task, ttwu) */
+		p->on_rq = TASK_ON_RQ_QUEUED;
+		return;
+	}
+	rq->nr_running--;
+}
+
+void block_delayed_task(struct rq *rq, struct task_struct *p)
+{
+	lockdep_assert_held(&rq->lock);
+	sched_oracle_event(SCHED_EV_BLOCK, rq, p, 0);
+	p->sched_class->dequeue_task(rq, p, DEQUEUE_SLEEP | DEQUEUE_DELAYED);
+	p->on_rq = 0;
 	rq->nr_running--;
 }
 
@@ -186,6 +201,7 @@ void check_preempt_curr(struct rq *rq, struct task_struct *p, int flags)
 
 	lockdep_assert_held(&rq->lock);
 	if (p->sched_class == rq->curr->sched_class) {
+		sched_oracle_event(SCHED_EV_PREEMPT_CHECK, rq, p, flags);
 		p->sched_class->check_preempt_curr(rq, p, flags);
 		return;
 	}
@@ -341,6 +357,10 @@ int wake_up_process_flags(struct task_struct *p, int wake_flags)
 	rq = task_rq_lock(p);
 	if (task_on_rq_queued(p)) {
 		update_rq_clock(rq);
+		if (p->se.sched_delayed) { /* Linux 6.12: ttwu_runnable() */
+			sched_oracle_event(SCHED_EV_REQUEUE, rq, p, ENQUEUE_DELAYED);
+			enqueue_task(rq, p, ENQUEUE_DELAYED);
+		}
 		p->state = TASK_RUNNING;
 		check_preempt_curr(rq, p, wake_flags);
 		task_woken(rq, p);
@@ -831,6 +851,8 @@ static void change_task(struct task_struct *p, void (*fn)(struct task_struct *, 
 	}
 	rq = task_rq_lock(p); /* only now: a new task has no CPU (cpu -1) */
 	update_rq_clock(rq);
+	if (p->se.sched_delayed)
+		block_delayed_task(rq, p); /* asleep: finish it (6.12 does for a class change) */
 	queued = task_on_rq_queued(p);
 	running = task_running(rq, p);
 	if (queued) {
@@ -947,6 +969,26 @@ static void apply_dl_attr(struct task_struct *p, long arg)
 	p->sched_class = &dl_sched_class;
 }
 
+/* Linux 6.12's __setscheduler_params() for a fair policy: sched_runtime, when given, is
+ * the task's own request (EEVDF's slice), clamped to 0.1-100 ms; 0 gives the base slice
+ * back. CFS ignores it. */
+static void apply_slice(struct task_struct *p, long ns)
+{
+	p->se.custom_slice = ns != 0;
+	p->se.slice = ns ? (u64)MIN(MAX(ns, (long)NSEC_PER_MSEC / 10), 100 * (long)NSEC_PER_MSEC)
+			 : sysctl_sched_base_slice;
+}
+
+int sched_set_slice(struct task_struct *p, u64 ns)
+{
+	if (p->is_idle || ns > 100 * NSEC_PER_MSEC * 10)
+		return -EINVAL;
+	if (p->se.custom_slice == (ns != 0) && (!ns || p->se.slice == ns))
+		return 0; /* unchanged: no requeue (a CFS run stays as it was) */
+	change_task(p, apply_slice, (long)ns);
+	return 0;
+}
+
 /* Linux: sched_setattr() -> __sched_setscheduler(): check, admit, change. */
 int sched_setattr(struct task_struct *p, const struct sched_attr *attr)
 {
@@ -956,6 +998,8 @@ int sched_setattr(struct task_struct *p, const struct sched_attr *attr)
 		err = sched_setscheduler(p, attr->sched_policy, attr->sched_priority) ? -EINVAL : 0;
 		if (!err && !task_has_rt_policy(p) && attr->sched_nice)
 			err = set_user_nice(p, attr->sched_nice) ? -EINVAL : 0;
+		if (!err && !task_has_rt_policy(p))
+			err = sched_set_slice(p, attr->sched_runtime);
 		return err;
 	}
 	if (p->is_idle || p->per_cpu_kthread || !sched_dl_param_ok(attr))
@@ -1190,6 +1234,7 @@ void sched_stoppers_init(void);
 void sched_init(void)
 {
 	sched_feat_init_from_bootargs();
+	sched_policy_init_from_bootargs(); /* sched=cfs|eevdf */
 	sched_group_init();
 	sched_tunables_init((unsigned int)cpu_topology.nr_cpus);
 }

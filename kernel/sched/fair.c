@@ -25,6 +25,7 @@ void sched_tunables_init(unsigned int nr_cpus)
 	sysctl_sched_latency = 6000000 * factor;
 	sysctl_sched_min_granularity = 750000 * factor;
 	sysctl_sched_wakeup_granularity = 1000000 * factor;
+	eevdf_tunables_init(factor);
 }
 
 /* ---- capacity (arch_scale_*: kernel/arch_topology.c) -------------------------------- */
@@ -70,9 +71,13 @@ unsigned long cpu_util_cfs(unsigned int cpu)
 	return cpu_util((int)cpu);
 }
 
+/* The origin ps's VRUNTIME is shown against: CFS's min_vruntime, EEVDF's V. */
 u64 task_min_vruntime(const struct task_struct *p)
 {
-	return p->cpu < 0 ? 0 : READ_ONCE(task_cfs_rq(p)->min_vruntime);
+	if (p->cpu < 0)
+		return 0;
+	return sched_eevdf() ? READ_ONCE(task_cfs_rq(p)->zero_vruntime)
+			     : READ_ONCE(task_cfs_rq(p)->min_vruntime);
 }
 
 /* What update_cpu_capacity() subtracts (the shell's cpus shows them). */
@@ -159,14 +164,6 @@ bool idle_cpu(int cpu)
 
 /* ---- the CFS timeline ---------------------------------------------------------------- */
 
-/* delta x NICE_0_LOAD / weight: time on a heavier entity's clock runs slower. */
-static u64 calc_delta_fair(u64 delta, const struct sched_entity *se)
-{
-	if (se->load.weight == NICE_0_LOAD)
-		return delta;
-	return delta * NICE_0_LOAD / se->load.weight;
-}
-
 static inline bool entity_before(const struct sched_entity *a, const struct sched_entity *b)
 {
 	return (s64)(a->vruntime - b->vruntime) < 0;
@@ -180,11 +177,19 @@ static bool rb_less(const struct rb_node *a, const struct rb_node *b)
 
 static void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
+	if (sched_eevdf()) {
+		eevdf_enqueue_tree(cfs_rq, se); /* by deadline, augmented */
+		return;
+	}
 	rb_insert_cached(&cfs_rq->tasks_timeline, &se->run_node, rb_less);
 }
 
 static void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
+	if (sched_eevdf()) {
+		eevdf_dequeue_tree(cfs_rq, se);
+		return;
+	}
 	rb_erase_cached(&cfs_rq->tasks_timeline, &se->run_node);
 }
 
@@ -209,6 +214,8 @@ static void update_min_vruntime(struct cfs_rq *cfs_rq)
 	struct sched_entity *curr = cfs_rq->curr, *left = __pick_first_entity(cfs_rq);
 	u64 v = cfs_rq->min_vruntime;
 
+	if (sched_eevdf())
+		return; /* 6.12.117 has none: V (zero_vruntime) is the origin */
 	if (curr && !curr->on_rq)
 		curr = NULL;
 	if (curr)
@@ -261,6 +268,9 @@ static u64 sched_vslice(struct cfs_rq *cfs_rq, struct sched_entity *se)
 	return calc_delta_fair(sched_slice(cfs_rq, se), se);
 }
 
+static void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se);
+static void enqueue_entity_eevdf(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
+
 /* Charge the running entity for the time since exec_start. */
 static void update_curr(struct cfs_rq *cfs_rq)
 {
@@ -274,6 +284,18 @@ static void update_curr(struct cfs_rq *cfs_rq)
 	curr->exec_start = now;
 	curr->sum_exec_runtime += delta;
 	curr->vruntime += calc_delta_fair(delta, curr);
+	if (sched_eevdf()) {
+		/* Linux 6.12: a served request or, PREEMPT_SHORT, lost eligibility */
+		bool resched = eevdf_update_deadline(cfs_rq, curr);
+
+		if (entity_is_task(curr))
+			account_cpu_work(rq, task_of(curr), delta);
+		if (cfs_rq->nr_running > 1 && (resched || eevdf_did_preempt_short(cfs_rq, curr))) {
+			resched_curr(rq);
+			clear_buddies(cfs_rq, curr);
+		}
+		return;
+	}
 	update_min_vruntime(cfs_rq);
 	if (entity_is_task(curr))
 		account_cpu_work(rq, task_of(curr), delta);
@@ -282,6 +304,7 @@ static void update_curr(struct cfs_rq *cfs_rq)
 static void update_curr_fair(struct rq *rq)
 {
 	lockdep_assert_held(&rq->lock);
+	sched_oracle_event(SCHED_EV_UPDATE_CURR, rq, rq->curr, 0);
 	update_curr(cfs_rq_of(&rq->curr->se));
 }
 
@@ -312,17 +335,33 @@ void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, bool initial)
  * its unweighted load_sum. Linux: reweight_entity(). */
 void reweight_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, unsigned long weight)
 {
+	bool eevdf = sched_eevdf(), curr = cfs_rq->curr == se;
+
 	if (se->on_rq) {
-		if (cfs_rq->curr == se)
+		if (curr || eevdf)
 			update_curr(cfs_rq);
+		if (eevdf) {
+			/* Linux 6.12: out of the tree (and V's sums) at the old weight, its
+			 * lag and the deadline's distance from V kept at the new one */
+			u64 avruntime = avg_vruntime(cfs_rq);
+
+			if (!curr)
+				__dequeue_entity(cfs_rq, se);
+			eevdf_reweight(se, avruntime, weight);
+		}
 		update_load_sub(&cfs_rq->load, se->load.weight);
+	} else if (eevdf) {
+		se->vlag = se->vlag * (s64)se->load.weight / (s64)weight; /* vlag = lag / w */
 	}
 	dequeue_load_avg(cfs_rq, se);
 	se->load.weight = weight;
 	se->avg.load_avg = weight * se->avg.load_sum / get_pelt_divider(&se->avg);
 	enqueue_load_avg(cfs_rq, se);
-	if (se->on_rq)
+	if (se->on_rq) {
 		update_load_add(&cfs_rq->load, se->load.weight);
+		if (eevdf && !curr)
+			__enqueue_entity(cfs_rq, se);
+	}
 }
 
 void reweight_task(struct task_struct *p, unsigned long weight)
@@ -365,6 +404,10 @@ static void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int f
 	bool renorm = !(flags & ENQUEUE_WAKEUP) || (flags & ENQUEUE_MIGRATED);
 	bool curr = cfs_rq->curr == se;
 
+	if (sched_eevdf()) {
+		enqueue_entity_eevdf(cfs_rq, se, flags);
+		return;
+	}
 	if (renorm && curr)
 		se->vruntime += cfs_rq->min_vruntime;
 	update_curr(cfs_rq);
@@ -376,6 +419,29 @@ static void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int f
 	account_entity_enqueue(cfs_rq, se);
 	if (flags & ENQUEUE_WAKEUP)
 		place_entity(cfs_rq, se, false);
+	if (!curr)
+		__enqueue_entity(cfs_rq, se);
+	se->on_rq = 1;
+	if (cfs_rq->nr_running == 1)
+		list_add_leaf_cfs_rq(cfs_rq);
+}
+
+/* Linux 6.12: enqueue_entity(). No relative vruntime: every enqueue is placed by its lag
+ * (curr before update_curr(), which must see it at its place; others after the group
+ * entity's reweight, which scales the lag). */
+static void enqueue_entity_eevdf(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
+{
+	bool curr = cfs_rq->curr == se;
+
+	if (curr)
+		eevdf_place_entity(cfs_rq, se, flags);
+	update_curr(cfs_rq);
+	update_load_avg(cfs_rq, se, UPDATE_TG | DO_ATTACH);
+	se_update_runnable(se);
+	update_cfs_group(se);
+	if (!curr)
+		eevdf_place_entity(cfs_rq, se, flags);
+	account_entity_enqueue(cfs_rq, se);
 	if (!curr)
 		__enqueue_entity(cfs_rq, se);
 	se->on_rq = 1;
@@ -452,14 +518,40 @@ static void dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int f
 	update_load_avg(cfs_rq, se, action);
 	se_update_runnable(se);
 	clear_buddies(cfs_rq, se);
+	if (sched_eevdf()) {
+		/* Linux 6.12: the lag leaves with it (for any dequeue), and a deadline
+		 * relative to vruntime when not sleeping (PLACE_REL_DEADLINE) */
+		eevdf_update_entity_lag(cfs_rq, se);
+		if (sched_feat(PLACE_REL_DEADLINE) && !(flags & DEQUEUE_SLEEP)) {
+			se->deadline -= se->vruntime;
+			se->rel_deadline = true;
+		}
+	}
 	if (se != cfs_rq->curr)
 		__dequeue_entity(cfs_rq, se);
 	se->on_rq = 0;
 	account_entity_dequeue(cfs_rq, se);
-	if (!(flags & DEQUEUE_SLEEP))
+	if (!(flags & DEQUEUE_SLEEP) && !sched_eevdf())
 		se->vruntime -= cfs_rq->min_vruntime; /* leaving for another rq */
+	if (flags & DEQUEUE_DELAYED) { /* Linux 6.12: finish_delayed_dequeue_entity() */
+		se->sched_delayed = false;
+		if (sched_feat(DELAY_ZERO) && se->vlag > 0)
+			se->vlag = 0;
+	}
 	update_cfs_group(se);
 	update_min_vruntime(cfs_rq);
+}
+
+/* Linux 6.12: above the entities just (de)queued, each queued group entity's request
+ * is the least below it, the tree's augmentation told of it. */
+static void eevdf_group_slice(struct cfs_rq *cfs_rq, struct sched_entity *se, u64 *slice)
+{
+	if (!sched_eevdf() || !*slice)
+		return;
+	se->slice = *slice;
+	if (se != cfs_rq->curr)
+		eevdf_propagate(se);
+	*slice = cfs_rq_min_slice(cfs_rq);
 }
 
 /* Linux 6.1: enqueue_task_fair(). Up the hierarchy, each entity not yet queued is
@@ -472,15 +564,27 @@ static void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 	unsigned int idle = p->policy == SCHED_IDLE;
 	bool task_new = !(flags & ENQUEUE_WAKEUP);
 	struct cfs_rq *cfs_rq;
+	u64 slice = 0;
 
 	lockdep_assert_held(&rq->lock);
-	util_est_enqueue_task(&rq->cfs, p);
+	/* 6.12: a delayed task moved or changed keeps its estimate out (left at its sleep) */
+	if (!(se->sched_delayed && (p->on_rq == TASK_ON_RQ_MIGRATING || (flags & ENQUEUE_RESTORE))))
+		util_est_enqueue_task(&rq->cfs, p);
+	if (flags & ENQUEUE_DELAYED) {
+		requeue_delayed_entity(se); /* counted and queued all along */
+		return;
+	}
 	for_each_sched_entity(se)
 	{
 		if (se->on_rq)
 			break;
 		cfs_rq = cfs_rq_of(se);
+		if (slice) {
+			se->slice = slice; /* 6.12: a group's request is its least one */
+			se->custom_slice = true;
+		}
 		enqueue_entity(cfs_rq, se, flags);
+		slice = sched_eevdf() ? cfs_rq_min_slice(cfs_rq) : 0;
 		cfs_rq->h_nr_running++;
 		cfs_rq->idle_h_nr_running += idle;
 		flags = ENQUEUE_WAKEUP;
@@ -491,12 +595,34 @@ static void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 		update_load_avg(cfs_rq, se, UPDATE_TG);
 		se_update_runnable(se);
 		update_cfs_group(se);
+		eevdf_group_slice(cfs_rq, se, &slice);
 		cfs_rq->h_nr_running++;
 		cfs_rq->idle_h_nr_running += idle;
 	}
 	/* Not a new task's first enqueue: its util is a guess (half the spare capacity). */
 	if (!task_new)
 		update_overutilized_status(rq);
+}
+
+/* Linux 6.12 DELAY_DEQUEUE: a task going to sleep while not eligible stays queued,
+ * competing (its negative lag burnt off as V moves), until the pick meets it or it wakes.
+ * Tasks only: a group entity is never delayed here (deviations.md). */
+static bool delay_dequeue(struct rq *rq, struct task_struct *p, int flags)
+{
+	struct sched_entity *se = &p->se;
+	struct cfs_rq *cfs_rq = cfs_rq_of(se);
+
+	if (!sched_eevdf() || !sched_feat(DELAY_DEQUEUE) || (flags & DEQUEUE_DELAYED) ||
+	    !(flags & DEQUEUE_SLEEP))
+		return false;
+	update_curr(cfs_rq);
+	clear_buddies(cfs_rq, se);
+	if (entity_eligible(cfs_rq, se))
+		return false;
+	update_load_avg(cfs_rq, se, 0);
+	se->sched_delayed = true;
+	util_est_update_task(&rq->cfs, p, true);
+	return true;
 }
 
 /* Linux 6.1: dequeue_task_fair(). Up the hierarchy, each entity is dequeued until one
@@ -510,9 +636,14 @@ static void dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 	unsigned int idle = p->policy == SCHED_IDLE;
 	bool task_sleep = flags & DEQUEUE_SLEEP;
 	struct cfs_rq *cfs_rq;
+	u64 slice = 0;
 
 	lockdep_assert_held(&rq->lock);
-	util_est_dequeue_task(&rq->cfs, p);
+	if (!(se->sched_delayed &&
+	      (p->on_rq == TASK_ON_RQ_MIGRATING || (flags & (DEQUEUE_SAVE | DEQUEUE_DELAYED)))))
+		util_est_dequeue_task(&rq->cfs, p);
+	if (delay_dequeue(rq, p, flags))
+		return;
 	for_each_sched_entity(se)
 	{
 		cfs_rq = cfs_rq_of(se);
@@ -520,6 +651,7 @@ static void dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 		cfs_rq->h_nr_running--;
 		cfs_rq->idle_h_nr_running -= idle;
 		if (cfs_rq->load.weight) {
+			slice = sched_eevdf() ? cfs_rq_min_slice(cfs_rq) : 0;
 			se = parent_entity(se); /* not dequeued: updated below */
 			if (task_sleep && se)
 				set_next_buddy(se);
@@ -533,6 +665,7 @@ static void dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 		update_load_avg(cfs_rq, se, UPDATE_TG);
 		se_update_runnable(se);
 		update_cfs_group(se);
+		eevdf_group_slice(cfs_rq, se, &slice);
 		cfs_rq->h_nr_running--;
 		cfs_rq->idle_h_nr_running -= idle;
 	}
@@ -542,8 +675,13 @@ static void dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 static void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	if (se->on_rq) {
+		if (sched_eevdf())
+			trace_sched_eevdf(rq_of(cfs_rq)->cpu, se, 'K', cfs_rq->zero_vruntime,
+					  entity_eligible(cfs_rq, se));
 		__dequeue_entity(cfs_rq, se);
 		update_load_avg(cfs_rq, se, UPDATE_TG);
+		if (sched_eevdf())
+			eevdf_set_protect_slice(se); /* RUN_TO_PARITY: until this deadline */
 	}
 	se->exec_start = rq_of(cfs_rq)->clock_task;
 	cfs_rq->curr = se;
@@ -602,10 +740,23 @@ static struct task_struct *pick_next_task_fair(struct rq *rq)
 	struct task_struct *p;
 
 	lockdep_assert_held(&rq->lock);
+again:
 	if (!cfs_rq->nr_running)
 		return NULL;
+	if (sched_eevdf()) { /* 6.12: a delayed sleeper picked is dequeued for good */
+		do {
+			se = eevdf_pick_next_entity(cfs_rq);
+			cfs_rq = group_cfs_rq(se);
+		} while (cfs_rq);
+		cfs_rq = &rq->cfs;
+		if (se->sched_delayed) {
+			block_delayed_task(rq, task_of(se));
+			goto again;
+		}
+	}
 	do {
-		se = pick_next_entity(cfs_rq, NULL);
+		se = sched_eevdf() ? eevdf_pick_next_entity(cfs_rq)
+				   : pick_next_entity(cfs_rq, NULL);
 		clear_buddies(cfs_rq, se);
 		set_next_entity(cfs_rq, se);
 		cfs_rq = group_cfs_rq(se);
@@ -683,11 +834,45 @@ static void task_tick_fair(struct rq *rq, struct task_struct *curr)
 		update_curr(cfs_rq);
 		update_load_avg(cfs_rq, se, UPDATE_TG);
 		update_cfs_group(se);
-		if (cfs_rq->nr_running > 1)
-			check_preempt_tick(cfs_rq, se);
+		if (cfs_rq->nr_running > 1 && !sched_eevdf())
+			check_preempt_tick(cfs_rq, se); /* EEVDF: update_curr() decided */
 	}
 	update_misfit_status(curr, rq);
 	update_overutilized_status(rq);
+}
+
+/* Linux 6.12: check_preempt_wakeup_fair(). NEXT_BUDDY marks every wakee; SCHED_IDLE
+ * never preempts and anything preempts it; batch and idle tasks do not preempt; else,
+ * where the hierarchies meet, a wakee with a shorter slice that is eligible cancels
+ * curr's slice protection when it is ahead of curr or curr is not eligible
+ * (PREEMPT_SHORT), and the wakee preempts if it is now what pick_eevdf() takes. */
+static void check_preempt_wakeup_eevdf(struct rq *rq, struct task_struct *p, int wake_flags)
+{
+	struct task_struct *curr = rq->curr;
+	struct sched_entity *se = &curr->se, *pse = &p->se;
+	struct cfs_rq *cfs_rq;
+
+	if (sched_feat(NEXT_BUDDY) && !(wake_flags & WF_FORK))
+		set_next_buddy(pse);
+	if (rq->need_resched || !sched_feat(WAKEUP_PREEMPTION))
+		return;
+	find_matching_se(&se, &pse);
+	if (se_is_idle(se) && !se_is_idle(pse)) {
+		eevdf_cancel_protect_slice(se);
+		goto preempt;
+	}
+	if (se_is_idle(se) != se_is_idle(pse) || p->policy != SCHED_NORMAL)
+		return;
+	cfs_rq = cfs_rq_of(se);
+	update_curr(cfs_rq);
+	if (sched_feat(PREEMPT_SHORT) && pse->slice < se->slice && entity_eligible(cfs_rq, pse) &&
+	    ((s64)(pse->deadline - se->deadline) < 0 || !entity_eligible(cfs_rq, se)))
+		eevdf_cancel_protect_slice(se);
+	if (pick_eevdf(cfs_rq) != pse)
+		return;
+	trace_sched_eevdf(rq->cpu, pse, 'W', cfs_rq->zero_vruntime, true);
+preempt:
+	resched_curr(rq);
 }
 
 /* Linux 6.1: check_preempt_wakeup(). SCHED_IDLE never preempts; anything preempts
@@ -705,6 +890,10 @@ static void check_preempt_wakeup(struct rq *rq, struct task_struct *p, int wake_
 	lockdep_assert_held(&rq->lock);
 	if (se == pse)
 		return;
+	if (sched_eevdf()) {
+		check_preempt_wakeup_eevdf(rq, p, wake_flags);
+		return;
+	}
 	if (sched_feat(NEXT_BUDDY) && scale && !(wake_flags & WF_FORK)) {
 		set_next_buddy(pse);
 		next_buddy_marked = true;
@@ -741,6 +930,16 @@ static void yield_task_fair(struct rq *rq)
 		return;
 	clear_buddies(cfs_rq, &rq->curr->se);
 	update_curr(cfs_rq);
+	if (sched_eevdf()) {
+		struct sched_entity *se = &rq->curr->se;
+
+		/* Linux 6.12: an eligible yielder gives up the rest of its request */
+		if (entity_eligible(cfs_rq, se)) {
+			se->vruntime = se->deadline;
+			eevdf_update_deadline(cfs_rq, se);
+		}
+		return;
+	}
 	set_skip_buddy(&rq->curr->se);
 }
 
@@ -762,6 +961,16 @@ static void task_fork_fair(struct task_struct *p)
 
 	memset(&se->avg, 0, sizeof(se->avg));
 	se->avg.load_avg = se->load.weight;
+	if (sched_eevdf()) {
+		/* Linux 6.12: placed at its first enqueue (ENQUEUE_INITIAL), lag 0 */
+		se->vlag = 0;
+		se->rel_deadline = false;
+		se->vruntime = 0;
+		if (!se->custom_slice)
+			se->slice = sysctl_sched_base_slice;
+		spin_unlock(&rq->lock);
+		return;
+	}
 	update_rq_clock(rq);
 	curr = cfs_rq->curr;
 	se->vruntime = cfs_rq->min_vruntime; /* Linux: 0, below any min_vruntime + slice */
@@ -819,7 +1028,7 @@ static void migrate_task_rq_fair(struct task_struct *p, int new_cpu)
 
 	/* A wakeup (queued nowhere): make vruntime relative to the old cfs_rq; a
 	 * queued task's was made relative by its dequeue. */
-	if (!p->on_rq)
+	if (!p->on_rq && !sched_eevdf()) /* 6.12: none, the lag travels */
 		se->vruntime -= READ_ONCE(cfs_rq->min_vruntime);
 	if (p->on_rq != TASK_ON_RQ_MIGRATING && se->avg.last_update_time) {
 		remove_entity_load_avg(cfs_rq, se);
@@ -841,7 +1050,7 @@ static void switched_from_fair(struct rq *rq, struct task_struct *p)
 {
 	lockdep_assert_held(&rq->lock);
 	/* Keep vruntime meaningful if it comes back (Linux: detach_task_cfs_rq). */
-	if (!task_on_rq_queued(p))
+	if (!task_on_rq_queued(p) && !sched_eevdf())
 		p->se.vruntime -= cfs_rq_of(&p->se)->min_vruntime;
 	detach_entity_cfs_rq(cfs_rq_of(&p->se), &p->se);
 }
@@ -852,7 +1061,7 @@ static void switched_to_fair(struct rq *rq, struct task_struct *p)
 	/* Back from another class while not queued: absolute again, as
 	 * switched_from_fair left it relative (Linux: attach_task_cfs_rq). A
 	 * queued task was made absolute by its enqueue. */
-	if (!task_on_rq_queued(p))
+	if (!task_on_rq_queued(p) && !sched_eevdf())
 		p->se.vruntime += cfs_rq_of(&p->se)->min_vruntime;
 	attach_entity_cfs_rq(cfs_rq_of(&p->se), &p->se);
 }
@@ -869,6 +1078,7 @@ void init_cfs_rq(struct cfs_rq *cfs_rq)
 	memset(cfs_rq, 0, sizeof(*cfs_rq));
 	cfs_rq->tasks_timeline = RB_ROOT_CACHED;
 	cfs_rq->min_vruntime = (u64)(-(1ll << 20)); /* wraps early, as Linux's does */
+	cfs_rq->zero_vruntime = cfs_rq->min_vruntime;
 	spin_lock_init_class(&cfs_rq->removed.lock, LOCK_CLASS_RQ_INNER, 0);
 }
 

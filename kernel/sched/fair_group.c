@@ -441,7 +441,7 @@ static bool vruntime_normalized(const struct task_struct *p)
 void task_change_group_fair(struct task_struct *p, struct task_group *tg)
 {
 	struct sched_entity *se = &p->se;
-	bool normalized = vruntime_normalized(p);
+	bool normalized = sched_eevdf() || vruntime_normalized(p); /* 6.12: lag travels */
 	struct cfs_rq *cfs_rq;
 
 	if (p->sched_class != &fair_sched_class || p->state == TASK_NEW) {

@@ -52,6 +52,7 @@ void sched_feat_print(void)
 				       (sysctl_sched_features & (1u << i)) ? "" : "NO_",
 				       feat_names[i]);
 	printk("sched_features: %s\n", line);
+	printk("sched: %s\n", sched_policy_name());
 }
 
 /* The shell's `features`: one line on each (by name, so a feature added to
@@ -78,6 +79,14 @@ static const char *const feat_desc[][2] = {
 	{ "RT_PUSH_PULL", "RT tasks pushed/pulled between CPUs (off: placed at wakeup only)" },
 	{ "RT_PUSH_IPI", "a CPU lowering its RT prio asks overloaded CPUs to push (no pull)" },
 	{ "DL_PUSH_PULL", "DL tasks pushed/pulled between CPUs (off: placed at wakeup only)" },
+	{ "PLACE_LAG", "eevdf: a (re)queued entity keeps the lag it left with" },
+	{ "PLACE_DEADLINE_INITIAL", "eevdf: a new task's first request is half a slice" },
+	{ "PLACE_REL_DEADLINE", "eevdf: a migrating entity keeps its deadline relative" },
+	{ "RUN_TO_PARITY", "eevdf: curr keeps the CPU until its request's deadline" },
+	{ "PREEMPT_SHORT", "eevdf: a shorter-slice eligible wakee cancels RUN_TO_PARITY" },
+	{ "PICK_BUDDY", "eevdf: the next buddy is picked when eligible" },
+	{ "DELAY_DEQUEUE", "eevdf: a sleeper with negative lag stays queued until eligible" },
+	{ "DELAY_ZERO", "eevdf: a delayed sleeper's positive lag is clipped to 0" },
 };
 
 void sched_feat_describe(void)

@@ -26,8 +26,10 @@
 #define ENQUEUE_INITIAL	  0x04
 #define ENQUEUE_RESTORE	  0x08 /* change_task() puts it back (Linux: with DEQUEUE_SAVE) */
 #define ENQUEUE_REPLENISH 0x10 /* deadline.c: a throttled task got its runtime back */
+#define ENQUEUE_DELAYED	  0x20 /* EEVDF: a delayed (asleep, still queued) task wakes */
 #define DEQUEUE_SLEEP	  0x01
 #define DEQUEUE_SAVE	  0x02 /* change_task() takes it off to change it */
+#define DEQUEUE_DELAYED	  0x04 /* EEVDF: the delayed dequeue of a sleeper is finished */
 
 /* wake flags (select_task_rq) */
 #define WF_TTWU	    0x08
@@ -58,7 +60,15 @@ enum cpu_idle_type { CPU_IDLE, CPU_NOT_IDLE, CPU_NEWLY_IDLE, CPU_MAX_IDLE_TYPES 
 	F(UCLAMP, true)                                                                            \
 	F(RT_PUSH_PULL, true)                                                                      \
 	F(RT_PUSH_IPI, true)                                                                       \
-	F(DL_PUSH_PULL, true)
+	F(DL_PUSH_PULL, true)                                                                      \
+	F(PLACE_LAG, true)                                                                         \
+	F(PLACE_DEADLINE_INITIAL, true)                                                            \
+	F(PLACE_REL_DEADLINE, true)                                                                \
+	F(RUN_TO_PARITY, true)                                                                     \
+	F(PREEMPT_SHORT, true)                                                                     \
+	F(PICK_BUDDY, true)                                                                        \
+	F(DELAY_DEQUEUE, true)                                                                     \
+	F(DELAY_ZERO, true)
 
 #define F_ENUM(name, def) __SCHED_FEAT_##name,
 enum { SCHED_FEATURES(F_ENUM) __SCHED_FEAT_NR };
@@ -76,6 +86,11 @@ struct cfs_rq {
 	unsigned int h_nr_running;
 	unsigned int idle_h_nr_running; /* SCHED_IDLE tasks */
 	u64 min_vruntime;
+	/* EEVDF (fair_eevdf.c): V = zero_vruntime + avg_vruntime / avg_load over the
+	 * queued entities but curr (Linux 6.12.117: cfs_rq::zero_vruntime) */
+	s64 avg_vruntime;  /* sum of (v_i - zero_vruntime) x w_i */
+	long avg_load;	   /* sum of w_i */
+	u64 zero_vruntime; /* the origin of those keys, moved to V by avg_vruntime() */
 	struct rb_root_cached tasks_timeline;
 	struct sched_entity *curr, *next, *last, *skip;
 	struct sched_avg avg;
@@ -739,11 +754,62 @@ enum sched_oracle_ev {
 	SCHED_EV_BLOCKED,
 	SCHED_EV_SWITCHED,
 	SCHED_EV_DEAD,
+	/* for tests/oracle/linux_eevdf.py only (test_eevdf_oracle.c): the core asks the
+	 * class to judge a wakeup; the core brings curr's runtime up to date */
+	SCHED_EV_PREEMPT_CHECK,
+	SCHED_EV_UPDATE_CURR,
+	SCHED_EV_REQUEUE, /* a delayed task woke: enqueue with ENQUEUE_DELAYED */
+	SCHED_EV_BLOCK,	  /* a delayed task's dequeue finished */
 };
 #ifdef HOST_BUILD
 void sched_oracle_event(enum sched_oracle_ev ev, struct rq *rq, struct task_struct *p, long arg);
 #else
 #define sched_oracle_event(ev, rq, p, arg) ((void)0)
 #endif
+
+/* ---- fair_eevdf.c: the fair class's policy under sched=eevdf (Linux 6.12) -------------
+ * fair.c keeps the class (enqueue/dequeue up the hierarchy, PELT, placement across CPUs)
+ * and asks sched_eevdf() at each point where 6.12's policy differs from 6.1's: the tree's
+ * order and its augmentation, update_curr()'s deadline, placement, pick, preemption,
+ * reweight, yield. Each eevdf_* below runs under the cfs_rq's rq->lock. */
+extern bool sysctl_sched_eevdf;
+static inline bool sched_eevdf(void)
+{
+	return READ_ONCE(sysctl_sched_eevdf);
+}
+extern unsigned int sysctl_sched_base_slice;
+
+/* delta x NICE_0_LOAD / weight: time on a heavier entity's clock runs slower. Linux's
+ * __calc_delta() multiplies by a 32-bit inverse instead (deviations.md). */
+static inline u64 calc_delta_fair(u64 delta, const struct sched_entity *se)
+{
+	if (se->load.weight == NICE_0_LOAD)
+		return delta;
+	return delta * NICE_0_LOAD / se->load.weight;
+}
+
+void sched_policy_init_from_bootargs(void);
+void eevdf_tunables_init(unsigned int factor);
+u64 avg_vruntime(struct cfs_rq *cfs_rq);
+bool entity_eligible(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void eevdf_enqueue_tree(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void eevdf_dequeue_tree(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void eevdf_update_entity_lag(struct cfs_rq *cfs_rq, struct sched_entity *se);
+bool eevdf_update_deadline(struct cfs_rq *cfs_rq, struct sched_entity *se);
+bool eevdf_did_preempt_short(struct cfs_rq *cfs_rq, struct sched_entity *curr);
+void eevdf_place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
+void eevdf_reweight(struct sched_entity *se, u64 avruntime, unsigned long weight);
+struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq);
+struct sched_entity *eevdf_pick_next_entity(struct cfs_rq *cfs_rq);
+void eevdf_set_protect_slice(struct sched_entity *se);
+void eevdf_cancel_protect_slice(struct sched_entity *se);
+u64 cfs_rq_min_slice(struct cfs_rq *cfs_rq);
+void eevdf_propagate(struct sched_entity *se);
+void requeue_delayed_entity(struct sched_entity *se);
+/* core.c: a delayed task's dequeue is finished (the pick met it, or its class changes):
+ * off the class, off the rq's count, blocked (p->on_rq 0). Under rq->lock. */
+void block_delayed_task(struct rq *rq, struct task_struct *p);
+/* why.c / the shell: which rule picked curr ("eligible-earliest-deadline", ...). */
+const char *eevdf_pick_rule(struct cfs_rq *cfs_rq, struct sched_entity *se);
 
 #endif

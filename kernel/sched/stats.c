@@ -74,6 +74,58 @@ void sched_print_rq_stats(unsigned int cpu)
 static u64 last_min_vruntime[NR_CPUS]; /* under that CPU's rq->lock */
 static bool last_min_valid[NR_CPUS];
 
+/* EEVDF: a node's cached least vruntime is its subtree's. */
+static u64 subtree_min_vruntime(const struct sched_entity *se)
+{
+	const struct rb_node *kids[2] = { se->run_node.left, se->run_node.right };
+	u64 m = se->vruntime;
+
+	for (int i = 0; i < 2; i++) {
+		const struct sched_entity *c;
+
+		if (!kids[i])
+			continue;
+		c = rb_entry(kids[i], struct sched_entity, run_node);
+		if ((s64)(c->min_vruntime - m) < 0)
+			m = c->min_vruntime;
+	}
+	return m;
+}
+
+/* EEVDF's invariants: the incremental sums are the tree's (sum (v - zero) w, sum w); the
+ * weighted lags sum to zero, sum w (V - v) in (-W, 0] for V rounded down as
+ * avg_vruntime() rounds it; and with two or more queued, the pick is eligible. */
+static void check_eevdf_sums(struct rq *rq, struct cfs_rq *cfs, s64 tree_sum, long tree_load,
+			     bool verbose, int *badp)
+{
+	struct sched_entity *curr = cfs->curr;
+	s64 sum = tree_sum, vkey, lag_sum;
+	long load = tree_load;
+	int bad = 0;
+
+	CHECK(tree_sum == cfs->avg_vruntime && tree_load == cfs->avg_load,
+	      "cpu%u: eevdf avg_vruntime %lld / avg_load %ld, the tree's %lld / %ld", rq->cpu,
+	      (long long)cfs->avg_vruntime, cfs->avg_load, (long long)tree_sum, tree_load);
+	if (curr && curr->on_rq) {
+		sum += (s64)(curr->vruntime - cfs->zero_vruntime) * (s64)curr->load.weight;
+		load += (long)curr->load.weight;
+	}
+	if (load) {
+		vkey = (sum < 0 ? sum - (load - 1) : sum) / load;
+		lag_sum = vkey * load - sum; /* sum w_i (V - v_i) */
+		CHECK(lag_sum <= 0 && lag_sum > -load,
+		      "cpu%u: eevdf weighted lags sum to %lld (W %ld)", rq->cpu, (long long)lag_sum,
+		      load);
+	}
+	if (cfs->nr_running >= 2) {
+		struct sched_entity *pick = pick_eevdf(cfs);
+
+		CHECK(pick && entity_eligible(cfs, pick), "cpu%u: eevdf pick not eligible",
+		      rq->cpu);
+	}
+	*badp += bad;
+}
+
 /* One cfs_rq of the hierarchy, and those of the group entities on it: tree order and
  * placement, counts and weights (h_nr_running: the tasks below). Returns the tasks. */
 static unsigned int check_cfs_level(struct rq *rq, struct cfs_rq *cfs, bool verbose, int *badp)
@@ -82,12 +134,20 @@ static unsigned int check_cfs_level(struct rq *rq, struct cfs_rq *cfs, bool verb
 	unsigned long weight = 0;
 	u64 prev_v = 0;
 	int bad = 0;
+	bool eevdf = sched_eevdf();
+	s64 lsum = 0;
 
 	for (struct rb_node *nd = rb_first_cached(&cfs->tasks_timeline); nd; nd = rb_next(nd)) {
 		struct sched_entity *se = rb_entry(nd, struct sched_entity, run_node);
 
-		CHECK(n == 0 || (s64)(se->vruntime - prev_v) >= 0, "cpu%u: tree out of order",
-		      rq->cpu);
+		u64 key = eevdf ? se->deadline : se->vruntime; /* the tree's order */
+
+		CHECK(n == 0 || (s64)(key - prev_v) >= 0, "cpu%u: tree out of order", rq->cpu);
+		if (eevdf) {
+			CHECK(se->min_vruntime == subtree_min_vruntime(se),
+			      "cpu%u: augmented min_vruntime stale", rq->cpu);
+			lsum += (s64)(se->vruntime - cfs->zero_vruntime) * (s64)se->load.weight;
+		}
 		CHECK(se->on_rq && cfs->curr != se, "cpu%u: entity in the tree not on_rq or curr",
 		      rq->cpu);
 		if (entity_is_task(se)) {
@@ -107,10 +167,12 @@ static unsigned int check_cfs_level(struct rq *rq, struct cfs_rq *cfs, bool verb
 		} else {
 			h += check_cfs_level(rq, se->my_q, verbose, &bad);
 		}
-		prev_v = se->vruntime;
+		prev_v = key;
 		weight += se->load.weight;
 		n++;
 	}
+	if (eevdf)
+		check_eevdf_sums(rq, cfs, lsum, (long)weight, verbose, &bad);
 	if (cfs->curr && cfs->curr->on_rq) {
 		weight += cfs->curr->load.weight;
 		h += entity_is_task(cfs->curr)

@@ -232,6 +232,34 @@ static void print_cache(const struct task_cache *c)
 	       (unsigned long long)(c->last_ns % 1000));
 }
 
+/* sched=eevdf: where the task stands in its cfs_rq's pick now (under the rq lock, since
+ * the pick reads the tree): lag and deadline against V, and the rule (pick_eevdf()). */
+static void print_eevdf_pick(struct task_struct *p)
+{
+	unsigned long flags;
+	struct rq *rq;
+
+	if (!sched_eevdf() || p->sched_class != &fair_sched_class || p->cpu < 0)
+		return;
+	flags = spin_lock_irqsave(&p->pi_lock);
+	rq = task_rq_lock(p);
+	if (!task_on_rq_queued(p)) {
+		printk("eevdf: not queued; left with lag %lld us (virtual), slice %llu us%s\n",
+		       (long long)p->se.vlag / 1000, p->se.slice / 1000,
+		       p->se.custom_slice ? " (its own)" : "");
+	} else {
+		struct cfs_rq *cfs_rq = cfs_rq_of(&p->se);
+		u64 V = avg_vruntime(cfs_rq);
+
+		printk("eevdf: lag %lld us, deadline in %lld us (virtual), slice %llu us%s: %s\n",
+		       (long long)(s64)(V - p->se.vruntime) / 1000,
+		       (long long)(s64)(p->se.deadline - V) / 1000, p->se.slice / 1000,
+		       p->se.custom_slice ? " (its own)" : "", eevdf_pick_rule(cfs_rq, &p->se));
+	}
+	spin_unlock(&rq->lock);
+	spin_unlock_irqrestore(&p->pi_lock, flags);
+}
+
 void sched_why_print(struct task_struct *p)
 {
 	struct sched_why w = p->why; /* a copy: the scheduler goes on writing */
@@ -257,4 +285,5 @@ void sched_why_print(struct task_struct *p)
 	print_misfit(p);
 	print_move(&w.move);
 	print_cache(&p->cache);
+	print_eevdf_pick(p);
 }

@@ -31,4 +31,7 @@ void run_for(u64 ns);			   /* time passes: ticks and IPIs as they come */
 void settle(void);			   /* pending IPIs delivered, told idle CPUs reschedule */
 struct task_struct *hog(unsigned int cpu); /* an always-running nice-0 task pinned to cpu */
 
+/* test_eevdf_oracle.c's half of test_oracle.c's event hook. */
+struct rq;
+void eevdf_oracle_event(int ev, struct rq *rq, struct task_struct *p, long arg);
 #endif

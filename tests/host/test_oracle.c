@@ -43,7 +43,8 @@ static const char *const ev_names[] = {
 /* kernel/sched/sched_internal.h's hook: one line per event, fields by name. */
 void sched_oracle_event(enum sched_oracle_ev ev, struct rq *rq, struct task_struct *p, long arg)
 {
-	if (!tracing)
+	eevdf_oracle_event((int)ev, rq, p, arg); /* test_eevdf_oracle.c's stream */
+	if (!tracing || ev >= SCHED_EV_PREEMPT_CHECK)
 		return;
 	printf("O ev %s t=%llu cpu=%u pid=%d cls=%c arg=%ld onrq=%d w=%lu idlepol=%d freq=%lu\n",
 	       ev_names[ev], (unsigned long long)fake_arch_now(), rq->cpu, p ? p->pid : -1,

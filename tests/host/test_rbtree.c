@@ -234,6 +234,79 @@ static void cfs_pick_and_requeue(struct ktest *t)
 	}
 }
 
+/* Augmented: each item also carries a second value (EEVDF's vruntime beside the deadline
+ * key) and the tree keeps the least of it per subtree; after every insert and erase,
+ * with rotations of both kinds, each node's cached value must be the brute-force
+ * minimum over its subtree. */
+struct aitem {
+	struct rb_node rb;
+	u32 key, val, min_val;
+	bool in_tree;
+};
+
+static bool aitem_less(const struct rb_node *a, const struct rb_node *b)
+{
+	return rb_entry(a, struct aitem, rb)->key < rb_entry(b, struct aitem, rb)->key;
+}
+
+static void aitem_aug(struct rb_node *n)
+{
+	struct aitem *it = rb_entry(n, struct aitem, rb);
+
+	it->min_val = it->val;
+	if (n->left && rb_entry(n->left, struct aitem, rb)->min_val < it->min_val)
+		it->min_val = rb_entry(n->left, struct aitem, rb)->min_val;
+	if (n->right && rb_entry(n->right, struct aitem, rb)->min_val < it->min_val)
+		it->min_val = rb_entry(n->right, struct aitem, rb)->min_val;
+}
+
+static u32 subtree_min(const struct rb_node *n)
+{
+	u32 m = ~0u, c;
+
+	if (!n)
+		return m;
+	m = rb_entry(n, struct aitem, rb)->val;
+	c = subtree_min(n->left);
+	m = c < m ? c : m;
+	c = subtree_min(n->right);
+	return c < m ? c : m;
+}
+
+static bool aug_ok(const struct rb_node *n)
+{
+	if (!n)
+		return true;
+	return rb_entry(n, struct aitem, rb)->min_val == subtree_min(n) && aug_ok(n->left) &&
+	       aug_ok(n->right);
+}
+
+static void augmented_min(struct ktest *t)
+{
+	static struct aitem items[256];
+	struct rb_root_cached root = RB_ROOT_CACHED;
+	u32 rng = 77;
+
+	for (int op = 0; op < 5000; op++) {
+		struct aitem *it;
+
+		rng ^= rng << 13;
+		rng ^= rng >> 17;
+		rng ^= rng << 5;
+		it = &items[rng % 256];
+		if (it->in_tree) {
+			rb_erase_augmented_cached(&root, &it->rb, aitem_aug);
+			it->in_tree = false;
+		} else {
+			it->key = (rng >> 8) % 1000;
+			it->val = (rng >> 16) % 5000;
+			rb_insert_augmented_cached(&root, &it->rb, aitem_less, aitem_aug);
+			it->in_tree = true;
+		}
+		ASSERT_TRUE(t, aug_ok(root.rb_root.rb_node));
+	}
+}
+
 KTEST_SUITE(rbtree, KTEST_CASE(empty_tree), KTEST_CASE(sequential), KTEST_CASE(duplicates_fifo),
 	    KTEST_CASE(random_wide_keys), KTEST_CASE(random_many_duplicates),
-	    KTEST_CASE(cfs_pick_and_requeue));
+	    KTEST_CASE(cfs_pick_and_requeue), KTEST_CASE(augmented_min));
