@@ -703,10 +703,10 @@ static u32 asym_classify(const struct topology *topo, const cpumask_t *span,
 }
 
 /* The cpus sharing cpu's last-level cache, as Linux's llc_sibling: false when the tree
- * does not describe cpu's caches past its L1. (Linux asks CLIDR_EL1 how many levels the
- * cpu has, 2 on QEMU's A53 and A72, and gives up on the hierarchy when the tree's
- * next-level-cache chain stops short of them; a tree here names an L1 at most without
- * a chain, so "a next level is named" is the same test on our machines.) */
+ * does not describe cpu's caches past its L1. (Linux counts the levels in CLIDR_EL1 and
+ * reads their sharing from the tree: a board's CPU reports its L2; QEMU 7.2's reports
+ * L1 only, so Linux on QEMU never sees a tree's L2 and stays flat. We read the tree, as a
+ * board's Linux sees it: docs/compare.md, docs/deviations.md.) */
 static bool llc_siblings(const struct topology *topo, int cpu, cpumask_t *mask)
 {
 	const struct cpu_topology *c = &topo->cpu[cpu];
