@@ -65,10 +65,9 @@ void rb_insert_color_augmented(struct rb_root_cached *root, struct rb_node *node
 void rb_erase_augmented_cached(struct rb_root_cached *root, struct rb_node *node,
 			       rb_augment_fn aug);
 
-/* Insert node in O(log n); less(a, b) orders the keys (strict weak order). Equal keys
- * descend right, so node goes after every equal key already there. Linux:
- * rb_add_cached(node, tree, less), the arguments in another order. */
-static inline void rb_insert_cached(struct rb_root_cached *root, struct rb_node *node,
+/* The descent both inserts share: link node under its place by less(); true if it is
+ * the new leftmost. Red, as every new node, until the recolouring. */
+static inline bool __rb_link_cached(struct rb_root_cached *root, struct rb_node *node,
 				    bool (*less)(const struct rb_node *, const struct rb_node *))
 {
 	struct rb_node **link = &root->rb_root.rb_node, *parent = NULL;
@@ -87,7 +86,16 @@ static inline void rb_insert_cached(struct rb_root_cached *root, struct rb_node 
 	node->left = node->right = NULL;
 	node->color = RB_RED;
 	*link = node;
-	rb_insert_color_cached(root, node, leftmost);
+	return leftmost;
+}
+
+/* Insert node in O(log n); less(a, b) orders the keys (strict weak order). Equal keys
+ * descend right, so node goes after every equal key already there. Linux:
+ * rb_add_cached(node, tree, less), the arguments in another order. */
+static inline void rb_insert_cached(struct rb_root_cached *root, struct rb_node *node,
+				    bool (*less)(const struct rb_node *, const struct rb_node *))
+{
+	rb_insert_color_cached(root, node, __rb_link_cached(root, node, less));
 }
 
 /* rb_insert_cached() for an augmented tree. */
@@ -96,23 +104,7 @@ static inline void rb_insert_augmented_cached(struct rb_root_cached *root, struc
 							   const struct rb_node *),
 					      rb_augment_fn aug)
 {
-	struct rb_node **link = &root->rb_root.rb_node, *parent = NULL;
-	bool leftmost = true;
-
-	while (*link) {
-		parent = *link;
-		if (less(node, parent)) {
-			link = &parent->left;
-		} else {
-			link = &parent->right;
-			leftmost = false;
-		}
-	}
-	node->parent = parent;
-	node->left = node->right = NULL;
-	node->color = RB_RED;
-	*link = node;
-	rb_insert_color_augmented(root, node, leftmost, aug);
+	rb_insert_color_augmented(root, node, __rb_link_cached(root, node, less), aug);
 }
 
 #endif

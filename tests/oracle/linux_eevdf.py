@@ -26,10 +26,8 @@ by a 32-bit inverse (docs/deviations.md).
 
   tests/oracle/linux_eevdf.py [--unittests build/host/unittests] [--trace FILE] [-v]
 """
-import argparse
-import os
-import subprocess
 import sys
+import oracle_run
 
 NICE_0 = 1024
 U64 = 1 << 64
@@ -340,35 +338,15 @@ def run_scenario(sc, verbose):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    ap.add_argument("--unittests", default=os.path.join(root, "build/host/unittests"))
-    ap.add_argument("--trace", help="read this trace instead of running unittests")
-    ap.add_argument("-v", "--verbose", action="store_true")
-    a = ap.parse_args()
-    if a.trace:
-        with open(a.trace) as f:
-            text = f.read()
-    else:
-        env = dict(os.environ, SCHED_EEVDF_TRACE="1")
-        r = subprocess.run([a.unittests, "eevdf_oracle"], env=env, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, universal_newlines=True)
-        text = r.stdout
-    scen = parse(text.splitlines())
-    print("KTAP version 1")
-    print("1..%d" % max(len(scen), 1))
+    a = oracle_run.args(__doc__)
+    scen = parse(oracle_run.trace(a, ["eevdf_oracle"], "SCHED_EEVDF_TRACE"))
     if not scen:
-        print("# no scenarios in the trace: is %s built?" % a.unittests)
-        print("not ok 1 eevdf_oracle")
+        oracle_run.report([("eevdf_oracle", lambda: (False, [
+            "no scenarios in the trace: is %s built?" % a.unittests]))])
         return 1
-    failed = 0
-    for i, sc in enumerate(scen, 1):
-        ok, diag = run_scenario(sc, a.verbose)
-        for d in diag:
-            print("# " + d)
-        print("%s %d eevdf_seed_%d" % ("ok" if ok else "not ok", i, sc["head"]["seed"]))
-        failed += not ok
-    return 1 if failed else 0
+    cases = [("eevdf_seed_%d" % sc["head"]["seed"], lambda sc=sc: run_scenario(sc, a.verbose))
+             for sc in scen]
+    return 1 if oracle_run.report(cases) else 0
 
 
 if __name__ == "__main__":

@@ -16,11 +16,10 @@ No task groups (the root cfs_rq only), no DL class, no thermal pressure.
 Prints KTAP: one case for the derived constants, one per scenario.
 usage: linux_pelt.py [--unittests PATH] [--dtb PATH] [--trace FILE] [-v]
 """
-import argparse
 import os
-import subprocess
 import sys
 from decimal import Decimal, getcontext
+import oracle_run
 
 U32 = (1 << 32) - 1
 U64 = (1 << 64) - 1
@@ -569,35 +568,13 @@ def constants_case():
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    ap.add_argument("--unittests", default=os.path.join(root, "build/host/unittests"))
-    ap.add_argument("--dtb", default=os.path.join(root, "build/dts/hi3660-hikey960.dtb"))
-    ap.add_argument("--trace", help="read this trace instead of running unittests")
-    ap.add_argument("-v", "--verbose", action="store_true")
-    a = ap.parse_args()
-    if a.trace:
-        with open(a.trace) as f:
-            text = f.read()
-    else:
-        env = dict(os.environ, SCHED_ORACLE_TRACE="1")
-        r = subprocess.run([a.unittests, "--dtb", a.dtb, "sched_oracle"], env=env,
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           universal_newlines=True)
-        text = r.stdout
-    scen = parse(text.splitlines())
+    a = oracle_run.args(__doc__, [("--dtb", os.path.join(oracle_run.ROOT,
+                                                         "build/dts/hi3660-hikey960.dtb"))])
+    scen = parse(oracle_run.trace(a, ["--dtb", a.dtb, "sched_oracle"], "SCHED_ORACLE_TRACE"))
     cases = [("linux_pelt_constants", constants_case)]
     cases += [("oracle_" + sc["name"], lambda sc=sc: run_scenario(sc, a.verbose))
               for sc in scen]
-    print("KTAP version 1")
-    print("1..%d" % len(cases))
-    failed = 0
-    for i, (name, fn) in enumerate(cases, 1):
-        ok, diag = fn()
-        for d in diag:
-            print("# " + d)
-        print("%s %d %s" % ("ok" if ok else "not ok", i, name))
-        failed += not ok
+    failed = oracle_run.report(cases)
     if len(scen) == 0:
         print("# no scenarios in the trace: is %s built?" % a.unittests)
         return 1
