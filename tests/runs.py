@@ -83,6 +83,8 @@ RUNS = [
     {"name": "ktap-parser", "kind": "pyunit", "path": "tools/test_ktap.py"},
     # make labs' excerpts: rendering, rewriting, and the check (a hand edit fails).
     {"name": "labs-tool", "kind": "pyunit", "path": "tools/test_labs.py"},
+    # Every relative link in every .md resolves, file and #anchor (GitHub's anchor names).
+    {"name": "md-links", "kind": "pyunit", "path": "tools/test_mdlinks.py"},
     # tools/deps.sh's turns (two at once: one apt-get at a time, one install) and make
     # test's single install step before its parallel sub-makes (issue 25).
     {"name": "deps-tool", "kind": "pyunit", "path": "tools/test_deps.py"},
