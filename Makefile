@@ -12,8 +12,9 @@
 #   make trace E=1  experiment 1 traced, off/on halves side by side (build/trace/)
 #   make run LOG=FILE  the console also kept in FILE; make trace-log LOG=FILE draws
 #                 each `trace dump` in it as FILE-N.png (and FILE-N.txt) beside FILE
-#   make labs     boot each lab's session (docs/labs/) and rewrite its excerpts from it;
-#                 make test fails when a committed excerpt differs from a fresh run
+#   make labs     boot each lab's session (docs/labs/) and rewrite its excerpts and
+#                 pictures from it; make test fails when a committed excerpt or a
+#                 picture's data (docs/labs/img/*.csv) differs from a fresh run
 #   make bench B=pipe,n=20000 / make experiment E=1 / make experiments  (kernel/bench/)
 #   make profile B=pipe,n=20000  the benchmark's instructions per kernel function (QEMU plugin)
 #   make compare  Debian's Linux 6.1 and this kernel, same machine and workloads, side by side
@@ -428,7 +429,9 @@ test: | $(DEPS)
 
 # make labs: each lab run of tests/runs.py (its steps read by the kernel from the
 # initrd, so the session is the same every time under -icount) rewrites the excerpt
-# blocks of its docs/labs/NN-*.md (tools/labs.py). K=lab2: that lab only.
+# blocks of its docs/labs/NN-*.md and its pictures' data and PNGs, docs/labs/img/ (the
+# run's `trace dump`s; drawn by Debian's /usr/bin/python3, matplotlib) (tools/labs.py).
+# K=lab2: that lab only.
 labs: $(BUILD)/Image dtbs | $(DEPS)
 	@$(PYTHON) tools/labs.py $(if $(K),-k $(K))
 
