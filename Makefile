@@ -10,6 +10,7 @@
 #   make fuzz     each libFuzzer target for FUZZ_TIME=60 s
 #   make debug    QEMU halted with a gdb stub
 #   make trace E=1  experiment 1 traced, off/on halves side by side (build/trace/)
+#   make readme-picture  the README's timeline, docs/img/trace-demo.png (make trace's demo)
 #   make run LOG=FILE  the console also kept in FILE; make trace-log LOG=FILE draws
 #                 each `trace dump` in it as FILE-N.png (and FILE-N.txt) beside FILE
 #   make labs     boot each lab's session (docs/labs/) and rewrite its excerpts and
@@ -285,6 +286,12 @@ trace-log: | $(DEPS)
 		false; }
 	/usr/bin/python3 tools/trace.py log $(LOG)
 
+# make readme-picture: the README's picture is make trace's demo (MISFIT on), redrawn from
+# a fresh run and copied into docs/img/ (commit it when it changed).
+readme-picture: | $(DEPS)
+	@$(MAKE) --no-print-directory trace E=
+	cp $(BUILD)/trace/demo-on.png docs/img/trace-demo.png
+
 debug: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb | $(DEPS)
 	@echo "In another terminal (QEMU -kernel puts the Image at RAM + 2 MiB = 0x40200000," \
 		"and the"
@@ -446,6 +453,7 @@ clean:
 	rm -rf $(BUILD)
 
 .PHONY: all dtbs host fuzzers fuzz firmware hikey960 run debug debug-image trace trace-log labs \
+	readme-picture \
 	bench profile experiment experiments compare linux-source test lint format fresh-check \
 	clean
 -include $(shell find $(BUILD)/k -name '*.d' 2>/dev/null)
