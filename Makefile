@@ -10,10 +10,12 @@
 #   make fuzz     each libFuzzer target for FUZZ_TIME=60 s
 #   make debug    QEMU halted with a gdb stub
 #   make trace E=1  experiment 1 traced, off/on halves side by side (build/trace/)
+#   make readme-picture  the README's timeline, docs/img/trace-demo.png (make trace's demo)
 #   make run LOG=FILE  the console also kept in FILE; make trace-log LOG=FILE draws
 #                 each `trace dump` in it as FILE-N.png (and FILE-N.txt) beside FILE
-#   make labs     boot each lab's session (docs/labs/) and rewrite its excerpts from it;
-#                 make test fails when a committed excerpt differs from a fresh run
+#   make labs     boot each lab's session (docs/labs/) and rewrite its excerpts and
+#                 pictures from it; make test fails when a committed excerpt or a
+#                 picture's data (docs/labs/img/*.csv) differs from a fresh run
 #   make bench B=pipe,n=20000 / make experiment E=1 / make experiments  (kernel/bench/)
 #   make profile B=pipe,n=20000  the benchmark's instructions per kernel function (QEMU plugin)
 #   make compare  Debian's Linux 6.1 and this kernel, same machine and workloads, side by side
@@ -284,6 +286,12 @@ trace-log: | $(DEPS)
 		false; }
 	/usr/bin/python3 tools/trace.py log $(LOG)
 
+# make readme-picture: the README's picture is make trace's demo (MISFIT on), redrawn from
+# a fresh run and copied into docs/img/ (commit it when it changed).
+readme-picture: | $(DEPS)
+	@$(MAKE) --no-print-directory trace E=
+	cp $(BUILD)/trace/demo-on.png docs/img/trace-demo.png
+
 debug: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb | $(DEPS)
 	@echo "In another terminal (QEMU -kernel puts the Image at RAM + 2 MiB = 0x40200000," \
 		"and the"
@@ -428,7 +436,9 @@ test: | $(DEPS)
 
 # make labs: each lab run of tests/runs.py (its steps read by the kernel from the
 # initrd, so the session is the same every time under -icount) rewrites the excerpt
-# blocks of its docs/labs/NN-*.md (tools/labs.py). K=lab2: that lab only.
+# blocks of its docs/labs/NN-*.md and its pictures' data and PNGs, docs/labs/img/ (the
+# run's `trace dump`s; drawn by Debian's /usr/bin/python3, matplotlib) (tools/labs.py).
+# K=lab2: that lab only.
 labs: $(BUILD)/Image dtbs | $(DEPS)
 	@$(PYTHON) tools/labs.py $(if $(K),-k $(K))
 
@@ -443,6 +453,7 @@ clean:
 	rm -rf $(BUILD)
 
 .PHONY: all dtbs host fuzzers fuzz firmware hikey960 run debug debug-image trace trace-log labs \
+	readme-picture \
 	bench profile experiment experiments compare linux-source test lint format fresh-check \
 	clean
 -include $(shell find $(BUILD)/k -name '*.d' 2>/dev/null)

@@ -19,7 +19,7 @@ static int timer_irq = -1;
 /* Boot option speed_stall=spin|wfi (default wfi): how arm_timer_stall_until()
  * waits. Under -icount a vCPU in wfi gives its round-robin share of the one
  * instruction per ns to the busy ones, so with every CPU busy a stalling LITTLE
- * speeds the bigs up; a spinning stall keeps its share (README "speed="). */
+ * speeds the bigs up; a spinning stall keeps its share (docs/speed.md). */
 static bool stall_spin;
 
 u64 arm_timer_freq(void)

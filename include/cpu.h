@@ -1,6 +1,6 @@
 /* cpu.h - CPU hotplug at run time (kernel/cpu.c): take a CPU offline and
  * bring it back, as Linux's cpu_down()/cpu_up() do (semantics in
- * README.md "CPU hotplug"). Task context only; one operation at a time. */
+ * docs/hotplug.md). Task context only; one operation at a time. */
 #ifndef CPU_H
 #define CPU_H
 

@@ -149,7 +149,7 @@ static inline unsigned int cpumask_find_from(const cpumask_t *m, unsigned int st
 {
 	for (unsigned int i = start / 64; start < NR_CPUS && i < CPUMASK_WORDS; i++) {
 		/* relaxed (READ_ONCE): shared masks change under the walk; with
-		 * plain loads a 64-CPU boot ran differently (README, "More CPUs") */
+		 * plain loads a 64-CPU boot ran differently (docs/machines.md, "More CPUs") */
 		u64 w = __atomic_load_n(&m->bits[i], __ATOMIC_RELAXED);
 
 		if (i == start / 64)

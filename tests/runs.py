@@ -83,6 +83,8 @@ RUNS = [
     {"name": "ktap-parser", "kind": "pyunit", "path": "tools/test_ktap.py"},
     # make labs' excerpts: rendering, rewriting, and the check (a hand edit fails).
     {"name": "labs-tool", "kind": "pyunit", "path": "tools/test_labs.py"},
+    # Every relative link in every .md resolves, file and #anchor (GitHub's anchor names).
+    {"name": "md-links", "kind": "pyunit", "path": "tools/test_mdlinks.py"},
     # tools/deps.sh's turns (two at once: one apt-get at a time, one install) and make
     # test's single install step before its parallel sub-makes (issue 25).
     {"name": "deps-tool", "kind": "pyunit", "path": "tools/test_deps.py"},
@@ -1065,7 +1067,19 @@ LAB2_SCRIPT = [
     ("poweroff", "poweroff\r", []),
 ]
 
+# A lab's picture (LAB_PICTURES): `trace start` with the events the picture draws, `trace
+# stop` and `trace dump` around the stretch it shows; make labs draws the dump.
+def trace_steps(events, tag=""):
+    """(start, [stop, dump]) steps of a traced stretch."""
+    return (("trace-on" + tag, "trace start %s\r" % " ".join(events), [r"^trace: on"]),
+            [("trace-off" + tag, "trace stop\r", [r"^trace: off"]),
+             ("trace-dump" + tag, "trace dump\r", [r"^# littlebig trace end"])])
+
+
+SCHED_EVENTS = ["sched_switch", "sched_migrate_task", "cpu_frequency", "sched_pelt_se"]
+LAB3_TRACE, LAB3_DUMP = trace_steps(SCHED_EVENTS)
 LAB3_SCRIPT = [
+    LAB3_TRACE,
     ("spawn-big", "spawn p work=4000 period=16000 cpus=4\r", [r"spawned p pid \d+"]),
     ("sleep-20", "sleep 20\r", []),
     ("ps-20", "ps\r", [r"^ +\d+ p +4 "]),
@@ -1074,6 +1088,7 @@ LAB3_SCRIPT = [
     ("spawn-little", "spawn q work=4000 period=16000 cpus=0\r", [r"spawned q pid \d+"]),
     ("sleep-400", "sleep 400\r", []),
     ("ps-invariant", "ps\r", [lab3_util("p", 4, 16), lab3_util("q", 4, 16)]),
+] + LAB3_DUMP + [
     ("poweroff", "poweroff\r", []),
 ]
 
@@ -1086,8 +1101,10 @@ LAB4_SCRIPT = [
     ("poweroff", "poweroff\r", []),
 ]
 
+LAB5_TRACE, LAB5_DUMP = trace_steps(SCHED_EVENTS)
 LAB5_SCRIPT = [
     ("spin-up", "run spin up\r", [lab5_spin_up]),
+    LAB5_TRACE,
     ("spawn-big", "spawn big cpus=0\r", [r"spawned big pid \d+"]),
     ("sleep", "sleep 100\r", []),
     ("top-misfit", "top -c -n 1\r", [r"^cluster 0: capacity 462, misfit above util 369$",
@@ -1095,37 +1112,48 @@ LAB5_SCRIPT = [
                                       r"pinned: not a misfit"]),
     ("let-go", "taskset big 0-7\r", [r"affinity 0-7"]),
     ("sleep-moved", "sleep 300\r", []),
+] + LAB5_DUMP + [
     ("why-moved", "why big\r",
      [r"^why \d+ \(big\): fair, on CPU [4-7] \(capacity_orig 1024",
       r"^last balance move: \d+\.\d{3} s, CPU 0 -> CPU [4-7], DIE domain, active balance"]),
     ("poweroff", "poweroff\r", []),
 ]
 
+LAB6_TRACE, LAB6_DUMP = trace_steps(SCHED_EVENTS)
 LAB6_SCRIPT = [
     ("schedutil", "cpufreq governor all schedutil\r",
      [r"^policy0 cpus=0-3 governor=schedutil", r"^policy1 cpus=4-7 governor=schedutil"]),
+    LAB6_TRACE,
     ("spawn-half", "spawn m work=8000 period=16000 cpus=4\r", [r"spawned m pid \d+"]),
     ("sleep", "sleep 400\r", []),
+] + LAB6_DUMP + [
     ("cpus-opp", "cpus\r", [r"^ +4 +1 +1024 +\d+ +\d+ ", lab6_opps(4, 8, 16)]),
     ("stats", "cpufreq stats 1\r", [r"^cpufreq: policy1 governor=schedutil ",
                                     r"^ +: +903000 +1421000 .* time_in_state_ms$"]),
     ("poweroff", "poweroff\r", []),
 ]
 
+# Lab 7 traces cpu_idle too: the picture draws each cluster's power as the meter counts it.
+LAB7_TRACE_ON, LAB7_DUMP_ON = trace_steps(SCHED_EVENTS + ["cpu_idle"], "-on")
+LAB7_TRACE_OFF, LAB7_DUMP_OFF = trace_steps(SCHED_EVENTS + ["cpu_idle"], "-off")
 LAB7_SCRIPT = [
     ("schedutil-eas", "cpufreq governor all schedutil\r", [r"EAS on: 2 performance domains"]),
     ("eas", "eas 200\r", [r"^eas: util=200 on cpu0: pd0 energy \d+ \+ \d+",
                            r"^eas: util=200 on cpu7: pd1 energy \d+ \+ \d+"]),
+    LAB7_TRACE_ON,
     ("spawn-small", "spawn s work=1000 period=16000\r", [r"spawned s pid \d+"]),
     ("sleep-on", "sleep 300\r", []),
+] + LAB7_DUMP_ON + [
     ("why-eas", "why s\r", [r"rule: find_energy_efficient_cpu\(\)", lab7_eas_cpu]),
     ("energy-reset-on", "energy reset\r", [r"^energy since_ms=\d+ "]),
     ("sleep-meter-on", "sleep 1000\r", []),
     ("energy-on", "energy\r", [lab7_watts("on")]),
     ("no-eas", "features NO_EAS\r", [r"EAS off: NO_EAS"]),
     ("kill-s", "kill s\r", [r"killed \d+"]),
+    LAB7_TRACE_OFF,
     ("spawn-t", "spawn t work=1000 period=16000\r", [r"spawned t pid \d+"]),
     ("sleep-off", "sleep 300\r", []),
+] + LAB7_DUMP_OFF + [
     ("why-no-eas", "why t\r", [r"!find_energy_efficient_cpu"]),
     ("energy-reset-off", "energy reset\r", [r"^energy since_ms=\d+ "]),
     ("sleep-meter-off", "sleep 1000\r", []),
@@ -1192,12 +1220,26 @@ LAB_EXCERPTS = {
                    ("sleep-moved", None), ("why-moved", r"^last balance", 1)]},
 }
 
+# Each lab's pictures: {name: {"panels": [(the `trace dump` step, panel title)], "power":
+# draw each cluster's power (needs cpu_idle), "title": over the panels}}. make labs writes
+# docs/labs/img/NAME.csv (the timeline's data) and NAME.png (drawn from it); make test
+# compares the CSV with a fresh run's (tools/labs.py), not the pixels.
+LAB_PICTURES = {
+    3: {"03-pelt": {"panels": [("trace-dump", "lab 3: p on big CPU 4, then q on LITTLE CPU 0")]}},
+    5: {"05-misfit": {"panels": [("trace-dump", "lab 5: big pinned to LITTLE cpu0, then let go")]}},
+    6: {"06-schedutil": {"panels": [("trace-dump", "lab 6: m (8 ms every 16 ms) on CPU 4, "
+                                                   "schedutil")]}},
+    7: {"07-eas": {"panels": [("trace-dump-on", "lab 7: EAS on, task s"),
+                              ("trace-dump-off", "lab 7: NO_EAS, task t")], "power": True}},
+}
+
 # kind "script": the steps are read by the kernel from the initrd (boot option script),
 # so no host timing enters the session: the same Image prints the same output.
 RUNS += [
     {"name": "lab%d-%s" % (n, what), "kind": "script", "release": True,
      "qemu": QEMU_BL44, "script": script, "timeout": 120, "idle_timeout": 60,
-     "doc": "docs/labs/%02d-%s.md" % (n, what), "excerpts": LAB_EXCERPTS[n]}
+     "doc": "docs/labs/%02d-%s.md" % (n, what), "excerpts": LAB_EXCERPTS[n],
+     "pictures": LAB_PICTURES.get(n, {})}
     for n, what, script in ((1, "topology", LAB1_SCRIPT), (2, "cfs-nice", LAB2_SCRIPT),
                             (3, "pelt", LAB3_SCRIPT), (4, "asym-wakeup", LAB4_SCRIPT),
                             (5, "misfit", LAB5_SCRIPT), (6, "schedutil", LAB6_SCRIPT),

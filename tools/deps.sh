@@ -60,7 +60,8 @@ check() {
 	need qemu-efi-aarch64 test -e /usr/share/qemu-efi-aarch64/QEMU_EFI.fd
 	need u-boot-tools have mkenvimage
 	need mkbootimg have mkbootimg
-	# Trace timelines (make trace, tools/trace.py); Debian's python, not a venv's.
+	# Trace timelines (make trace, tools/trace.py; make labs' pictures, which make test's
+	# labs-tool draws too); Debian's python, not a venv's.
 	need python3-matplotlib /usr/bin/python3 -c 'import matplotlib'
 	# make lint (tools/lint.py; a run of make test). clang-format's output depends on its
 	# version: the tree is formatted with Debian 12's clang-format 14.

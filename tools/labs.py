@@ -11,7 +11,11 @@ Owns: rendering a lab run's session into the excerpts its entry in tests/runs.py
     <!-- /excerpt -->
 
 rewriting the blocks (`make labs`) and comparing them with a fresh run (`make test`,
-through tools/runtests.py's kind "script"). Not the runs themselves: a lab run boots
+through tools/runtests.py's kind "script"). The same for a lab's pictures (tests/runs.py
+"pictures"): each is a timeline of `trace dump`s in the session, kept as the data it is
+drawn from (docs/labs/img/NAME.csv, tools/trace.py timeline_csv) and as a PNG drawn from
+that data (tools/trace.py csvplot, Debian's matplotlib); make test compares the data,
+never the pixels. Not the runs themselves: a lab run boots
 with its steps in the initrd (boot option `script`), so no host input reaches the
 machine and, under -icount, the same Image prints the same session (tools/runtests.py:
 boot_script).
@@ -21,14 +25,21 @@ boot_script).
 
 import argparse
 import difflib
+import importlib.util
 import os
 import re
+import subprocess
 import sys
 
 PROMPT = "littlebig> "
 BEGIN_RE = re.compile(r"^<!-- excerpt: ([\w-]+) -->$")
 END = "<!-- /excerpt -->"
 ANSI_RE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+# The pictures' data and drawing: tools/trace.py (loaded by path: "trace" is also a
+# stdlib module), drawn by Debian's python3 (matplotlib: tools/deps.sh), as make trace does.
+TOOLS = os.path.dirname(os.path.abspath(__file__))
+PLOT_PYTHON = "/usr/bin/python3"
+DIFF_LINES = 30  # of a picture's data diff (the rest is counted)
 # Compared as written except these, blanked on both sides (an excerpt may show them):
 # addresses move with the build's layout, not with the scheduler.
 MASKS = [(re.compile(r"0x[0-9a-f]{8,}"), "0x<address>")]
@@ -148,7 +159,117 @@ def compare(run, log_text):
         if name not in fresh:
             res.append((name, ["%s has a block %r that run %s does not make"
                                % (doc, name, run["name"])]))
+    return res + [("picture-" + n, d) for n, d in compare_pictures(run, log_text)]
+
+
+def ktrace():
+    """tools/trace.py as a module."""
+    if "lb_trace" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("lb_trace", os.path.join(TOOLS, "trace.py"))
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        sys.modules["lb_trace"] = mod
+    return sys.modules["lb_trace"]
+
+
+def picture_paths(run, name):
+    """(data CSV, PNG) of a lab picture: docs/labs/img/NAME.csv and .png."""
+    base = os.path.join(os.path.dirname(run["doc"]), "img", name)
+    return base + ".csv", base + ".png"
+
+
+def fresh_pictures(run, log_text):
+    """{name: CSV lines} of the run's pictures (tests/runs.py "pictures": {name: {"panels":
+    [(step, title)], "power": bool}}): each panel is the first trace that step's output
+    holds (a `trace dump`), titled with what it did (tools/trace.py half_stats); the
+    clusters, capacities and (with "power") energy model come from the session's
+    topology lines."""
+    tr = ktrace()
+    boot, steps = split_session(log_text)
+    by_name = dict(zip([s[0] for s in run["script"]], steps))
+    text = "\n".join(clean(l) for l in log_text.split("\n"))
+    clusters = tr.clusters_from_log(text) or [tr.cpulist("0-3"), tr.cpulist("4-7")]
+    out = {}
+    for name, spec in run.get("pictures", {}).items():
+        panels = []
+        for step, title in spec["panels"]:
+            if step not in by_name:
+                raise KeyError("no step %r in the run" % step)
+            blocks = tr.extract("\n".join(by_name[step][1]))
+            if not blocks:
+                raise KeyError("step %r printed no trace" % step)
+            events, _ = tr.parse_lenient(blocks[0])
+            if not events:
+                raise KeyError("step %r's trace has no events" % step)
+            panels.append(("%s\n%s" % (title, tr.half_stats(events, clusters)), events))
+        model = tr.power_model_from_log(text) if spec.get("power") else None
+        tls = tr.panel_timelines(panels, clusters, model, tr.capacities_from_log(text))
+        csv, png = picture_paths(run, name)
+        out[name] = tr.timeline_csv(
+            tls, clusters, "%s: the data of %s, from run %s's trace dump(s) (tools/labs.py:\n"
+            "make labs writes both; make test compares this file with a fresh run)"
+            % (os.path.basename(csv), os.path.basename(png), run["name"]))
+    return out
+
+
+def read_lines(path):
+    with open(path) as f:
+        return f.read().split("\n")[:-1]
+
+
+def compare_pictures(run, log_text):
+    """[(picture name, None if its committed data equals this run's, else diagnostics)]."""
+    res = []
+    try:
+        fresh = fresh_pictures(run, log_text)
+    except (KeyError, ValueError) as e:
+        return [(name, ["picture %s: %s" % (name, e)]) for name in run.get("pictures", {})]
+    for name, lines in fresh.items():
+        csv, _ = picture_paths(run, name)
+        try:
+            committed = read_lines(csv)
+        except OSError as e:
+            res.append((name, ["cannot read %s: %s (`make labs` writes it)" % (csv, e)]))
+            continue
+        if committed == lines:
+            res.append((name, None))
+            continue
+        diff = list(difflib.unified_diff(committed, lines, csv + " (committed)", "this run",
+                                         lineterm="", n=0))
+        more = len(diff) - DIFF_LINES
+        res.append((name, diff[:DIFF_LINES] + (["... %d more diff lines" % more] if more > 0
+                                                else []) +
+                    ["the picture's data differs from this run's trace: `make labs` redraws "
+                     "it (then check the lab's text still fits)"]))
     return res
+
+
+def draw(run, name, title=""):
+    """The PNG of a picture from its committed data (tools/trace.py csvplot)."""
+    csv, png = picture_paths(run, name)
+    subprocess.run([PLOT_PYTHON, os.path.join(TOOLS, "trace.py"), "csvplot", csv, png] +
+                   (["--title", title] if title else []), check=True)
+
+
+def rewrite_pictures(run, log_text):
+    """Write each picture's data, and draw its PNG when the data changed or the PNG is
+    missing; returns the file names that changed."""
+    changed = []
+    for name, lines in fresh_pictures(run, log_text).items():
+        csv, png = picture_paths(run, name)
+        try:
+            same = read_lines(csv) == lines
+        except OSError:
+            same = False
+        if not same:
+            os.makedirs(os.path.dirname(csv), exist_ok=True)
+            with open(csv, "w") as f:
+                f.write("\n".join(lines) + "\n")
+            changed.append(os.path.basename(csv))
+        if not same or not os.path.exists(png):
+            draw(run, name, run["pictures"][name].get("title", ""))
+            changed.append(os.path.basename(png))
+    return changed
 
 
 def rewrite(run, log_text):
@@ -203,9 +324,9 @@ def main(argv=None):
             print("labs.py: %s not rewritten" % run["doc"])
             bad += 1
             continue
-        changed = rewrite(run, text)
-        print("labs.py: %s: %d excerpt(s), %s" % (
-            run["doc"], len(run["excerpts"]),
+        changed = rewrite(run, text) + rewrite_pictures(run, text)
+        print("labs.py: %s: %d excerpt(s), %d picture(s), %s" % (
+            run["doc"], len(run["excerpts"]), len(run.get("pictures", {})),
             "changed: " + ", ".join(changed) if changed else "unchanged"))
     return 1 if bad else 0
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """test_labs.py - tools/labs.py's own tests: a session split at the prompts, excerpts
 rendered from it, and the comparison that make test does (a hand edit fails, an address
-does not). No boot."""
+does not); a picture's data from a `trace dump` in the session, its PNG drawn from that data
+(Debian's matplotlib, tools/deps.sh), the data compared (a changed value fails). No boot."""
 
 import os
 import sys
@@ -20,6 +21,89 @@ RUN = {"name": "labx", "script": [("ps", "ps\r", []), ("sleep", "sleep 5\r", [])
                                   ("top", "top -n 1\r", []), ("poweroff", "poweroff\r", [])],
        "excerpts": {"ps": [("ps", r"^  PID|^ +\d+ [ab] "), ("sleep", None)],
                     "boot": [("boot", r"^machine|^mm"), ("top", None, 1)]}}
+
+
+def ftrace(ts, comm, pid, cpu, event, fields):
+    return "%16s-%-7d [%03d] d..2. %12.6f: %s: %s\r\n" % (comm, pid, cpu, ts, event, fields)
+
+
+# A session with topology lines and one `trace dump`: x runs on cpu0, migrates to cpu4.
+TRACE_LOG = (
+    "topology: cpu=0 mpidr=0x0 cluster=0 freq_domain=0 capacity=462\r\n"
+    "topology: cpu=4 mpidr=0x100 cluster=1 freq_domain=1 capacity=1024\r\n"
+    "littlebig> trace start\r\ntrace: on\r\n"
+    "littlebig> trace dump\r\n# littlebig trace begin\r\n# tracer: nop\r\n" +
+    ftrace(1.0, "<idle>", 0, 0, "cpu_frequency", "state=533000 cpu_id=0") +
+    ftrace(1.0, "<idle>", 0, 4, "cpu_frequency", "state=2362000 cpu_id=4") +
+    ftrace(1.001, "<idle>", 0, 0, "sched_switch", "prev_comm=swapper/0 prev_pid=0 prev_prio=120 "
+           "prev_state=R ==> next_comm=x next_pid=5 next_prio=120") +
+    ftrace(1.002, "x", 5, 0, "sched_pelt_se", "cpu=0 path=(null) comm=x pid=5 load=10 util=300 "
+           "util_est=0") +
+    ftrace(1.003, "x", 5, 0, "sched_switch", "prev_comm=x prev_pid=5 prev_prio=120 prev_state=R "
+           "==> next_comm=swapper/0 next_pid=0 next_prio=120") +
+    ftrace(1.004, "<idle>", 0, 4, "sched_migrate_task", "comm=x pid=5 prio=120 orig_cpu=0 "
+           "dest_cpu=4") +
+    ftrace(1.005, "<idle>", 0, 4, "sched_switch", "prev_comm=swapper/4 prev_pid=0 prev_prio=120 "
+           "prev_state=R ==> next_comm=x next_pid=5 next_prio=120") +
+    ftrace(1.0075, "x", 5, 4, "sched_pelt_se", "cpu=4 path=(null) comm=x pid=5 load=10 util=420 "
+           "util_est=0") +
+    "# littlebig trace end\r\nlittlebig> poweroff\r\n")
+TRACE_RUN = {"name": "labt", "script": [("trace-on", "trace start\r", []),
+                                        ("trace-dump", "trace dump\r", []),
+                                        ("poweroff", "poweroff\r", [])],
+             "excerpts": {}, "pictures": {"9-x": {"panels": [("trace-dump", "x moves")]}}}
+
+
+class Pictures(unittest.TestCase):
+    def run_in_tmp(self):
+        d = tempfile.mkdtemp()
+        self.addCleanup(lambda: __import__("shutil").rmtree(d))
+        doc = os.path.join(d, "09-x.md")
+        with open(doc, "w") as f:
+            f.write("# Lab\n")
+        return dict(TRACE_RUN, doc=doc)
+
+    def test_data(self):
+        csv = labs.fresh_pictures(dict(TRACE_RUN, doc="docs/labs/09-x.md"), TRACE_LOG)["9-x"]
+        self.assertIn("panel,kind,cpu,start_ms,end_ms,task,value", csv)
+        self.assertIn(",cluster,0,,,0-0,462/369.6", csv)
+        self.assertIn(",cluster,4,,,4-4,1024/819.2", csv)
+        self.assertIn('1,panel,,0.000,7.500,"x moves\\n0.008 s, 1 migrations, frequency '
+                      'changes: 0 / 0",', csv)
+        self.assertIn("1,run,0,1.000,3.000,x,", csv)
+        self.assertIn("1,run,4,5.000,7.500,x,", csv)
+        self.assertIn("1,freq,4,0.000,,,2362", csv)
+        self.assertIn("1,util,,7.500,,x-5,420", csv)
+        # Read back as the timeline that was written (what the PNG is drawn from).
+        tr = labs.ktrace()
+        clusters, panels = tr.read_timeline_csv(csv)
+        self.assertEqual(clusters, [[0], [4]])
+        self.assertEqual(panels[0][0].split("\n")[0], "x moves")
+        tl = panels[0][1]
+        self.assertEqual(tl["runs"][4], [(0.005, 0.0075, "x")])
+        self.assertEqual(tl["util"]["x-5"], [(0.002, 300), (0.0075, 420)])
+        self.assertEqual(tl["capacity"], [(0, 462, 369.6), (1, 1024, 819.2)])
+
+    def test_write_draw_compare(self):
+        run = self.run_in_tmp()
+        csv, png = labs.picture_paths(run, "9-x")
+        res = dict(labs.compare_pictures(run, TRACE_LOG))
+        self.assertIn("make labs", res["9-x"][0])  # no data yet
+        self.assertEqual(labs.rewrite_pictures(run, TRACE_LOG), ["9-x.csv", "9-x.png"])
+        with open(png, "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+        self.assertEqual(labs.compare_pictures(run, TRACE_LOG), [("9-x", None)])
+        self.assertEqual(labs.rewrite_pictures(run, TRACE_LOG), [])
+        with open(csv) as f:
+            text = f.read()
+        with open(csv, "w") as f:
+            f.write(text.replace("1,util,,7.500,,x-5,420", "1,util,,7.500,,x-5,421"))
+        diag = dict(labs.compare_pictures(run, TRACE_LOG))["9-x"]
+        self.assertIn("-1,util,,7.500,,x-5,421", diag)
+        self.assertIn("+1,util,,7.500,,x-5,420", diag)
+        self.assertIn("make labs", diag[-1])
+        # The excerpt check carries the pictures' (a run's one list of cases).
+        self.assertIn(("picture-9-x", diag), labs.compare(run, TRACE_LOG))
 
 
 class Labs(unittest.TestCase):

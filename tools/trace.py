@@ -19,6 +19,8 @@ Debian's python3-matplotlib (tools/deps.sh), hence /usr/bin/python3.
     tools/trace.py log LOG [OUTDIR]              every `trace dump` in a console log
                                                  (make run LOG=FILE) -> LOG-N.txt and
                                                  LOG-N.png (make trace-log LOG=FILE)
+    tools/trace.py csvplot CSV OUT.png           a timeline CSV (timeline_csv: the data of a
+                                                 lab's picture, docs/labs/img/) as a PNG
     tools/trace.py spinup OUT.png LOG...         `spin up trace`'s util samples ("# up"
                                                  lines, either kernel: make compare
                                                  --trace-up) on one time axis, with the
@@ -293,6 +295,19 @@ def capacity_lines(clusters, caps):
     return out
 
 
+def panel_timelines(panels, clusters, model=None, caps=None):
+    """[(title, events)] -> [(title, timeline)], each timeline with its clusters'
+    power (given a power model) and capacity lines (given caps)."""
+    out = []
+    for title, ev in panels:
+        tl = timeline(ev)
+        if model:
+            tl["power"] = cluster_power(ev, model, clusters)
+        tl["capacity"] = capacity_lines(clusters, caps or {})
+        out.append((title, tl))
+    return out
+
+
 def plot_panels(panels, out, clusters=("0-3", "4-7"), suptitle="", ncols=None, model=None,
                 caps=None):
     """panels: [(title, events)] on one time scale (the longest panel's), one
@@ -300,16 +315,19 @@ def plot_panels(panels, out, clusters=("0-3", "4-7"), suptitle="", ncols=None, m
     frequency (and each cluster's power, dashed, given the power model of
     power_model_from_log), util_avg (with each cluster's capacity and misfit
     threshold, given caps {cpu: capacity} from capacities_from_log)."""
+    clusters = [cpulist(c) if isinstance(c, str) else c for c in clusters]
+    plot_timelines(panel_timelines(panels, clusters, model, caps), out, clusters, suptitle,
+                   ncols)
+
+
+def plot_timelines(panels, out, clusters, suptitle="", ncols=None):
+    """plot_panels' drawing, from [(title, timeline)] (a timeline as timeline() makes it,
+    or as read back from a CSV by read_timeline_csv)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    clusters = [cpulist(c) if isinstance(c, str) else c for c in clusters]
-    tls = [timeline(ev) for _, ev in panels]
-    for tl, (_, ev) in zip(tls, panels):
-        if model:
-            tl["power"] = cluster_power(ev, model, clusters)
-        tl["capacity"] = capacity_lines(clusters, caps or {})
+    tls = [tl for _, tl in panels]
     color = _colors(tls)
     n = len(panels)
     ncols = ncols or n
@@ -343,6 +361,101 @@ def plot_panels(panels, out, clusters=("0-3", "4-7"), suptitle="", ncols=None, m
     fig.tight_layout(rect=(0, 0, 1, 1 - 0.4 / (8 * nrows)))  # half an inch for the suptitle
     fig.savefig(out, dpi=72)
     plt.close(fig)
+
+
+# ---- a timeline as a CSV: the data a picture is drawn from, compared by make test ----------
+
+CSV_HEADER = "panel,kind,cpu,start_ms,end_ms,task,value"
+
+
+def _ms(t):
+    return "%.3f" % (t * 1000)
+
+
+def timeline_csv(panels, clusters, comment=""):
+    """[(title, timeline)] (panel_timelines) -> the CSV lines of everything
+    plot_timelines draws, times in ms from each panel's first event (the trace's us):
+    per panel its title and length; per cluster its CPUs, capacity and misfit threshold;
+    each running interval (run), each cluster's frequency steps (freq, MHz), each user
+    task's util_avg samples (util) and each cluster's power steps (power, W)."""
+    import csv
+    import io
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    caps = {}
+    for _, tl in panels:
+        for k, cap, thr in tl.get("capacity", []):
+            caps[k] = (cap, thr)
+    for k, cl in enumerate(clusters):
+        cap, thr = caps.get(k, ("", ""))
+        w.writerow(["", "cluster", cl[0], "", "", "%d-%d" % (cl[0], cl[-1]),
+                    "%s/%s" % (cap, "%.1f" % thr if thr != "" else "")])
+    for n, (title, tl) in enumerate(panels, 1):
+        t0 = tl["t0"]
+        w.writerow([n, "panel", "", _ms(0), _ms(tl["t1"] - t0), title.replace("\n", "\\n"),
+                    ""])
+        for c in sorted(tl["runs"]):
+            for ts, te, comm in tl["runs"][c]:
+                w.writerow([n, "run", c, _ms(ts - t0), _ms(te - t0), comm, ""])
+        for c in sorted(tl["freq"]):
+            for ts, mhz in tl["freq"][c]:
+                w.writerow([n, "freq", c, _ms(ts - t0), "", "", "%g" % mhz])
+        for task in sorted(tl["util"]):
+            if IDLE_OR_SYSTEM.match(task.rsplit("-", 1)[0]):
+                continue
+            for ts, u in tl["util"][task]:
+                w.writerow([n, "util", "", _ms(ts - t0), "", task, u])
+        for k, pts in enumerate(tl.get("power") or []):
+            for ts, watts in pts:
+                w.writerow([n, "power", k, _ms(ts - t0), "", "", "%.6f" % watts])
+    head = ["# " + l for l in comment.splitlines()] + [CSV_HEADER]
+    return head + buf.getvalue().splitlines()
+
+
+def read_timeline_csv(lines):
+    """timeline_csv's lines -> (clusters, [(title, timeline)]), times back in s."""
+    import csv
+    rows = list(csv.reader([l for l in lines if l and not l.startswith("#")]))
+    if not rows or ",".join(rows[0]) != CSV_HEADER:
+        raise ValueError("not a timeline CSV (header %r)" % CSV_HEADER)
+    clusters, capacity, panels = [], [], {}
+    for panel, kind, cpu, start, end, task, value in rows[1:]:
+        if kind == "cluster":
+            clusters.append(cpulist(task))
+            cap, _, thr = value.partition("/")
+            if cap:
+                capacity.append((len(clusters) - 1, int(cap), float(thr)))
+            continue
+        tl = panels.setdefault(int(panel), {"title": "", "t0": 0.0, "t1": 0.0, "runs": {},
+                                            "freq": {}, "util": {}, "power": []})
+        t = float(start) / 1000
+        if kind == "panel":
+            tl["title"], tl["t1"] = task.replace("\\n", "\n"), float(end) / 1000
+        elif kind == "run":
+            tl["runs"].setdefault(int(cpu), []).append((t, float(end) / 1000, task))
+        elif kind == "freq":
+            tl["freq"].setdefault(int(cpu), []).append((t, float(value)))
+        elif kind == "util":
+            tl["util"].setdefault(task, []).append((t, int(value)))
+        elif kind == "power":
+            while len(tl["power"]) <= int(cpu):
+                tl["power"].append([])
+            tl["power"][int(cpu)].append((t, float(value)))
+        else:
+            raise ValueError("unknown row kind %r" % kind)
+    out = []
+    for n in sorted(panels):
+        tl = panels[n]
+        tl["capacity"] = capacity
+        out.append((tl.pop("title"), tl))
+    return clusters, out
+
+
+def cmd_csvplot(args):
+    """A timeline CSV (timeline_csv; tools/labs.py writes the labs') -> one PNG."""
+    with open(args.csv) as f:
+        clusters, panels = read_timeline_csv(f.read().splitlines())
+    plot_timelines(panels, args.out, clusters, args.title, args.ncols)
 
 
 def pair_layout(labels):
@@ -632,6 +745,11 @@ def main(argv=None):
     p.add_argument("log")
     p.add_argument("outdir", nargs="?", default=None)
     p.add_argument("--clusters", default="0-3,4-7")
+    p = sub.add_parser("csvplot")
+    p.add_argument("csv")
+    p.add_argument("out")
+    p.add_argument("--title", default="")
+    p.add_argument("--ncols", type=int, default=None)
     p = sub.add_parser("spinup")
     p.add_argument("out")
     p.add_argument("logs", nargs="+")
@@ -658,6 +776,8 @@ def main(argv=None):
         cmd_log(args)
     elif args.cmd == "spinup":
         cmd_spinup(args)
+    elif args.cmd == "csvplot":
+        cmd_csvplot(args)
     else:
         cmd_record(args)
 

@@ -145,7 +145,7 @@ static int bench_smoke(void)
 	return 0;
 }
 
-/* "experiment=cost": what a machine's size costs (README, "More CPUs"): when
+/* "experiment=cost": what a machine's size costs (docs/machines.md, "More CPUs"): when
  * the last CPU came online, one full wakeup scan and one load-balance pass's
  * statistics, in emulated ns, measured on this (the boot) CPU with the others
  * idle. Printed, not judged. */

@@ -56,7 +56,7 @@ bool speed_emulated_machine(void)
  * n CPUs execute (at 1/1 while none does), so a CPU's V progress while it
  * executes is its own share of -icount's one instruction per ns. V is in
  * ns << PS_SHIFT. Not the default: with it e4-short-qemu-bl44-1c's off half
- * woke its probe on big (23 of 30; elapsed 0), not understood yet; README
+ * woke its probe on big (23 of 30; elapsed 0), not understood yet; docs/speed.md
  * "speed=" has both measured. The default charges emulated busy time. */
 #define PS_SHIFT 8
 static bool speed_ps;
