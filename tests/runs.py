@@ -83,6 +83,8 @@ RUNS = [
     {"name": "ktap-parser", "kind": "pyunit", "path": "tools/test_ktap.py"},
     # make labs' excerpts: rendering, rewriting, and the check (a hand edit fails).
     {"name": "labs-tool", "kind": "pyunit", "path": "tools/test_labs.py"},
+    # What make test and make labs share (tools/qemu_run.py), and no import circle in tools/.
+    {"name": "qemu-run-tool", "kind": "pyunit", "path": "tools/test_qemu_run.py"},
     # tools/deps.sh's turns (two at once: one apt-get at a time, one install) and make
     # test's single install step before its parallel sub-makes (issue 25).
     {"name": "deps-tool", "kind": "pyunit", "path": "tools/test_deps.py"},
