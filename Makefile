@@ -210,6 +210,7 @@ $(HIKEY960)/Image: $(BUILD)/Image
 HOST_PORTABLE := $(wildcard lib/cpumask.c lib/dtb.c lib/printf.c lib/rbtree.c lib/strlcpy.c \
 	kernel/ktest.c \
 	kernel/sched/pelt.c kernel/sched/cpufreq_math.c kernel/sched/topology.c \
+	kernel/sched/topology_print.c \
 	kernel/sched/cacheinfo.c kernel/sched/cache.c kernel/shell_parse.c \
 	kernel/bench/rtapp_parse.c kernel/bench/eas_model.c kernel/initrd.c)
 HOSTCFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter \
