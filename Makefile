@@ -212,6 +212,7 @@ $(HIKEY960)/Image: $(BUILD)/Image
 HOST_PORTABLE := $(wildcard lib/cpumask.c lib/dtb.c lib/printf.c lib/rbtree.c lib/strlcpy.c \
 	kernel/ktest.c \
 	kernel/sched/pelt.c kernel/sched/cpufreq_math.c kernel/sched/topology.c \
+	kernel/sched/topology_print.c \
 	kernel/sched/cacheinfo.c kernel/sched/cache.c kernel/shell_parse.c \
 	kernel/bench/rtapp_parse.c kernel/bench/eas_model.c kernel/initrd.c)
 HOSTCFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter \
@@ -221,10 +222,10 @@ HOST_TESTS := $(wildcard tests/host/*.c)
 # The scheduler itself and the portable kernel files it calls, on tests/host/fake_arch.c
 # (test_sched.c); only unittests links them: they need an arch. Built with the debug
 # checks (include/lockdep.h): a report fails the case (fake_arch.c).
-HOST_SCHED := $(addprefix kernel/sched/,core.c fair.c fair_energy.c fair_pelt.c fair_group.c \
-	balance.c nohz.c rt.c idle.c deadline.c features.c stats.c cpuidle.c energy.c speed.c \
-	uclamp.c group.c why.c native.c cpupri.c cpudl.c deadline_push.c push_pull.c \
-	fair_eevdf.c) \
+HOST_SCHED := $(addprefix kernel/sched/,core.c syscalls.c cpu_work.c fair.c fair_select.c \
+	fair_energy.c fair_pelt.c fair_group.c balance.c nohz.c rt.c idle.c deadline.c features.c \
+	stats.c cpuidle.c energy.c speed.c uclamp.c group.c why.c native.c cpupri.c cpudl.c \
+	deadline_push.c push_pull.c fair_eevdf.c) \
 	kernel/arch_topology.c kernel/smp.c kernel/timer.c kernel/wait.c kernel/mutex.c \
 	kernel/bootargs.c kernel/lockdep.c
 # Drivers whose protocol half is pure (its MMIO through accessors): host-tested on a model.

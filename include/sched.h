@@ -293,8 +293,8 @@ void resched_cpu(unsigned int cpu);
 bool need_resched(void);
 u64 cpu_nr_switches(unsigned int cpu);
 unsigned int cpu_nr_running(unsigned int cpu);
-/* Policy and priority: SCHED_NORMAL/BATCH/IDLE take nice (-20..19), FIFO/RR
- * take rt_priority 1..99. Return 0 or -1 for invalid values. */
+/* kernel/sched/syscalls.c. Policy and priority: SCHED_NORMAL/BATCH/IDLE take nice
+ * (-20..19), FIFO/RR take rt_priority 1..99. Return 0 or -1 for invalid values. */
 int sched_setscheduler(struct task_struct *p, unsigned int policy, unsigned int rt_priority);
 /* Linux: sched_setattr(): any policy; SCHED_DEADLINE takes sched_runtime <=
  * sched_deadline <= sched_period (period 0: = deadline). 0, -EINVAL for
@@ -327,8 +327,8 @@ unsigned int uclamp_rq_value(unsigned int cpu, enum uclamp_id clamp_id);
 int sched_uclamp_sysctl(unsigned int util_min, unsigned int util_max, unsigned int rt_default);
 void sched_uclamp_sysctl_get(unsigned int *util_min, unsigned int *util_max,
 			     unsigned int *rt_default);
-/* Consume `units` of emulated CPU work (ns on the biggest CPU at its top
- * OPP): the task stays running, the CPU waits for the completion deadline. */
+/* kernel/sched/cpu_work.c: consume `units` of emulated CPU work (ns on the biggest CPU
+ * at its top OPP): the task stays running, the CPU waits for the completion deadline. */
 void cpu_work(u64 units);
 /* Utilization views for tests, the shell and cpufreq. */
 unsigned long task_util(const struct task_struct *p);
@@ -347,7 +347,7 @@ u64 cpu_idle_time_ns(unsigned int cpu);		    /* idle so far, the current stretch
  * turns their timing on or off (one load and branch per update when off). */
 void sched_pelt_stats(bool timing, u64 *updates, u64 *ns);
 /* experiment=cost: emulated ns of one full wakeup scan of the asymmetric domain
- * (fair.c; 0 if symmetric) and of one load-balance pass's statistics at the top
+ * (fair_select.c; 0 if symmetric) and of one load-balance pass's statistics at the top
  * domain (balance.c), on the calling CPU, averaged over `loops`. */
 u64 sched_wakeup_scan_cost_ns(unsigned int loops);
 u64 sched_lb_pass_cost_ns(unsigned int loops);

@@ -169,9 +169,9 @@ struct topology {
  * *topo is large (~20 KB): give it static storage in the kernel. */
 int topology_parse(const struct dtb *dt, struct topology *topo);
 
-/* Print the result, lines prefixed "topology: " with key=value fields: a
- * summary, one line per cpu, per domain level of each cpu, per frequency
- * domain and per energy-model state. Deterministic (no addresses). */
+/* kernel/sched/topology_print.c. Print the result, lines prefixed "topology: " with
+ * key=value fields: a summary, one line per cpu, per domain level of each cpu, per
+ * frequency domain and per energy-model state. Deterministic (no addresses). */
 void topology_print(const struct topology *topo);
 /* Whether topology_print() ran (a trace dump prints it once for tools/trace.py). */
 bool topology_printed(void);

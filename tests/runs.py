@@ -85,6 +85,8 @@ RUNS = [
     {"name": "labs-tool", "kind": "pyunit", "path": "tools/test_labs.py"},
     # Every relative link in every .md resolves, file and #anchor (GitHub's anchor names).
     {"name": "md-links", "kind": "pyunit", "path": "tools/test_mdlinks.py"},
+    # What make test and make labs share (tools/qemu_run.py), and no import circle in tools/.
+    {"name": "qemu-run-tool", "kind": "pyunit", "path": "tools/test_qemu_run.py"},
     # tools/deps.sh's turns (two at once: one apt-get at a time, one install) and make
     # test's single install step before its parallel sub-makes (issue 25).
     {"name": "deps-tool", "kind": "pyunit", "path": "tools/test_deps.py"},

@@ -1,5 +1,5 @@
 /* host_topology.c - build/host/topology FILE.dtb: runs the kernel's own topology
- * parser (kernel/sched/topology.c) on any DTB and prints the lines the kernel
+ * parser (kernel/sched/topology.c, topology_print.c) on any DTB and prints the lines the kernel
  * prints at boot ("topology: ..."). Host only. Exit status: 0, 1 when the
  * tree has no usable cpu (the default-cpu lines are still printed), 2 when
  * the file cannot be read or is not a valid DTB. */

@@ -17,7 +17,7 @@ drawn from (docs/labs/img/NAME.csv, tools/trace.py timeline_csv) and as a PNG dr
 that data (tools/trace.py csvplot, Debian's matplotlib); make test compares the data,
 never the pixels. Not the runs themselves: a lab run boots
 with its steps in the initrd (boot option `script`), so no host input reaches the
-machine and, under -icount, the same Image prints the same session (tools/runtests.py:
+machine and, under -icount, the same Image prints the same session (tools/qemu_run.py:
 boot_script).
 
     tools/labs.py [-k NAME] [--build DIR]     # make labs: boot each lab, rewrite its excerpts
@@ -303,24 +303,25 @@ def main(argv=None):
     args = ap.parse_args(argv)
     os.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     sys.path.insert(0, "tools")
-    import runtests  # noqa: E402  (runs and judges the boots)
+    import qemu_run  # noqa: E402  (runs and judges the boots)
+    from runs import RUNS  # noqa: E402  (tests/, on the path once qemu_run is imported)
 
-    opt = runtests.Options(argparse.Namespace(build=args.build, verbose=args.verbose,
+    opt = qemu_run.Options(argparse.Namespace(build=args.build, verbose=args.verbose,
                                               timeout=None, idle_timeout=None))
-    runs = [r for r in runtests.RUNS if r.get("excerpts") and
+    runs = [r for r in RUNS if r.get("excerpts") and
             (args.pattern is None or args.pattern in r["name"])]
     if not runs:
         print("labs.py: no lab run with excerpts matches %r" % args.pattern, file=sys.stderr)
         return 2
     bad = 0
     for run in runs:
-        out = runtests.Outcome(run["name"], opt.log_path(run["name"]))
-        text = runtests.boot_script(run, opt, out)
+        out = qemu_run.Outcome(run["name"], opt.log_path(run["name"]))
+        text = qemu_run.boot_script(run, opt, out)
         if text is not None:
-            runtests.judge_script(run, text, out)
+            qemu_run.judge_script(run, text, out)
         if text is None or out.total_failed:
             # A session that breaks the lab's promise must not become its excerpt.
-            runtests.report(out, len(run["name"]), opt.verbose)
+            qemu_run.report(out, len(run["name"]), opt.verbose)
             print("labs.py: %s not rewritten" % run["doc"])
             bad += 1
             continue

@@ -1,8 +1,9 @@
 /* core.c - the scheduler core: per-CPU run queues, the class loop of
- * schedule(), wakeups (try_to_wake_up), new tasks, affinity, policy/nice/
- * uclamp, the tick, the rq clocks (task and PELT time), and the emulated
- * work primitive cpu_work(). Policy lives in the classes: fair.c (CFS),
- * rt.c, deadline.c, idle.c (idle and stop). Linux: kernel/sched/core.c.
+ * schedule(), wakeups (try_to_wake_up), new tasks, affinity, the tick, the rq
+ * clocks (task and PELT time), hotplug's migrations. Not the policy/nice/uclamp
+ * setters (syscalls.c) nor the emulated work primitive (cpu_work.c). Policy lives
+ * in the classes: fair.c (CFS), rt.c, deadline.c, idle.c (idle and stop).
+ * Linux: kernel/sched/core.c.
  *
  * Lock order (the one statement of it; the debug build checks it, see
  * include/lockdep.h):
@@ -149,13 +150,13 @@ bool need_resched(void)
 
 /* Linux: enqueue_task()/dequeue_task(): uclamp counts the task before the
  * class sees it (the class's cpufreq update then reads the new clamps). */
-static void enqueue_task(struct rq *rq, struct task_struct *p, int flags)
+void enqueue_task(struct rq *rq, struct task_struct *p, int flags)
 {
 	uclamp_rq_inc(rq, p);
 	p->sched_class->enqueue_task(rq, p, flags);
 }
 
-static void dequeue_task(struct rq *rq, struct task_struct *p, int flags)
+void dequeue_task(struct rq *rq, struct task_struct *p, int flags)
 {
 	uclamp_rq_dec(rq, p);
 	p->sched_class->dequeue_task(rq, p, flags);
@@ -331,7 +332,24 @@ static void task_woken(struct rq *rq, struct task_struct *p)
 		p->sched_class->task_woken(rq, p);
 }
 
-static void cache_pay(void);
+/* A refill still owed when the task is about to wake another or leave the CPU: a stall
+ * now, before its effects reach anyone (cache_charge()). Task context. */
+static void cache_pay(void)
+{
+	struct task_struct *p = current;
+	unsigned long flags;
+	u64 owed;
+
+	if (!READ_ONCE(p->cache.uncredited))
+		return;
+	flags = arch_irq_save();
+	owed = p->cache.uncredited;
+	if (speed_stall_plain(owed)) {
+		p->cache.uncredited = 0;
+		p->cache.stalled_ns += owed;
+	}
+	arch_irq_restore(flags);
+}
 
 /* Linux: try_to_wake_up(). Returns 1 if the task was woken. */
 int wake_up_process_flags(struct task_struct *p, int wake_flags)
@@ -654,7 +672,7 @@ void schedule_tail(struct task_struct *prev)
 /* preempt: called from the IRQ return path (or yield). A task preempted
  * between marking itself sleeping and calling schedule() stays queued, or
  * the wakeup it is about to wait for could be lost (Linux: SM_PREEMPT). */
-static void __schedule(bool preempt)
+void __schedule(bool preempt)
 {
 	unsigned long flags = arch_irq_save();
 	struct rq *rq;
@@ -787,7 +805,7 @@ void cpu_idle_loop(void)
 	}
 }
 
-/* ---- affinity, policy, nice, uclamp --------------------------------------------- */
+/* ---- affinity (the policy, nice, slice and uclamp setters: syscalls.c) ------------- */
 
 /* Change affinity; a task queued or running outside the new mask moves:
  * a queued one at once, a running one by its CPU's stop task (Linux:
@@ -832,306 +850,6 @@ int set_cpus_allowed(struct task_struct *p, const cpumask_t *mask)
 	if (stop && p == current)
 		__schedule(true); /* let our stop task move us now */
 	return 0;
-}
-
-/* Dequeue p, let fn change it, requeue it (Linux: the queued/running
- * dance of __sched_setscheduler and set_user_nice). */
-static void change_task(struct task_struct *p, void (*fn)(struct task_struct *, long), long arg)
-{
-	unsigned long flags = spin_lock_irqsave(&p->pi_lock);
-	const struct sched_class *prev_class = p->sched_class;
-	int oldprio = p->prio;
-	bool queued, running;
-	struct rq *rq;
-
-	if (p->state == TASK_NEW || p->cpu < 0) {
-		fn(p, arg);
-		spin_unlock_irqrestore(&p->pi_lock, flags);
-		return;
-	}
-	rq = task_rq_lock(p); /* only now: a new task has no CPU (cpu -1) */
-	update_rq_clock(rq);
-	if (p->se.sched_delayed)
-		block_delayed_task(rq, p); /* asleep: finish it (6.12 does for a class change) */
-	queued = task_on_rq_queued(p);
-	running = task_running(rq, p);
-	if (queued) {
-		sched_oracle_event(SCHED_EV_DEQUEUE, rq, p, 0);
-		dequeue_task(rq, p, DEQUEUE_SAVE);
-	}
-	if (running) {
-		sched_oracle_event(SCHED_EV_PUT_PREV, rq, p, 0);
-		p->sched_class->put_prev_task(rq, p);
-	}
-	sched_oracle_event(SCHED_EV_CHANGE, rq, p, 0);
-	fn(p, arg);
-	sched_oracle_event(SCHED_EV_CHANGED, rq, p, 0);
-	if (queued) {
-		sched_oracle_event(SCHED_EV_ENQUEUE, rq, p, 0);
-		enqueue_task(rq, p, ENQUEUE_RESTORE);
-	}
-	if (running) {
-		sched_oracle_event(SCHED_EV_SET_NEXT, rq, p, 0);
-		p->sched_class->set_next_task(rq, p, false);
-	}
-	if (prev_class != p->sched_class) {
-		sched_oracle_event(SCHED_EV_SWITCHED, rq, p, 0);
-		if (prev_class->switched_from)
-			prev_class->switched_from(rq, p);
-		if (p->sched_class->switched_to)
-			p->sched_class->switched_to(rq, p);
-		resched_curr(rq);
-	} else if (p->prio != oldprio && p->sched_class->prio_changed) {
-		p->sched_class->prio_changed(rq, p, oldprio);
-	}
-	if (queued && !running)
-		check_preempt_curr(rq, p, 0);
-	run_balance_callbacks(rq); /* Linux: __sched_setscheduler()'s balance_callbacks() */
-	spin_unlock(&rq->lock);
-	spin_unlock_irqrestore(&p->pi_lock, flags);
-}
-
-void sched_change_task(struct task_struct *p, void (*fn)(struct task_struct *, long), long arg)
-{
-	change_task(p, fn, arg);
-}
-
-static void apply_nice(struct task_struct *p, long nice)
-{
-	p->static_prio = NICE_TO_PRIO((int)nice);
-	if (!task_has_rt_policy(p))
-		p->prio = p->normal_prio = p->static_prio;
-	set_load_weight(p, p->state != TASK_NEW && p->cpu >= 0);
-}
-
-int set_user_nice(struct task_struct *p, int nice)
-{
-	if (nice < -20 || nice > 19)
-		return -1;
-	change_task(p, apply_nice, nice);
-	return 0;
-}
-
-int task_nice(const struct task_struct *p)
-{
-	return PRIO_TO_NICE(p->static_prio);
-}
-
-static void apply_policy(struct task_struct *p, long packed)
-{
-	unsigned int policy = (unsigned int)(packed >> 8), rt_prio = packed & 0xff;
-
-	p->policy = policy;
-	p->rt_priority = rt_prio;
-	set_load_weight(p,
-			p->state != TASK_NEW && p->cpu >= 0); /* Linux: before the class changes */
-	if (policy == SCHED_FIFO || policy == SCHED_RR) {
-		p->prio = p->normal_prio = MAX_RT_PRIO - 1 - (int)rt_prio;
-		p->sched_class = &rt_sched_class;
-		p->rt.time_slice = 100 * NSEC_PER_MSEC; /* Linux: sched_rr_timeslice */
-	} else {
-		p->prio = p->normal_prio = p->static_prio;
-		p->sched_class = &fair_sched_class;
-	}
-	uclamp_policy_defaults(p); /* Linux: __setscheduler_uclamp() */
-}
-
-int sched_setscheduler(struct task_struct *p, unsigned int policy, unsigned int rt_priority)
-{
-	bool rt = policy == SCHED_FIFO || policy == SCHED_RR;
-
-	if (policy != SCHED_NORMAL && policy != SCHED_BATCH && policy != SCHED_IDLE && !rt)
-		return -1;
-	if (rt ? (rt_priority < 1 || rt_priority > 99) : rt_priority != 0)
-		return -1;
-	if (p->is_idle)
-		return -1;
-	if (dl_task(p)) { /* its DL bandwidth goes at its 0-lag time (deadline.c) */
-		struct sched_attr a = { .sched_policy = policy };
-
-		sched_dl_overflow(p, &a);
-	}
-	change_task(p, apply_policy, (long)policy << 8 | rt_priority);
-	return 0;
-}
-
-/* SCHED_DEADLINE's part of Linux's __setscheduler_params(): prio -1 (Linux:
- * MAX_DL_PRIO - 1), above every RT priority. */
-static void apply_dl_attr(struct task_struct *p, long arg)
-{
-	const struct sched_attr *attr = (const struct sched_attr *)arg;
-
-	p->policy = SCHED_DEADLINE;
-	p->rt_priority = 0;
-	set_load_weight(p, p->state != TASK_NEW && p->cpu >= 0);
-	sched_dl_setparams(p, attr);
-	p->prio = p->normal_prio = -1;
-	p->sched_class = &dl_sched_class;
-}
-
-/* Linux 6.12's __setscheduler_params() for a fair policy: sched_runtime, when given, is
- * the task's own request (EEVDF's slice), clamped to 0.1-100 ms; 0 gives the base slice
- * back. CFS ignores it. */
-static void apply_slice(struct task_struct *p, long ns)
-{
-	p->se.custom_slice = ns != 0;
-	p->se.slice = ns ? (u64)MIN(MAX(ns, (long)NSEC_PER_MSEC / 10), 100 * (long)NSEC_PER_MSEC)
-			 : sysctl_sched_base_slice;
-}
-
-int sched_set_slice(struct task_struct *p, u64 ns)
-{
-	if (p->is_idle || ns > 100 * NSEC_PER_MSEC * 10)
-		return -EINVAL;
-	if (p->se.custom_slice == (ns != 0) && (!ns || p->se.slice == ns))
-		return 0; /* unchanged: no requeue (a CFS run stays as it was) */
-	change_task(p, apply_slice, (long)ns);
-	return 0;
-}
-
-/* Linux: sched_setattr() -> __sched_setscheduler(): check, admit, change. */
-int sched_setattr(struct task_struct *p, const struct sched_attr *attr)
-{
-	int err;
-
-	if (attr->sched_policy != SCHED_DEADLINE) {
-		err = sched_setscheduler(p, attr->sched_policy, attr->sched_priority) ? -EINVAL : 0;
-		if (!err && !task_has_rt_policy(p) && attr->sched_nice)
-			err = set_user_nice(p, attr->sched_nice) ? -EINVAL : 0;
-		if (!err && !task_has_rt_policy(p))
-			err = sched_set_slice(p, attr->sched_runtime);
-		return err;
-	}
-	if (p->is_idle || p->per_cpu_kthread || !sched_dl_param_ok(attr))
-		return -EINVAL;
-	if (!cpumask_subset(cpu_active_mask, &p->cpus_allowed))
-		return -EPERM;
-	err = sched_dl_overflow(p, attr);
-	if (err)
-		return err;
-	change_task(p, apply_dl_attr, (long)attr);
-	return 0;
-}
-
-static void apply_uclamp(struct task_struct *p, long packed)
-{
-	uclamp_set_request(p, (unsigned int)(packed >> 16), packed & 0xffff);
-}
-
-/* Linux: sched_setattr() with SCHED_FLAG_UTIL_CLAMP: a queued task is
- * dequeued and enqueued around the change, so its rq's buckets follow. */
-int sched_set_uclamp(struct task_struct *p, unsigned int min, unsigned int max)
-{
-	if (min > max || max > SCHED_CAPACITY_SCALE)
-		return -1;
-	change_task(p, apply_uclamp, (long)min << 16 | max);
-	return 0;
-}
-
-/* ---- emulated work (docs/design.md, "The emulated machine") ---------------------- */
-
-/* Running time becomes work at capacity_orig/1024 x f_cur/f_max: the same
- * scaling that invariance applies to PELT time. Called by update_curr. */
-void account_cpu_work(struct rq *rq, struct task_struct *p, u64 delta_exec)
-{
-	int cpu = (int)rq->cpu;
-
-	lockdep_assert_held(&rq->lock);
-	p->work_done += delta_exec * arch_scale_cpu_capacity(cpu) / SCHED_CAPACITY_SCALE *
-			arch_scale_freq_capacity(cpu) / SCHED_CAPACITY_SCALE;
-}
-
-static void update_curr_now(void)
-{
-	unsigned long flags = arch_irq_save();
-	struct rq *rq = this_rq();
-
-	spin_lock(&rq->lock);
-	update_rq_clock(rq);
-	if (current->sched_class->update_curr)
-		current->sched_class->update_curr(rq);
-	spin_unlock(&rq->lock);
-	arch_irq_restore(flags);
-}
-
-/* A refill still owed when the task is about to wake another or leave the CPU: a stall
- * now, before its effects reach anyone (cache_charge()). Task context. */
-static void cache_pay(void)
-{
-	struct task_struct *p = current;
-	unsigned long flags;
-	u64 owed;
-
-	if (!READ_ONCE(p->cache.uncredited))
-		return;
-	flags = arch_irq_save();
-	owed = p->cache.uncredited;
-	if (speed_stall_plain(owed)) {
-		p->cache.uncredited = 0;
-		p->cache.stalled_ns += owed;
-	}
-	arch_irq_restore(flags);
-}
-
-/* The task stays running (busy for the scheduler and PELT); the CPU sleeps
- * in wfi until the computed completion time. Ticks, IPIs and preemption
- * interrupt it as they would a busy loop; after each, what is left is
- * recomputed from the work actually credited, so migration and OPP changes
- * in the middle keep the total exact. */
-static void cpu_work_wakeup(struct timer *t)
-{
-	/* Nothing to do: the interrupt itself ends the wait in cpu_work(). */
-}
-
-void cpu_work(u64 units)
-{
-	struct task_struct *p = current;
-	struct timer deadline;
-	u64 target;
-
-	if (speed_model == SPEED_NATIVE) { /* real instructions (native.c) */
-		native_cpu_work(units);
-		return;
-	}
-	timer_init(&deadline, cpu_work_wakeup);
-	update_curr_now();
-	target = p->work_done + units;
-	for (;;) {
-		u64 left, rate, owed, t0;
-		unsigned long flags;
-		int cpu;
-
-		update_curr_now();
-		if (p->work_done >= target)
-			break;
-		left = target - p->work_done;
-		flags = arch_irq_save();
-		cpu = (int)arch_cpu_id();
-		rate = arch_scale_cpu_capacity(cpu) * arch_scale_freq_capacity(cpu); /* x 2^20 */
-		/* A refill still owed (cache_charge()) comes first and does no work: the
-		 * wait is longer by it, and what of it passed is taken back from the work
-		 * credited for the wait (update_curr credits all running time). */
-		owed = p->cache.uncredited;
-		t0 = arch_clock_ns();
-		timer_add(&deadline, t0 + owed + (rate ? (left << 20) / rate + 1 : left));
-		/* Interrupts are taken inside arch_idle(), and a preemption there
-		 * is a preemption of this task, as for a busy loop. */
-		if (!READ_ONCE(this_rq()->need_resched)) {
-			speed_busy_end(false); /* the wait is not execution */
-			arch_idle();
-			speed_busy_begin();
-		}
-		if (owed) { /* cumulative work_done: the loop's next update credits the wait */
-			u64 done = MIN(owed, arch_clock_ns() - t0);
-
-			p->cache.uncredited -= done;
-			p->work_done -= MIN(p->work_done, (done * rate) >> 20);
-		}
-		arch_irq_restore(flags);
-		if (READ_ONCE(this_rq()->need_resched))
-			__schedule(true);
-	}
-	timer_cancel(&deadline);
 }
 
 /* ---- CPU hotplug (kernel/cpu.c drives it) ----------------------------------------- */

@@ -4,8 +4,8 @@
  * deadline and augmented with each subtree's least vruntime, deadlines from the base
  * slice or a task's own, placement with lag, reweight with lag kept, and the boot/shell
  * switch sched=cfs|eevdf. Not the class's bookkeeping up the hierarchy, PELT or wakeup
- * placement (fair.c, fair_pelt.c: they stay 6.1's, deviations.md). State under rq->lock.
- * Linux: kernel/sched/fair.c (6.12.117), written fresh from its rules. */
+ * placement (fair.c, fair_pelt.c, fair_select.c: they stay 6.1's, deviations.md). State
+ * under rq->lock. Linux: kernel/sched/fair.c (6.12.117), written fresh from its rules. */
 #include "bootargs.h"
 #include "sched_internal.h"
 #include "trace.h"

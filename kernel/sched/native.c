@@ -2,7 +2,7 @@
  * fixed integer loop (native_loop()) runs for a number of iterations per work unit
  * calibrated once, on the biggest CPU at its top OPP, so one unit is the same work on
  * every CPU and a slower CPU really takes longer. Not the emulated models (speed.c,
- * cpu_work() in core.c). The calibration is written once, before its first reader. */
+ * cpu_work() in cpu_work.c). The calibration is written once, before its first reader. */
 #include "sched_internal.h"
 #include "smp.h"
 #include "speed.h"

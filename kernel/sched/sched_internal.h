@@ -329,6 +329,8 @@ static inline bool task_on_rq_queued(const struct task_struct *p)
 /* core.c */
 void update_rq_clock(struct rq *rq);
 void resched_curr(struct rq *rq);
+void enqueue_task(struct rq *rq, struct task_struct *p, int flags); /* syscalls.c too */
+void dequeue_task(struct rq *rq, struct task_struct *p, int flags);
 void activate_task(struct rq *rq, struct task_struct *p, int flags);
 void deactivate_task(struct rq *rq, struct task_struct *p, int flags);
 void check_preempt_curr(struct rq *rq, struct task_struct *p, int flags);
@@ -338,7 +340,8 @@ void double_rq_unlock(struct rq *a, struct rq *b);
 void set_load_weight(struct task_struct *p, bool update_load);
 u64 sched_tick_count(void); /* this CPU's tick count, for SIS_DEBOUNCE */
 int stop_one_cpu_nowait(unsigned int cpu, int (*fn)(void *), void *arg);
-void account_cpu_work(struct rq *rq, struct task_struct *p, u64 delta_exec);
+void __schedule(bool preempt); /* preempt: from an interrupt or cpu_work() */
+void account_cpu_work(struct rq *rq, struct task_struct *p, u64 delta_exec); /* cpu_work.c */
 
 static inline u64 rq_clock_pelt(const struct rq *rq)
 {
@@ -470,7 +473,7 @@ void util_est_enqueue_task(struct cfs_rq *cfs_rq, struct task_struct *p);
 void util_est_dequeue_task(struct cfs_rq *cfs_rq, struct task_struct *p);
 void util_est_update_task(struct cfs_rq *cfs_rq, struct task_struct *p, bool task_sleep);
 
-/* fair.c (shared with balance.c) */
+/* fair.c and fair_select.c (shared with balance.c) */
 extern unsigned int sysctl_sched_latency, sysctl_sched_min_granularity,
 	sysctl_sched_wakeup_granularity, sysctl_sched_migration_cost;
 void init_cfs_rq(struct cfs_rq *cfs_rq);
@@ -513,9 +516,10 @@ struct rq *task_rq_lock(struct task_struct *p);
 void update_cpu_capacity(struct rq *rq);
 void post_init_entity_util_avg(struct task_struct *p); /* a new task, on its first rq */
 int select_idle_capacity(struct task_struct *p, const cpumask_t *span, int target);
+int select_task_rq_fair(struct task_struct *p, int prev_cpu, int wake_flags); /* fair_select.c */
 
 /* A sched group's state as the balancer (balance.c) and fork placement
- * (fair.c's find_idlest_group) see it. Linux: fair.c's enum group_type and
+ * (fair_select.c's find_idlest_group) see it. Linux: fair.c's enum group_type and
  * struct sg_lb_stats; group_asym_packing never arises here. */
 enum group_type { /* worst last: a busier type always wins */
 		  group_has_spare,
@@ -601,7 +605,7 @@ void sched_debug_check_rqs(struct rq *a, struct rq *b);
 void sched_debug_rq_init(unsigned int cpu);
 
 void sched_group_init(void);
-/* core.c's dequeue / fn / enqueue dance (Linux: __sched_setscheduler's) */
+/* syscalls.c's dequeue / fn / enqueue dance (Linux: __sched_setscheduler's) */
 void sched_change_task(struct task_struct *p, void (*fn)(struct task_struct *, long), long arg);
 
 /* uclamp.c */
@@ -768,7 +772,8 @@ void sched_oracle_event(enum sched_oracle_ev ev, struct rq *rq, struct task_stru
 #endif
 
 /* ---- fair_eevdf.c: the fair class's policy under sched=eevdf (Linux 6.12) -------------
- * fair.c keeps the class (enqueue/dequeue up the hierarchy, PELT, placement across CPUs)
+ * fair.c keeps the class (enqueue/dequeue up the hierarchy; PELT: fair_pelt.c; placement
+ * across CPUs: fair_select.c)
  * and asks sched_eevdf() at each point where 6.12's policy differs from 6.1's: the tree's
  * order and its augmentation, update_curr()'s deadline, placement, pick, preemption,
  * reweight, yield. Each eevdf_* below runs under the cfs_rq's rq->lock. */

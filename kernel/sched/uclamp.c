@@ -2,7 +2,7 @@
  * effective clamps (its request, restricted by the system-wide limits), the
  * per-rq buckets that max-aggregate the clamps of the RUNNABLE tasks
  * (uclamp_rq_inc/dec, UCLAMP_FLAG_IDLE), and uclamp_rq_util_with() for
- * schedutil. Not the fit checks (fair.c, rt.c read uclamp_eff_value()).
+ * schedutil. Not the fit checks (fair_select.c, rt.c read uclamp_eff_value()).
  * Linux: the uclamp half of kernel/sched/core.c. State under rq->lock. */
 #include "sched_internal.h"
 

@@ -1,6 +1,6 @@
 /* why.c - the shell's `why PID`: a task's last wakeup placements (prev, waker,
  * target, chosen CPU and the rule of select_task_rq_fair() that chose it), its
- * misfit status and its last load-balance move. fair.c and balance.c note each
+ * misfit status and its last load-balance move. fair_select.c and balance.c note each
  * decision cheaply into the task (struct sched_why, include/sched.h); the CPUs
  * considered and which fit are worked out here when printed. Not the decisions
  * themselves. No lock of its own: the shell reads a copy (a hint). */

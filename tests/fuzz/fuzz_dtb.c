@@ -1,6 +1,6 @@
 /* fuzz_dtb.c - libFuzzer target (clang -fsanitize=fuzzer) for everything the
  * kernel does with an untrusted DTB: lib/dtb.c's header check, walks, lookups
- * and typed reads, then kernel/sched/topology.c's parse and print. Any fault
+ * and typed reads, then kernel/sched/topology.c's parse and topology_print.c's print. Any fault
  * or sanitizer report is a bug, and so is a parsed topology that breaks the
  * contract of include/topology.h that the scheduler relies on (CPU count,
  * capacities, clusters that partition the CPUs, valid indices, nested

@@ -1,8 +1,9 @@
-/* test_wakeup.c - scenarios for the wakeup and fork paths of fair.c against Linux 6.1's
- * rules, written here from Linux's source and not from ours: the next buddy a wakeup
- * preemption sets (check_preempt_wakeup), wake_affine_weight's effective loads, a forked
- * child's vruntime (task_fork_fair) and util (post_init_entity_util_avg), and the fork CPU
- * of find_idlest_cpu on the asymmetric HiKey960. The machine is test_sched.c's. */
+/* test_wakeup.c - scenarios for the wakeup and fork paths of fair.c and fair_select.c
+ * against Linux 6.1's rules, written here from Linux's source and not from ours: the next
+ * buddy a wakeup preemption sets (check_preempt_wakeup), wake_affine_weight's effective
+ * loads, a forked child's vruntime (task_fork_fair) and util (post_init_entity_util_avg),
+ * and the fork CPU of find_idlest_cpu on the asymmetric HiKey960. The machine is
+ * test_sched.c's. */
 #include "../../kernel/sched/sched_internal.h"
 #include "cpuidle.h"
 #include "fake_arch.h"

@@ -27,7 +27,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from runtests import Process  # noqa: E402  (hang detection, log kept)
+from qemu_run import Process  # noqa: E402  (hang detection, log kept)
 
 # (key, littlebig bench= spec, Linux command in the initramfs). One key per row
 # of the table; both sides print the same RESULT kind for it.
