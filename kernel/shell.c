@@ -312,32 +312,53 @@ static int cmd_why(int argc, char **argv)
 	return 0;
 }
 
-static u64 last_idle[NR_CPUS], last_sample[NR_CPUS];
+/* IDLE%: what a CPU does now, as the other columns, so over the last second; or since
+ * the previous cpus (or top screen) if that was less than a second ago, exactly from
+ * the samples it kept (the second ago: kernel/sched/stats.c's history). */
+static u64 last_idle[NR_CPUS], last_sample[NR_CPUS], last_cpus;
+
+static u64 idle_percent(unsigned int cpu)
+{
+	u64 now = arch_clock_ns(), idle = cpu_idle_time_ns(cpu), from, di, dt;
+
+	if (last_sample[cpu] && now - last_sample[cpu] < NSEC_PER_SEC) {
+		di = idle - last_idle[cpu];
+		dt = now - last_sample[cpu];
+	} else {
+		from = now > NSEC_PER_SEC ? now - NSEC_PER_SEC : 0;
+		di = cpu_idle_time_since(cpu, from, &dt);
+		dt -= from;
+	}
+	last_sample[cpu] = now;
+	last_idle[cpu] = idle;
+	return dt ? MIN(di * 100 / dt, 100ull) : 0;
+}
 
 static void print_cpus(void)
 {
+	u64 now = arch_clock_ns();
+	bool recent = last_cpus && now - last_cpus < NSEC_PER_SEC;
+	u64 window = recent ? now - last_cpus : MIN(now, NSEC_PER_SEC);
 	unsigned int cpu;
 
+	last_cpus = now;
 	printk("speed model: %s (boot option speed=)\n", speed_model_name());
-	printk("CPU CLUSTER CAP_ORIG CAPACITY   OPP_KHZ UTIL RT_UTIL IRQ_UTIL NR_RUNNING IDLE%%\n");
+	printk("CPU CLUSTER CAP_ORIG CAPACITY   OPP_KHZ UTIL RT_UTIL IRQ_UTIL NR_RUNNING IDLE%% "
+	       "(over the last %llu ms%s)\n",
+	       window / NSEC_PER_MSEC, recent ? ", since the previous cpus" : "");
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		int pol = cpufreq_policy_of(cpu);
 
 		if (!cpu_online(cpu)) {
+			last_sample[cpu] = 0; /* back online: from the history */
 			printk("%3u %7d %8lu %s\n", cpu, cpu_topology.cpu[cpu].cluster_id,
 			       capacity_orig_of(cpu), cpuhp_state_name(cpu));
 			continue;
 		}
-		u64 now = arch_clock_ns(), idle = cpu_idle_time_ns(cpu);
-		u64 dt = now - last_sample[cpu], di = idle - last_idle[cpu];
-
-		last_sample[cpu] = now;
-		last_idle[cpu] = idle;
 		printk("%3u %7d %8lu %8lu %9u %4lu %7lu %8lu %10u %4llu\n", cpu,
 		       cpu_topology.cpu[cpu].cluster_id, capacity_orig_of(cpu), capacity_of(cpu),
 		       pol >= 0 ? cpufreq_cur_freq(pol) : 0, cpu_util_cfs(cpu), cpu_util_rt(cpu),
-		       cpu_util_irq(cpu), cpu_nr_running(cpu),
-		       dt ? (di > dt ? 100 : di * 100 / dt) : 0);
+		       cpu_util_irq(cpu), cpu_nr_running(cpu), idle_percent(cpu));
 	}
 }
 
@@ -839,7 +860,7 @@ static void run_job_fn(void *arg)
 /* The benchmark runs in its own thread while this one watches the console:
  * Ctrl-C asks it to stop (bench_interrupt), and the benchmark ends and
  * joins its own threads before returning, so nothing is left behind. */
-static void run_in_thread(const char *spec, bool exp)
+static void run_in_thread(const char *spec, bool exp, bool full)
 {
 	struct run_job job = { spec, exp, false };
 	size_t heap = kmalloc_in_use();
@@ -849,6 +870,7 @@ static void run_in_thread(const char *spec, bool exp)
 	u64 start = arch_clock_ns(), next_progress = 0;
 
 	bench_interrupt(false);
+	bench_set_full_results(full);
 	t = kthread_run(run_job_fn, &job, "run");
 	if (!t) {
 		printk("run: out of memory\n");
@@ -878,15 +900,25 @@ static void run_in_thread(const char *spec, bool exp)
 		       heap, kmalloc_in_use(), pages, page_alloc_free_count());
 }
 
-/* run BENCH [k=v ...] or run experiment N [short] [trace]: the words become
- * the comma-separated spec of kernel/bench/ ("pipe,n=20000", "1,short"). */
-/* cgexec NAME BENCH|experiment ...: `run` from inside group NAME (the
+/* run [-r] ...: -r (argv[1]) asks for the per-CPU RESULT energy / cpuidle lines
+ * instead of one line of totals; taken out of argv. */
+static bool take_results_flag(int *argc, char **argv)
+{
+	if (*argc < 2 || strcmp(argv[1], "-r"))
+		return false;
+	for (int i = 1; i + 1 < *argc; i++)
+		argv[i] = argv[i + 1];
+	(*argc)--;
+	return true;
+}
+
+/* cgexec NAME [-r] BENCH|experiment ...: `run` from inside group NAME (the
  * benchmark's threads inherit the group at fork), then back. */
 static int cmd_cgexec(int argc, char **argv)
 {
 	struct task_group *tg, *was = task_group(current);
 	char spec[128];
-	bool exp;
+	bool exp, full;
 
 	if (argc < 3)
 		return -1;
@@ -895,24 +927,31 @@ static int cmd_cgexec(int argc, char **argv)
 		printk("cgexec: no group '%s'\n", argv[1]);
 		return -1;
 	}
-	if (!parse_run_args(argc - 1, argv + 1, spec, sizeof(spec), &exp))
+	argc--;
+	argv++;
+	full = take_results_flag(&argc, argv);
+	if (!parse_run_args(argc, argv, spec, sizeof(spec), &exp))
 		return -1;
+	if (bench_check_spec(spec, exp))
+		return 0; /* it said why; nothing started */
 	sched_move_task(current, tg);
-	run_in_thread(spec, exp);
+	run_in_thread(spec, exp, full);
 	sched_move_task(current, was);
 	return 0;
 }
 
+/* run [-r] BENCH [k=v ...] or run [-r] experiment N [short] [trace]: the words become
+ * the comma-separated spec of kernel/bench/ ("pipe,n=20000", "1,short"). */
 static int cmd_run(int argc, char **argv)
 {
+	bool full = take_results_flag(&argc, argv), exp;
 	char spec[128];
-	bool exp;
 
 	if (!parse_run_args(argc, argv, spec, sizeof(spec), &exp))
 		return -1;
 	if (bench_check_spec(spec, exp))
 		return 0; /* it said why; nothing started */
-	run_in_thread(spec, exp);
+	run_in_thread(spec, exp, full);
 	return 0;
 }
 
@@ -1020,7 +1059,7 @@ static const struct command commands[] = {
 	  "why a task is on its CPU: its last wakeup placements, misfit, moves", cmd_why },
 	{ "cpus", "cpus",
 	  "per CPU: cluster, capacity_orig, capacity_of, OPP, util (cfs, rt, irq), nr_running, "
-	  "idle %",
+	  "idle % over the last second",
 	  cmd_cpus },
 	{ "topology", "topology",
 	  "what the device tree says: CPUs, capacities, clusters, domains, OPPs, idle states",
@@ -1052,10 +1091,12 @@ static const struct command commands[] = {
 	  "start a task: CPU-bound (no period) or WORK us of work every PERIOD us", cmd_spawn },
 	{ "kill", "kill PID|NAME", "stop a task started by spawn", cmd_kill },
 	{ "cgcreate", "cgcreate A[/B] [weight=W] [uclamp.min=V] [uclamp.max=V]",
-	  "a task group (clamps 0-1024; weight stored only)", shell_cgroup_cgcreate },
+	  "a task group: cpu.weight (1-10000, 100 default) shares CPU time, clamps 0-1024",
+	  shell_cgroup_cgcreate },
 	{ "cgclassify", "cgclassify GROUP PID", "move a task to a group (/ is the root)",
 	  shell_cgroup_cgclassify },
-	{ "cgexec", "cgexec GROUP BENCH [k=v ...]", "run a benchmark inside a group", cmd_cgexec },
+	{ "cgexec", "cgexec GROUP [-r] BENCH [k=v ...]", "run a benchmark inside a group",
+	  cmd_cgexec },
 	{ "cgdelete", "cgdelete GROUP", "remove an empty group", shell_cgroup_cgdelete },
 	{ "cgroups", "cgroups", "task groups: weight, clamps, tasks and their usage",
 	  shell_cgroup_cgroups },
@@ -1063,10 +1104,11 @@ static const struct command commands[] = {
 	  cmd_taskset },
 	{ "renice", "renice PID|NAME NICE", "set the nice value (-20..19) of a normal task",
 	  cmd_renice },
-	{ "run", "run BENCH [k=v ...] | run experiment N [short] [trace]",
+	{ "run", "run [-r] BENCH [k=v ...] | run [-r] experiment N [short] [trace]",
 	  "run a benchmark (pipe, hackbench, tbench, sysbench-threads, sysbench-cpu,"
-	  " rtapp FILE) or experiment; a progress line each second of a long one; "
-	  "Ctrl-C stops it (pipe, hackbench and E1 print what they did, marked partial)",
+	  " rtapp FILE) or experiment, then one line of energy and idle totals (-r: the "
+	  "per-CPU RESULT energy and cpuidle lines); a progress line each second of a long "
+	  "one; Ctrl-C stops it (pipe, hackbench and E1 print what they did, marked partial)",
 	  cmd_run },
 	{ "selftest", "selftest [suite,suite]", "run self-test suites (all if none named)",
 	  cmd_selftest },
