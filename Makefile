@@ -211,7 +211,8 @@ HOST_PORTABLE := $(wildcard lib/cpumask.c lib/dtb.c lib/printf.c lib/rbtree.c li
 	kernel/ktest.c \
 	kernel/sched/pelt.c kernel/sched/cpufreq_math.c kernel/sched/topology.c \
 	kernel/sched/cacheinfo.c kernel/sched/cache.c kernel/shell_parse.c \
-	kernel/bench/rtapp_parse.c kernel/bench/eas_model.c kernel/initrd.c)
+	kernel/bench/rtapp_parse.c kernel/bench/eas_model.c kernel/bench/bench_spec.c \
+	kernel/initrd.c)
 HOSTCFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-Iinclude -I$(BUILD)/gen -DHOST_BUILD -fno-omit-frame-pointer
 SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all
@@ -228,7 +229,8 @@ HOST_SCHED := $(addprefix kernel/sched/,core.c fair.c fair_energy.c fair_pelt.c 
 # Drivers whose protocol half is pure (its MMIO through accessors): host-tested on a model.
 HOST_DRIVERS := drivers/hi3660_stub_clk.c
 
-host: $(BUILD)/host/unittests $(BUILD)/host/topology $(BUILD)/host/vcpu_insns.so
+host: $(BUILD)/host/unittests $(BUILD)/host/topology $(BUILD)/host/vcpu_insns.so \
+	$(BUILD)/host/benchspec
 
 $(BUILD)/host/unittests: $(HOST_PORTABLE) $(HOST_SCHED) $(HOST_DRIVERS) $(HOST_TESTS) $(GENHDR) \
 		$(wildcard include/*.h kernel/sched/*.h tests/host/*.h drivers/*.h) | $(DEPS)
@@ -243,6 +245,13 @@ $(BUILD)/host/topology: tools/host_topology.c $(HOST_PORTABLE) $(GENHDR) $(wildc
 	$(call msg,HOSTCC,$@)$(HOSTCC) $(HOSTCFLAGS) tools/host_topology.c \
 		$(filter-out kernel/ktest.c,$(HOST_PORTABLE)) \
 		tests/host/fake_printk.c -o $@
+
+# The kernel's check of a benchmark or experiment spec, for make bench/profile/experiment.
+$(BUILD)/host/benchspec: tools/host_benchspec.c kernel/bench/bench_spec.c tests/host/fake_printk.c \
+		$(wildcard include/*.h) | $(DEPS)
+	@mkdir -p $(@D)
+	$(call msg,HOSTCC,$@)$(HOSTCC) $(HOSTCFLAGS) tools/host_benchspec.c \
+		kernel/bench/bench_spec.c tests/host/fake_printk.c -o $@
 
 FUZZERS := $(patsubst tests/fuzz/%.c,$(BUILD)/host/%,$(wildcard tests/fuzz/fuzz_*.c))
 fuzzers: $(FUZZERS)
@@ -331,7 +340,17 @@ EXPERIMENT_MACHINES_5 := qemu-sym8
 EXPERIMENT_MACHINES_6 := qemu-bl44
 EXPERIMENTS := 1 2 3 4 5 6
 QEMU_ICOUNT := $(QEMU_BASE) -icount shift=0,sleep=off
-bench: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb | $(DEPS)
+# A bad B= or E= is refused, with what is valid, before anything is built or booted: the
+# kernel's own check (kernel/bench/bench_spec.c) on the host; E= must also have machines.
+BENCHSPEC := $(BUILD)/host/benchspec
+check-bench-spec: $(BENCHSPEC)
+	@$(BENCHSPEC) bench "$(B)"
+check-experiment-spec: $(BENCHSPEC)
+	@test -n "$(EXPERIMENT_MACHINES_$(EN))" || { echo "make experiment: no experiment" \
+		"E=$(E) (E is one of: $(EXPERIMENTS); flags after a comma, as E=1,short;" \
+		"docs/experiments.md); nothing booted"; false; }
+	@$(BENCHSPEC) experiment "$(or $(E),1)"
+bench: check-bench-spec $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb | $(DEPS)
 	$(QEMU) $(QEMU_ICOUNT) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$(MACHINE).dtb \
 		-append "bench=$(B)"
 # make profile B=pipe,n=20000 [MACHINE=...] [APPEND=speed=work]: the benchmark under -icount
@@ -348,7 +367,8 @@ $(BUILD)/host/vcpu_insns.so: tools/qemu/vcpu_insns.c | $(DEPS)
 	@mkdir -p $(@D)
 	$(call msg,HOSTCC,$@)$(HOSTCC) -O2 -Wall -Wextra -Werror -shared -fPIC \
 		-fvisibility=hidden $< -o $@
-profile: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb $(BUILD)/host/tbcount.so | $(DEPS)
+profile: check-bench-spec $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb $(BUILD)/host/tbcount.so \
+		| $(DEPS)
 	$(PYTHON) tools/insn_profile.py --build $(BUILD) --machine $(MACHINE) \
 		$(if $(APPEND),--append "$(APPEND)") "$(B)"
 # E=1,idle passes flags to the experiment (E1 keeps its idle states on);
@@ -356,7 +376,7 @@ profile: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb $(BUILD)/host/tbcount.so | $
 # energy total (RESULT energy ... total) comes before the table.
 comma := ,
 EN = $(firstword $(subst $(comma), ,$(or $(E),1)))
-experiment: $(BUILD)/Image dtbs | $(DEPS)
+experiment: check-experiment-spec $(BUILD)/Image dtbs | $(DEPS)
 	@for m in $(EXPERIMENT_MACHINES_$(EN)); do \
 		echo "== experiment $(or $(E),1) on $$m $(EXPERIMENT_ARGS)"; \
 		$(QEMU) $(QEMU_ICOUNT) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$$m.dtb \
@@ -443,6 +463,6 @@ clean:
 	rm -rf $(BUILD)
 
 .PHONY: all dtbs host fuzzers fuzz firmware hikey960 run debug debug-image trace trace-log labs \
-	bench profile experiment experiments compare linux-source test lint format fresh-check \
-	clean
+	bench profile experiment experiments check-bench-spec check-experiment-spec compare \
+	linux-source test lint format fresh-check clean
 -include $(shell find $(BUILD)/k -name '*.d' 2>/dev/null)

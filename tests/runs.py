@@ -91,6 +91,8 @@ RUNS = [
     {"name": "compare-tool", "kind": "pyunit", "path": "tools/test_compare.py"},
     # make profile's symbolizer: load address, attribution of blocks, operations per RESULT.
     {"name": "profile-tool", "kind": "pyunit", "path": "tools/test_insn_profile.py"},
+    # make experiment/bench/profile refuse a bad E= or B= before building or booting.
+    {"name": "make-specs", "kind": "pyunit", "path": "tools/test_make_specs.py"},
     # Linux 6.1's PELT paths, modelled in Python, against the host scenarios' trace
     # (tests/host/test_oracle.c): every task's and run queue's values, to the unit.
     {"name": "pelt-oracle", "kind": "command",
