@@ -75,6 +75,7 @@ KLDFLAGS := -T linker.ld -pie -z norelro -z noexecstack --no-dynamic-linker \
 	--fix-cortex-a53-843419 --no-warn-rwx-segments -Map=$(BUILD)/kernel.map --hash-style=sysv
 
 KSRC := $(wildcard arch/arm64/*.S arch/arm64/*.c drivers/*.c kernel/*.c kernel/sched/*.c \
+	kernel/shell/*.c kernel/mm/*.c \
 	kernel/bench/*.c lib/*.c tests/kernel/*.c)
 KOBJ := $(patsubst %,$(BUILD)/k/%.o,$(KSRC))
 # The rt-app workload files built into the image (kernel/bench/workloads/*.json).
@@ -210,7 +211,7 @@ $(HIKEY960)/Image: $(BUILD)/Image
 HOST_PORTABLE := $(wildcard lib/cpumask.c lib/dtb.c lib/printf.c lib/rbtree.c lib/strlcpy.c \
 	kernel/ktest.c \
 	kernel/sched/pelt.c kernel/sched/cpufreq_math.c kernel/sched/topology.c \
-	kernel/sched/cacheinfo.c kernel/sched/cache.c kernel/shell_parse.c \
+	kernel/sched/cacheinfo.c kernel/sched/cache.c kernel/shell/shell_parse.c \
 	kernel/bench/rtapp_parse.c kernel/bench/eas_model.c kernel/bench/bench_spec.c \
 	kernel/initrd.c)
 HOSTCFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter \

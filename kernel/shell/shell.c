@@ -1,7 +1,7 @@
 /* shell.c - the serial console shell the kernel boots to without
  * "selftest": one command per line from the table at the end. Owns the
  * commands; the line editor, tokenizer and argument parsers are the pure
- * kernel/shell_parse.c (fuzzed on the host); not the receive ring
+ * kernel/shell/shell_parse.c (fuzzed on the host); not the receive ring
  * (console.c) nor what the commands show (thread.c, kernel/sched/, cpufreq).
  * Runs in the init thread only, so its state (history, spawned tasks) needs
  * no lock. External input: a bad line gets a message and the usage, never

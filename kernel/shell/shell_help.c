@@ -1,7 +1,7 @@
 /* shell_help.c - what `help CMD` prints after a command's usage line: its
  * columns, state letters, flags and units, one entry per command in a table
  * (a command without an entry shows its usage and one-line help only). The
- * commands themselves are kernel/shell.c; `help selftest` and `help run` add
+ * commands themselves are kernel/shell/shell.c; `help selftest` and `help run` add
  * the suites (ktest.c) and the benchmarks' keys (kernel/bench/bench.c). */
 #include "kernel.h"
 #include "shell_help.h"
