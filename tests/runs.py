@@ -507,7 +507,7 @@ SHELL_SCRIPT = [
                          r"^  cgcreate +a task group: cpu.weight .* shares CPU time",
                          r"^  cpus .*idle % over the last second$", r"!stored only"]),
     ("help-cmd", "help spawn\r", [r"usage: spawn NAME \[work=US\]", r"^  period=US  periodic"]),
-    # help CMD explains columns, state letters, flags and units (kernel/shell_help.c).
+    # help CMD explains columns, state letters, flags and units (kernel/shell/shell_help.c).
     ("help-ps", "help ps\r", [r"^  S +R running now, r runnable",
                               r"^ +S sleeping, I a CPU's idle", r"^  PRIO +kernel priority",
                               r"^  VRUNTIME +CFS virtual runtime minus"]),
@@ -919,8 +919,8 @@ def nice_weight(nice):
 
 
 def ps_rows(lines):
-    """ps lines -> {name: {"pid", "cpu", "util", "runtime_ms", "group"}} (kernel/shell.c:
-    ps; RUNTIME_MS is the 12th column, GROUP the last)."""
+    """ps lines -> {name: {"pid", "cpu", "util", "runtime_ms", "group"}}
+    (kernel/shell/shell_tasks.c: ps; RUNTIME_MS is the 12th column, GROUP the last)."""
     rows = {}
     for l in lines:
         f = l.split()
@@ -1058,7 +1058,7 @@ def schedutil_opp_khz(util, cluster):
 
 
 def cpus_rows(lines):
-    """cpus lines -> {cpu: (opp_khz, util)} (kernel/shell.c: cpus)."""
+    """cpus lines -> {cpu: (opp_khz, util)} (kernel/shell/shell_cpus.c: cpus)."""
     rows = {}
     for l in lines:
         f = l.split()

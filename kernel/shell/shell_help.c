@@ -1,8 +1,8 @@
 /* shell_help.c - what `help CMD` prints after a command's usage line: its
  * columns, state letters, flags and units, one entry per command in a table
  * (a command without an entry shows its usage and one-line help only). The
- * commands themselves are kernel/shell/shell.c; `help selftest` and `help run` add
- * the suites (ktest.c) and the benchmarks' keys (kernel/bench/bench.c). */
+ * commands themselves are kernel/shell/; `help selftest` and `help run` add
+ * the suites (ktest.c) and the benchmarks' keys (kernel/bench/bench_spec.c). */
 #include "kernel.h"
 #include "shell_help.h"
 
