@@ -14,7 +14,8 @@
 #                 each `trace dump` in it as FILE-N.png (and FILE-N.txt) beside FILE
 #   make labs     boot each lab's session (docs/labs/) and rewrite its excerpts from it;
 #                 make test fails when a committed excerpt differs from a fresh run
-#   make bench B=pipe,n=20000 / make experiment E=1 / make experiments  (kernel/bench/)
+#   make bench B=pipe,n=20000 / make experiment E=1 / make experiments  (kernel/bench/;
+#                 a bad B= or E= is refused, with what is valid, before anything boots)
 #   make profile B=pipe,n=20000  the benchmark's instructions per kernel function (QEMU plugin)
 #   make compare  Debian's Linux 6.1 and this kernel, same machine and workloads, side by side
 #   make linux-source  the Linux source "Linux 6.1" means (Debian 12's linux-source-6.1,
