@@ -16,7 +16,8 @@
 #   make labs     boot each lab's session (docs/labs/) and rewrite its excerpts and
 #                 pictures from it; make test fails when a committed excerpt or a
 #                 picture's data (docs/labs/img/*.csv) differs from a fresh run
-#   make bench B=pipe,n=20000 / make experiment E=1 / make experiments  (kernel/bench/)
+#   make bench B=pipe,n=20000 / make experiment E=1 / make experiments  (kernel/bench/;
+#                 a bad B= or E= is refused, with what is valid, before anything boots)
 #   make profile B=pipe,n=20000  the benchmark's instructions per kernel function (QEMU plugin)
 #   make compare  Debian's Linux 6.1 and this kernel, same machine and workloads, side by side
 #   make linux-source  the Linux source "Linux 6.1" means (Debian 12's linux-source-6.1,
@@ -77,6 +78,7 @@ KLDFLAGS := -T linker.ld -pie -z norelro -z noexecstack --no-dynamic-linker \
 	--fix-cortex-a53-843419 --no-warn-rwx-segments -Map=$(BUILD)/kernel.map --hash-style=sysv
 
 KSRC := $(wildcard arch/arm64/*.S arch/arm64/*.c drivers/*.c kernel/*.c kernel/sched/*.c \
+	kernel/shell/*.c kernel/mm/*.c \
 	kernel/bench/*.c lib/*.c tests/kernel/*.c)
 KOBJ := $(patsubst %,$(BUILD)/k/%.o,$(KSRC))
 # The rt-app workload files built into the image (kernel/bench/workloads/*.json).
@@ -213,8 +215,9 @@ HOST_PORTABLE := $(wildcard lib/cpumask.c lib/dtb.c lib/printf.c lib/rbtree.c li
 	kernel/ktest.c \
 	kernel/sched/pelt.c kernel/sched/cpufreq_math.c kernel/sched/topology.c \
 	kernel/sched/topology_print.c \
-	kernel/sched/cacheinfo.c kernel/sched/cache.c kernel/shell_parse.c \
-	kernel/bench/rtapp_parse.c kernel/bench/eas_model.c kernel/initrd.c)
+	kernel/sched/cacheinfo.c kernel/sched/cache.c kernel/shell/shell_parse.c \
+	kernel/bench/rtapp_parse.c kernel/bench/eas_model.c kernel/bench/bench_spec.c \
+	kernel/initrd.c)
 HOSTCFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-Iinclude -I$(BUILD)/gen -DHOST_BUILD -fno-omit-frame-pointer
 SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all
@@ -231,7 +234,8 @@ HOST_SCHED := $(addprefix kernel/sched/,core.c syscalls.c cpu_work.c fair.c fair
 # Drivers whose protocol half is pure (its MMIO through accessors): host-tested on a model.
 HOST_DRIVERS := drivers/hi3660_stub_clk.c
 
-host: $(BUILD)/host/unittests $(BUILD)/host/topology $(BUILD)/host/vcpu_insns.so
+host: $(BUILD)/host/unittests $(BUILD)/host/topology $(BUILD)/host/vcpu_insns.so \
+	$(BUILD)/host/benchspec
 
 $(BUILD)/host/unittests: $(HOST_PORTABLE) $(HOST_SCHED) $(HOST_DRIVERS) $(HOST_TESTS) $(GENHDR) \
 		$(wildcard include/*.h kernel/sched/*.h tests/host/*.h drivers/*.h) | $(DEPS)
@@ -246,6 +250,13 @@ $(BUILD)/host/topology: tools/host_topology.c $(HOST_PORTABLE) $(GENHDR) $(wildc
 	$(call msg,HOSTCC,$@)$(HOSTCC) $(HOSTCFLAGS) tools/host_topology.c \
 		$(filter-out kernel/ktest.c,$(HOST_PORTABLE)) \
 		tests/host/fake_printk.c -o $@
+
+# The kernel's check of a benchmark or experiment spec, for make bench/profile/experiment.
+$(BUILD)/host/benchspec: tools/host_benchspec.c kernel/bench/bench_spec.c tests/host/fake_printk.c \
+		$(wildcard include/*.h) | $(DEPS)
+	@mkdir -p $(@D)
+	$(call msg,HOSTCC,$@)$(HOSTCC) $(HOSTCFLAGS) tools/host_benchspec.c \
+		kernel/bench/bench_spec.c tests/host/fake_printk.c -o $@
 
 FUZZERS := $(patsubst tests/fuzz/%.c,$(BUILD)/host/%,$(wildcard tests/fuzz/fuzz_*.c))
 fuzzers: $(FUZZERS)
@@ -340,7 +351,17 @@ EXPERIMENT_MACHINES_5 := qemu-sym8
 EXPERIMENT_MACHINES_6 := qemu-bl44
 EXPERIMENTS := 1 2 3 4 5 6
 QEMU_ICOUNT := $(QEMU_BASE) -icount shift=0,sleep=off
-bench: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb | $(DEPS)
+# A bad B= or E= is refused, with what is valid, before anything is built or booted: the
+# kernel's own check (kernel/bench/bench_spec.c) on the host; E= must also have machines.
+BENCHSPEC := $(BUILD)/host/benchspec
+check-bench-spec: $(BENCHSPEC)
+	@$(BENCHSPEC) bench "$(B)"
+check-experiment-spec: $(BENCHSPEC)
+	@test -n "$(EXPERIMENT_MACHINES_$(EN))" || { echo "make experiment: no experiment" \
+		"E=$(E) (E is one of: $(EXPERIMENTS); flags after a comma, as E=1,short;" \
+		"docs/experiments.md); nothing booted"; false; }
+	@$(BENCHSPEC) experiment "$(or $(E),1)"
+bench: check-bench-spec $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb | $(DEPS)
 	$(QEMU) $(QEMU_ICOUNT) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$(MACHINE).dtb \
 		-append "bench=$(B)"
 # make profile B=pipe,n=20000 [MACHINE=...] [APPEND=speed=work]: the benchmark under -icount
@@ -357,7 +378,8 @@ $(BUILD)/host/vcpu_insns.so: tools/qemu/vcpu_insns.c | $(DEPS)
 	@mkdir -p $(@D)
 	$(call msg,HOSTCC,$@)$(HOSTCC) -O2 -Wall -Wextra -Werror -shared -fPIC \
 		-fvisibility=hidden $< -o $@
-profile: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb $(BUILD)/host/tbcount.so | $(DEPS)
+profile: check-bench-spec $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb $(BUILD)/host/tbcount.so \
+		| $(DEPS)
 	$(PYTHON) tools/insn_profile.py --build $(BUILD) --machine $(MACHINE) \
 		$(if $(APPEND),--append "$(APPEND)") "$(B)"
 # E=1,idle passes flags to the experiment (E1 keeps its idle states on);
@@ -365,7 +387,7 @@ profile: $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb $(BUILD)/host/tbcount.so | $
 # energy total (RESULT energy ... total) comes before the table.
 comma := ,
 EN = $(firstword $(subst $(comma), ,$(or $(E),1)))
-experiment: $(BUILD)/Image dtbs | $(DEPS)
+experiment: check-experiment-spec $(BUILD)/Image dtbs | $(DEPS)
 	@for m in $(EXPERIMENT_MACHINES_$(EN)); do \
 		echo "== experiment $(or $(E),1) on $$m $(EXPERIMENT_ARGS)"; \
 		$(QEMU) $(QEMU_ICOUNT) -kernel $(BUILD)/Image -dtb $(BUILD)/dts/$$m.dtb \
@@ -455,6 +477,6 @@ clean:
 
 .PHONY: all dtbs host fuzzers fuzz firmware hikey960 run debug debug-image trace trace-log labs \
 	readme-picture \
-	bench profile experiment experiments compare linux-source test lint format fresh-check \
-	clean
+	bench profile experiment experiments check-bench-spec check-experiment-spec compare \
+	linux-source test lint format fresh-check clean
 -include $(shell find $(BUILD)/k -name '*.d' 2>/dev/null)

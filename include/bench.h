@@ -28,6 +28,10 @@ int experiment_run(const char *spec);
  * prints what it gathered so far marked partial (pipe, hackbench, E1; not a RESULT
  * line) and returns -1. bench_interrupt(false) before a run clears it. */
 void bench_interrupt(bool stop);
+/* After each benchmark and experiment half: true (the default: benchmark and experiment
+ * boots, whose lines the host tools parse) the per-CPU "RESULT energy" and "RESULT
+ * cpuidle" lines; false (the shell's `run` without -r) one "totals" line instead. */
+void bench_set_full_results(bool on);
 /* The shell, before a run starts: 0 if spec names a benchmark (or, with
  * experiment, an experiment) and every key=value or flag is one it takes;
  * else a message and -1. bench_print_help(): each one's keys and defaults. */

@@ -20,7 +20,7 @@ int console_trygetc(void);
 /* console_getc() returns TEXT's characters first (boot option "script"). */
 void console_set_script(const char *text, size_t len);
 
-/* The interactive shell (kernel/shell.c). */
+/* The interactive shell (kernel/shell/). */
 void console_loop(void) __attribute__((noreturn));
 
 #endif

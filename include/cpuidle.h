@@ -48,7 +48,12 @@ u64 cpuidle_wakeup_cost_ns(unsigned int cpu);
 u64 cpuidle_wakeup_cost_max_ns(void); /* over all CPUs */
 void cpuidle_get_usage(unsigned int cpu, int idx, struct cpuidle_state_usage *out);
 void cpuidle_get_cluster(int cluster, struct cpuidle_cluster_stats *out);
+/* From now on, residencies count only their part after now (cpuidle_get_usage() keeps
+ * the completed ones; the printed time includes the stretch going on). */
 void cpuidle_reset_stats(void);
+/* Since the reset, over the online CPUs: ns[0] in WFI (state 0), ns[1] in the CPUs' own
+ * power-downs, ns[2] with the cluster off too; the stretches going on included. */
+void cpuidle_time_by_kind(u64 ns[3]);
 /* One line per CPU and state: "<prefix>cpuidle<tag> cpu=N state=K ...". */
 void cpuidle_print(const char *prefix, const char *tag);
 

@@ -343,6 +343,10 @@ void sched_why_print(struct task_struct *p);	    /* the shell's `why` (why.c) */
 u64 task_min_vruntime(const struct task_struct *p); /* its own cfs_rq's (its group's) */
 void sched_print_domains(void);			    /* each CPU's sched domains (shell) */
 u64 cpu_idle_time_ns(unsigned int cpu);		    /* idle so far, the current stretch included */
+/* Idle time of cpu between t (at most 2 s ago) and *now, which it sets (kernel/sched/stats.c:
+ * from the samples idle_history_tick() keeps at each CPU's tick). */
+u64 cpu_idle_time_since(unsigned int cpu, u64 t, u64 *now);
+void idle_history_tick(void); /* the tick, IRQs off */
 /* E3: totals of CFS PELT updates and of their timed ns over all CPUs; then
  * turns their timing on or off (one load and branch per update when off). */
 void sched_pelt_stats(bool timing, u64 *updates, u64 *ns);

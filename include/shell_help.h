@@ -1,4 +1,4 @@
-/* shell_help.h - the long help of the shell's commands (kernel/shell_help.c). */
+/* shell_help.h - the long help of the shell's commands (kernel/shell/shell_help.c). */
 #ifndef SHELL_HELP_H
 #define SHELL_HELP_H
 

@@ -1,8 +1,8 @@
-/* shell_parse.h - the pure half of the console shell (kernel/shell_parse.c):
+/* shell_parse.h - the pure half of the console shell (kernel/shell/shell_parse.c):
  * the line editor as a state machine fed one key at a time, the tokenizer,
  * and the argument parsers, each printing what was wrong. No machine access
  * (the online mask is a parameter), so the host links it: the libFuzzer
- * target tests/fuzz/fuzz_shell.c. kernel/shell.c owns the commands. */
+ * target tests/fuzz/fuzz_shell.c. kernel/shell/ owns the commands. */
 #ifndef SHELL_PARSE_H
 #define SHELL_PARSE_H
 

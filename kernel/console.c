@@ -1,6 +1,6 @@
 /* console.c - console input: received characters go into a ring (IRQ
  * context) and wake the reader; a script (boot option "script": the initrd's
- * text) is read before them. The shell that reads them is kernel/shell.c.
+ * text) is read before them. The shell that reads them is kernel/shell/.
  * Ring under rx_lock; the script belongs to the one reader. */
 #include "console.h"
 #include "kernel.h"

@@ -235,7 +235,8 @@ void timer_interrupt(void)
 	if (tick) {
 		speed_pay(); /* the work of the tick period is done by now */
 		scheduler_tick();
-		watchdog_tick(); /* lockup detectors (kernel/watchdog.c) */
+		idle_history_tick(); /* the shell's IDLE% over the last second */
+		watchdog_tick();     /* lockup detectors (kernel/watchdog.c) */
 	}
 }
 

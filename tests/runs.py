@@ -95,6 +95,8 @@ RUNS = [
     {"name": "compare-tool", "kind": "pyunit", "path": "tools/test_compare.py"},
     # make profile's symbolizer: load address, attribution of blocks, operations per RESULT.
     {"name": "profile-tool", "kind": "pyunit", "path": "tools/test_insn_profile.py"},
+    # make experiment/bench/profile refuse a bad E= or B= before building or booting.
+    {"name": "make-specs", "kind": "pyunit", "path": "tools/test_make_specs.py"},
     # Linux 6.1's PELT paths, modelled in Python, against the host scenarios' trace
     # (tests/host/test_oracle.c): every task's and run queue's values, to the unit.
     {"name": "pelt-oracle", "kind": "command",
@@ -441,20 +443,86 @@ def only_events(*names):
     return check
 
 
+def idle_within_window(lines):
+    """`run -r`: each CPU's cpuidle residencies since the benchmark's reset (RESULT cpuidle
+    ... time_us=) add up to no more than the window the energy meter reports (RESULT energy
+    ... since_ms=, printed just before them; 1 ms for its rounding and the printing): a
+    stay that began before the reset counts only from it (issue 30: a 9.6 ms hackbench
+    was credited 689 ms of cluster sleep)."""
+    import re
+    since, per_cpu = None, {}
+    for l in lines:
+        m = re.match(r"^RESULT energy bench=\S+ since_ms=(\d+) ", l)
+        if m:
+            since = int(m.group(1))
+        m = re.match(r"^RESULT cpuidle bench=\S+ cpu=(\d+) state=\d+ .* time_us=(\d+) ", l)
+        if m:
+            per_cpu[m.group(1)] = per_cpu.get(m.group(1), 0) + int(m.group(2))
+    if since is None or not per_cpu:
+        return "RESULT energy since_ms= and RESULT cpuidle time_us= lines"
+    over = {c: t for c, t in per_cpu.items() if t > (since + 1) * 1000}
+    if over:
+        return "idle residencies within the %d ms window, got %s us" % (since, over)
+    return None
+
+
+def totals_consistent(lines):
+    """`run`'s totals line: the idle share of the online CPUs' time is at most 100 %, and
+    its WFI, CPU power-down and cluster-off parts (residencies) add up to no more than it
+    (the idle task's time holds them; 1 point a part for rounding)."""
+    import re
+    for l in lines:
+        m = re.match(r"^totals bench=\S+: .* idle (\d+) % of \d+ CPUs' time \(wfi (\d+) %, "
+                     r"cpu-off (\d+) %, cluster-off (\d+) %\)$", l)
+        if m:
+            idle, parts = int(m.group(1)), [int(g) for g in m.groups()[1:]]
+            if idle > 100 or sum(parts) > idle + 3:
+                return "idle %d %% >= its parts %s" % (idle, parts)
+            return None
+    return "a totals line with the idle states' parts"
+
+
+GROUP_BASE = {}
+
+
+def group_share(a, b, weight_a, weight_b):
+    """Two hogs on one CPU, each alone in a task group of cpu.weight weight_a / weight_b:
+    CPU time since the recorded ps splits as the weights (`help cgcreate`: the weight moves
+    CPU time, Linux's calc_group_shares()), a's share within 3 % (absolute)."""
+    def check(lines):
+        rows = ps_rows(lines)
+        if a not in rows or b not in rows:
+            return "ps lists %s and %s" % (a, b)
+        if not GROUP_BASE:
+            GROUP_BASE.update({n: rows[n]["runtime_ms"] for n in (a, b)})
+            return None
+        da = rows[a]["runtime_ms"] - GROUP_BASE[a]
+        db = rows[b]["runtime_ms"] - GROUP_BASE[b]
+        want = weight_a / float(weight_a + weight_b)
+        share = da / float(da + db) if da + db > 0 else 0
+        if abs(share - want) > 0.03:
+            return "%s's share %.3f (%d ms : %d ms), want %.3f +- 0.03" % (a, share, da, db, want)
+        return None
+    return check
+
+
 SHELL_SCRIPT = [
-    ("help", "help\r", [r"^  ps +tasks", r"^  spawn ", r"^  poweroff ", r"'help CMD'"]),
+    ("help", "help\r", [r"^  ps +tasks", r"^  spawn ", r"^  poweroff ", r"'help CMD'",
+                         r"^  cgcreate +a task group: cpu.weight .* shares CPU time",
+                         r"^  cpus .*idle % over the last second$", r"!stored only"]),
     ("help-cmd", "help spawn\r", [r"usage: spawn NAME \[work=US\]", r"^  period=US  periodic"]),
-    # help CMD explains columns, state letters, flags and units (kernel/shell_help.c).
+    # help CMD explains columns, state letters, flags and units (kernel/shell/shell_help.c).
     ("help-ps", "help ps\r", [r"^  S +R running now, r runnable",
                               r"^ +S sleeping, I a CPU's idle", r"^  PRIO +kernel priority",
                               r"^  VRUNTIME +CFS virtual runtime minus"]),
     ("help-cpus", "help cpus\r", [r"^  CAPACITY +capacity_of: CAP_ORIG less RT and IRQ",
-                                  r"^  IRQ_UTIL +avg_irq"]),
+                                  r"^  IRQ_UTIL +avg_irq",
+                                  r"^  IDLE% +share of time idle over the last second, or since"]),
     ("help-domains", "help domains\r", [r"^  flags +SD_SHARE_PKG_RESOURCES"]),
     ("help-selftest", "help selftest\r", [r"^  sched +\d+ case\(s\): sched_nice_shares ",
                                           r"^  speed +\d+ case\(s\), only when named"]),
     ("help-run", "help run\r", [r"^  pipe +n=10000 +two threads", r"^  hackbench +g=1 l=10 w=0 ",
-                                r"^  1 +short trace n=50000 +E1: "]),
+                                r"^  1 +short trace n=50000 idle r=20 l=2500 +E1: "]),
     # Refused before anything starts: no "started" line.
     ("run-bad-key", "run pipe foo=1\r", [r"^run: pipe does not take 'foo=1' \(keys: n=10000\)",
                                          r"!started \(Ctrl-C"]),
@@ -471,6 +539,9 @@ SHELL_SCRIPT = [
     ("ctrl-c-line", "cpus\x03", [r"\^C"]),
     ("history-up", "\x1b[A\x1b[A\x1b[B\r", [r"CPU CLUSTER CAP_ORIG"]),
     ("history", "history\r", [r"^ +\d+  cpus$", r"^ +\d+  help spawn$"]),
+    ("help-cgcreate", "help cgcreate\r", [r"cpu.weight \(1-10000, default 100\): busy sibling",
+                                          r"!stored only"]),
+    ("help-run-r", "help run\r", [r"^usage: run \[-r\] BENCH", r"^  line: totals: "]),
     # Idle tasks as Linux's swapper/N, pid 0, CPU0's included; PRIO 120 + nice; vruntime
     # relative to min_vruntime (a few digits, not ~2^64).
     ("ps", "ps\r", [r"PID NAME +CPU S POLICY PRIO NICE UTIL_AVG UTIL_EST VRUNTIME_US +MIGR +"
@@ -584,8 +655,18 @@ SHELL_SCRIPT = [
                                   r"^energy cpu=7 joules=\d+\.\d{6} avg_watts=\d+\.\d{6}",
                                   r"^energy cluster=1 joules="]),
     ("energy-bad", "energy foo\r", [r"usage: energy"]),
+    # At the console: the benchmark's own lines and one line of totals (issue 30); the
+    # per-CPU RESULT lines with -r (benchmark and experiment boots always print them).
     ("run-pipe", "run pipe n=200\r", [r"RESULT pingpong loops=200 ",
-                                      r"^RESULT energy bench=pipe cpu=0 joules="]),
+                                      r"^totals bench=pipe: \d+\.\d ms, \d+\.\d{6} J \(avg "
+                                      r"\d+\.\d{3} W\), idle \d+ % of 8 CPUs' time \(wfi ",
+                                      totals_consistent, r"!^RESULT (energy|cpuidle)"]),
+    ("run-pipe-r", "run -r pipe n=200\r", [r"RESULT pingpong loops=200 ",
+                                           r"^RESULT energy bench=pipe cpu=0 joules=",
+                                           r"^RESULT cpuidle bench=pipe cpu=7 state=2 ",
+                                           idle_within_window, r"!^totals"]),
+    ("run-hackbench-r", "run -r hackbench\r", [r"^RESULT hackbench groups=1 loops=10 ",
+                                               idle_within_window]),
     ("run-bad-bench", "run bogus\r", [r"run: no benchmark \"bogus\"; 'help run' lists them",
                                       r"!started \(Ctrl-C"]),
     ("cgcreate", "cgcreate A weight=200\r", [r"^cgcreate: A weight=200 uclamp=0-1024"]),
@@ -699,6 +780,31 @@ SHELL_SCRIPT = [
                                               r"usage: cpu \[offline\|online N\]"]),
     ("cpu-bad-number", "cpu online x\r", [r"cpu: 'x' is not a number", r"usage: cpu"]),
     ("selftest", "selftest smp\r", [r"^ok 1 smp", r"selftest: 0 failed case"]),
+    # cpus' IDLE% is over the last second (or since a cpus less than a second ago), as
+    # the other columns say what a CPU does now: a long idle stretch before a hog starts
+    # does not count (issue 30: IDLE% 99 beside util 1024).
+    ("idle-cpus-first", "cpus\r", [r"IDLE% \(over the last \d+ ms"]),
+    ("idle-sleep", "sleep 2000\r", []),
+    ("idle-hog", "spawn busy cpus=6\r", [r"spawned busy pid \d+"]),
+    ("idle-hog-runs", "sleep 1500\r", []),
+    ("idle-cpus", "cpus\r", [r"NR_RUNNING IDLE% \(over the last 1000 ms\)$",
+                             r"^ +6 +1 +1024 +\d+ +\d+ +\d+ +\d+ +\d+ +\d+ +0$"]),
+    ("idle-cpus-again", "cpus\r", [r"IDLE% \(over the last \d+ ms, since the previous cpus\)$",
+                                   r"^ +6 +1 +1024 +\d+ +\d+ +\d+ +\d+ +\d+ +\d+ +0$"]),
+    ("idle-kill", "kill busy\r", [r"killed \d+"]),
+    # `help cgcreate`: cpu.weight moves CPU time. Two hogs on one CPU, each alone in a group.
+    ("weight-g1", "cgcreate G1 weight=100\r", [r"^cgcreate: G1 weight=100 "]),
+    ("weight-g3", "cgcreate G3 weight=300\r", [r"^cgcreate: G3 weight=300 "]),
+    ("weight-h1", "spawn h1 cpus=5\r", [r"spawned h1 pid \d+"]),
+    ("weight-h3", "spawn h3 cpus=5\r", [r"spawned h3 pid \d+"]),
+    ("weight-in-g1", "cgclassify G1 {pid:h1}\r", [r"!usage"]),
+    ("weight-in-g3", "cgclassify G3 {pid:h3}\r", [r"!usage"]),
+    ("weight-settle", "sleep 200\r", []),
+    ("weight-ps", "ps\r", [group_share("h1", "h3", 100, 300)]),
+    ("weight-run", "sleep 1000\r", []),
+    ("weight-share", "ps\r", [group_share("h1", "h3", 100, 300)]),
+    ("weight-kill-h1", "kill h1\r", [r"killed \d+"]),
+    ("weight-kill-h3", "kill h3\r", [r"killed \d+"]),
     ("poweroff", "poweroff\r", []),
 ]
 
@@ -817,8 +923,8 @@ def nice_weight(nice):
 
 
 def ps_rows(lines):
-    """ps lines -> {name: {"pid", "cpu", "util", "runtime_ms", "group"}} (kernel/shell.c:
-    ps; RUNTIME_MS is the 12th column, GROUP the last)."""
+    """ps lines -> {name: {"pid", "cpu", "util", "runtime_ms", "group"}}
+    (kernel/shell/shell_tasks.c: ps; RUNTIME_MS is the 12th column, GROUP the last)."""
     rows = {}
     for l in lines:
         f = l.split()
@@ -956,7 +1062,7 @@ def schedutil_opp_khz(util, cluster):
 
 
 def cpus_rows(lines):
-    """cpus lines -> {cpu: (opp_khz, util)} (kernel/shell.c: cpus)."""
+    """cpus lines -> {cpu: (opp_khz, util)} (kernel/shell/shell_cpus.c: cpus)."""
     rows = {}
     for l in lines:
         f = l.split()

@@ -9,7 +9,9 @@
 #include "cpuidle.h"
 #include "kernel.h"
 #include "sched.h"
+#include "smp.h"
 #include "speed.h"
+#include "topology.h"
 
 static const char *strchr(const char *s, int c)
 {
@@ -90,136 +92,6 @@ static void print_sysbench(const char *kind, const struct sysbench_result *r)
 	       "avg_latency_us=%llu%s\n",
 	       kind, r->threads, r->events, ms, r->min_events, r->max_events,
 	       r->events ? r->lat_sum_ns / r->events / 1000 : 0, bench_features());
-}
-
-/* Each benchmark's and experiment's keys with their defaults: the shell's
- * `help run` prints them and `run` checks a spec against them before anything
- * starts. In keys, KEY=DEFAULT takes a decimal number, KEY=NAME any word, a
- * lone lower-case word is a flag (or flag=0/1), and a lone NAME any word. Keep in step with
- * bench_one() and experiment_run(), which read them (bench_arg, bench_flag). */
-struct bench_keys {
-	const char *name, *keys, *what;
-};
-static const struct bench_keys bench_keys[] = {
-	{ "pipe", "n=10000",
-	  "two threads ping-pong over pipes n times (perf bench sched pipe -T)" },
-	{ "hackbench", "g=1 l=10 w=0 m=ALL",
-	  "g groups of 20 senders + 20 receivers, l loops, w work units per message, m: a "
-	  "decimal mask of the first 64 CPUs" },
-	{ "tbench", "c=2 d=1000 bg=0", "c client/server pairs for d ms beside bg 'video' tasks" },
-	{ "sysbench-threads", "t=8 m=8 y=100 w=0 d=1000",
-	  "t threads over m mutexes, y yields per event, w work units per yield, for d ms" },
-	{ "sysbench-cpu", "t=1 w=1000000 real d=1000",
-	  "t threads, w work units per event (real: real instructions), for d ms" },
-	{ "rtapp", "file=NAME NAME",
-	  "an rt-app workload: a built-in file, file=initrd; no name lists them" },
-	{ "stress", "n=20000 a=200 s=1 oom",
-	  "n threads created, a alive at once, seed s (oom: exhaust memory too)" },
-	{ "spin", "t=1 ms=1000 up",
-	  "t spinning threads for ms: share of time on big CPUs (up: time to a big CPU)" },
-};
-static const struct bench_keys experiment_keys[] = {
-	{ "1", "short trace n=50000",
-	  "E1: pipe ping-pong, ASYM_PREFER_PREV off/on (short: n=1000 and KTAP checks)" },
-	{ "2", "short trace", "E2: tbench beside video tasks, SIS_DEBOUNCE off/on" },
-	{ "3", "short trace", "E3: hackbench scaling and the cost of a PELT update" },
-	{ "4", "short trace", "E4: SELECT_IDLE_CAPACITY off/on (hackbench, sysbench)" },
-	{ "5", "short trace", "E5: RT_UTIL_TRACKING off/on (rt-app + sysbench-cpu)" },
-	{ "placement", "skip_up", "spin 1/4/8, spin up, pipe: judged against Linux's figures" },
-	{ "smoke", "", "every benchmark briefly and its refusals" },
-	{ "cost", "", "what the machine's size costs: a wakeup scan, a balance pass" },
-};
-
-static const struct bench_keys *find_keys(const char *spec, bool experiment)
-{
-	const struct bench_keys *t = experiment ? experiment_keys : bench_keys;
-	size_t nr = experiment ? ARRAY_SIZE(experiment_keys) : ARRAY_SIZE(bench_keys);
-
-	for (size_t i = 0; i < nr; i++)
-		if (is(spec, t[i].name))
-			return &t[i];
-	return NULL;
-}
-
-/* The length of s[0..n) before its first '=' (n if none). */
-static size_t key_len(const char *s, size_t n)
-{
-	size_t k = 0;
-
-	while (k < n && s[k] != '=')
-		k++;
-	return k;
-}
-
-/* Is the word w (length n, "key" or "key=value") one of keys? */
-static bool key_ok(const char *keys, const char *w, size_t n)
-{
-	size_t k = key_len(w, n);
-	const char *eq = k < n ? w + k : NULL;
-
-	for (const char *p = keys; *p;) {
-		size_t len = 0, klen;
-
-		while (p[len] && p[len] != ' ')
-			len++;
-		klen = key_len(p, len);
-		if (!strncmp(p, "NAME", len) && len == 4 && !eq)
-			return true;				    /* any word */
-		if (klen == k && !strncmp(p, w, k) && klen < len) { /* KEY=number or KEY=NAME */
-			if (!eq || eq + 1 == w + n)
-				return false;
-			if (len - klen == 5 && !strncmp(p + klen, "=NAME", 5))
-				return true;
-			for (const char *d = eq + 1; d < w + n; d++)
-				if (*d < '0' || *d > '9')
-					return false;
-			return true;
-		}
-		if (klen == k && !strncmp(p, w, k) && klen == len) /* a flag */
-			return !eq || (n == k + 2 && (eq[1] == '0' || eq[1] == '1'));
-		p += len;
-		while (*p == ' ')
-			p++;
-	}
-	return false;
-}
-
-int bench_check_spec(const char *spec, bool experiment)
-{
-	const struct bench_keys *b = find_keys(spec, experiment);
-	const char *p = strchr(spec, ',');
-
-	if (!b) {
-		printk("run: no %s \"%.*s\"; 'help run' lists them\n",
-		       experiment ? "experiment" : "benchmark",
-		       (int)(p ? (size_t)(p - spec) : strlen(spec)), spec);
-		return -1;
-	}
-	while (p) {
-		const char *w = p + 1, *end = strchr(w, ',');
-		size_t n = end ? (size_t)(end - w) : strlen(w);
-
-		if (!key_ok(b->keys, w, n)) {
-			printk("run: %s does not take '%.*s' (keys: %s); nothing started\n",
-			       b->name, (int)n, w, *b->keys ? b->keys : "none");
-			return -1;
-		}
-		p = end;
-	}
-	return 0;
-}
-
-void bench_print_help(void)
-{
-	printk("benchmarks (run BENCH key=value ...; defaults shown):\n");
-	for (size_t i = 0; i < ARRAY_SIZE(bench_keys); i++)
-		printk("  %-16s %-24s %s\n", bench_keys[i].name, bench_keys[i].keys,
-		       bench_keys[i].what);
-	printk("experiments (run experiment N [flag ...]; docs/experiments.md):\n");
-	for (size_t i = 0; i < ARRAY_SIZE(experiment_keys); i++)
-		printk("  %-16s %-24s %s\n", experiment_keys[i].name, experiment_keys[i].keys,
-		       experiment_keys[i].what);
-	printk("flags: short (shortened, with KTAP checks), trace (each off/on half traced)\n");
 }
 
 static bool interrupted;
@@ -323,8 +195,74 @@ __attribute__((noipa)) void bench_profile_end(void)
 	asm volatile("" ::: "memory");
 }
 
-/* Each benchmark's energy and idle states from its start: "RESULT energy
- * bench=NAME ..." lines after its own RESULT (issue 14). */
+/* The meters after a benchmark or an experiment's half. The host tools (make compare,
+ * make experiment, make profile, tools/trace.py) parse the per-CPU "RESULT energy" and
+ * "RESULT cpuidle" lines of benchmark and experiment boots, so those boots print them;
+ * at the console a person asked for the benchmark, so `run` prints one line of totals
+ * and `run -r` the RESULT lines (issue 30). Set by the shell before each run. */
+static bool results_full = true;
+static u64 meters_since, idle_base[NR_CPUS];
+
+void bench_set_full_results(bool on)
+{
+	results_full = on;
+}
+
+void bench_meters_reset(void)
+{
+	energy_reset();
+	cpuidle_reset_stats();
+	for (unsigned int cpu = 0; cpu < (unsigned int)cpu_topology.nr_cpus; cpu++)
+		idle_base[cpu] = cpu_idle_time_ns(cpu);
+	meters_since = arch_clock_ns();
+}
+
+/* num as a percentage of den (0 if den is). */
+static u64 pct(u64 num, u64 den)
+{
+	return den ? num * 100 / den : 0;
+}
+
+/* One line: the window, the joules of every CPU, and the share of the online CPUs' time
+ * idle (the idle task's time since the reset, as `cpus` counts it), split by the kind of
+ * idle state the time was spent in (cpuidle's residencies clipped to the window). */
+static void print_totals(const char *tag)
+{
+	u64 ns = arch_clock_ns() - meters_since, uj = 0, uw, idle = 0, by_kind[3];
+	unsigned int cpu, nr = 0;
+
+	for (cpu = 0; cpu < (unsigned int)cpu_topology.nr_cpus; cpu++) {
+		uj += energy_cpu_uj(cpu);
+		if (!cpu_online(cpu))
+			continue;
+		nr++;
+		idle += cpu_idle_time_ns(cpu) - idle_base[cpu];
+	}
+	cpuidle_time_by_kind(by_kind);
+	uw = ns ? uj * NSEC_PER_SEC / ns : 0; /* uJ per s */
+	printk("totals%s: %llu.%llu ms, %llu.%06llu J (avg %llu.%03llu W), idle %llu %% of %u "
+	       "CPUs' time",
+	       tag, ns / NSEC_PER_MSEC, ns / (NSEC_PER_MSEC / 10) % 10, uj / 1000000, uj % 1000000,
+	       uw / 1000000, uw / 1000 % 1000, MIN(pct(idle, ns * nr), 100ull), nr);
+	if (cpuidle_enabled())
+		printk(" (wfi %llu %%, cpu-off %llu %%, cluster-off %llu %%)",
+		       pct(by_kind[0], ns * nr), pct(by_kind[1], ns * nr),
+		       pct(by_kind[2], ns * nr));
+	printk("\n");
+}
+
+void bench_meters_print(const char *tag)
+{
+	if (!results_full) {
+		print_totals(tag);
+		return;
+	}
+	energy_print("RESULT ", tag);
+	cpuidle_print("RESULT ", tag);
+}
+
+/* Each benchmark's energy and idle states from its start, after its own RESULT
+ * (issue 14): "RESULT energy bench=NAME ..." lines, or the console's totals. */
 int bench_run(const char *spec)
 {
 	char tag[40];
@@ -332,8 +270,7 @@ int bench_run(const char *spec)
 
 	if (strchr(spec, ';'))
 		return bench_run_list(spec);
-	energy_reset();
-	cpuidle_reset_stats();
+	bench_meters_reset();
 	bench_progress(spec, 0, 0);
 	bench_profile_begin();
 	err = bench_one(spec);
@@ -344,8 +281,7 @@ int bench_run(const char *spec)
 		while (spec[n] && spec[n] != ',' && n < 24)
 			n++;
 		ksnprintf(tag, sizeof(tag), " bench=%.*s", (int)n, spec);
-		energy_print("RESULT ", tag);
-		cpuidle_print("RESULT ", tag);
+		bench_meters_print(tag);
 	}
 	return err;
 }

@@ -79,6 +79,10 @@ int experiment_overheads(void); /* exp_overheads.c */
  * without it both do nothing. Keep printing out of the bracket: the dump
  * is what the host reads. */
 void experiment_trace_setup(const char *spec);
+/* bench.c: the energy meter, cpuidle's statistics and the idle times restart now;
+ * bench_meters_print(" bench=NAME") prints them since (bench_set_full_results()). */
+void bench_meters_reset(void);
+void bench_meters_print(const char *tag);
 void experiment_half_begin(const char *label);
 void experiment_half_end(void);
 

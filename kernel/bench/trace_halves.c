@@ -5,7 +5,6 @@
  * them between "# littlebig trace begin E1 LABEL" markers for tools/trace.py.
  * State: experiments run one at a time from one thread, so no lock. */
 #include "bench_internal.h"
-#include "cpuidle.h"
 #include "kernel.h"
 #include "trace.h"
 
@@ -25,13 +24,13 @@ void experiment_trace_setup(const char *spec)
 }
 
 /* Each half also meters its energy and idle states from its start (issue 14),
- * traced or not: "RESULT energy half=EN/LABEL ..." lines at its end. */
+ * traced or not: "RESULT energy half=EN/LABEL ..." lines at its end (at the
+ * console, without `run -r`, one "totals half=..." line). */
 void experiment_half_begin(const char *label)
 {
 	strlcpy_k(half, label, sizeof(half));
 	bench_progress(label, 0, 0); /* the shell's progress lines name the half */
-	energy_reset();
-	cpuidle_reset_stats();
+	bench_meters_reset();
 	if (!tracing)
 		return;
 	started = !trace_start_fill();
@@ -49,8 +48,7 @@ void experiment_half_end(void)
 	for (char *c = label + 1; *c; c++)
 		if (*c == ' ')
 			*c = '/';
-	energy_print("RESULT ", label); /* before the dump: trace.py's RESULT follows it */
-	cpuidle_print("RESULT ", label);
+	bench_meters_print(label); /* before the dump: trace.py's RESULT follows it */
 	if (!tracing || !started)
 		return;
 	started = false;

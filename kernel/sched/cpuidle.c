@@ -56,6 +56,7 @@ struct cpuidle_device {
 	int last_state_idx;
 	u64 last_residency_ns;
 	int idle_idx;			    /* Linux: rq->idle_state; -1 */
+	u64 entered_at;			    /* when it entered idle_idx */
 	u8 enter[TOPOLOGY_MAX_IDLE_STATES]; /* ENTER_PSCI or ENTER_WFI, per state */
 	u64 cluster_gen; /* the cluster's power-down count when it asked for one */
 	struct menu_device menu;
@@ -476,16 +477,22 @@ static int demote(const struct cpuidle_device *dev, int idx)
 
 /* ---- the core ------------------------------------------------------------------------ */
 
+/* When the statistics were last reset: a residency is counted from then on only, so one
+ * that began before a benchmark's reset is not credited whole to the benchmark. */
+static u64 stats_since;
+
 /* Linux: cpuidle_enter_state()'s accounting: above when it woke before the
  * target residency and a shallower state exists, below when a deeper one's
- * residency was reached (after the exit latency). */
-static void account(struct cpuidle_device *dev, int entered, u64 diff)
+ * residency was reached (after the exit latency). The governors learn from the
+ * whole residency, the statistics count its part since the reset. */
+static void account(struct cpuidle_device *dev, int entered, u64 t0, u64 t_end)
 {
 	struct cpuidle_state_usage *u = &dev->usage[entered];
-	u64 delay = state_exit_latency_ns(dev, entered);
+	u64 delay = state_exit_latency_ns(dev, entered), diff = t_end - t0;
+	u64 from = MAX(t0, READ_ONCE(stats_since));
 
 	dev->last_residency_ns = diff;
-	u->time_ns += diff;
+	u->time_ns += t_end > from ? t_end - from : 0;
 	u->usage++;
 	if (entered > 0 && diff < target_residency_ns(dev, entered))
 		u->above++;
@@ -533,6 +540,7 @@ static int enter_state(struct cpuidle_device *dev, unsigned int cpu, int idx)
 	t0 = arch_clock_ns();
 	if (s->level)
 		cluster_enter(cl, cpu, &dev->cluster_gen, t0);
+	WRITE_ONCE(dev->entered_at, t0);
 	idle_set_state_idx(cpu, idx);
 	energy_cpu_state(cpu, idx);
 	trace_cpu_idle((u32)idx, cpu);
@@ -552,7 +560,7 @@ static int enter_state(struct cpuidle_device *dev, unsigned int cpu, int idx)
 		arch_stall_until(t1 + exit_ns);
 	idle_set_state_idx(cpu, -1);
 	trace_cpu_idle(PWR_EVENT_EXIT, cpu);
-	account(dev, entered, arch_clock_ns() - t0);
+	account(dev, entered, t0, arch_clock_ns());
 	return entered;
 }
 
@@ -746,6 +754,7 @@ void cpuidle_get_cluster(int cluster, struct cpuidle_cluster_stats *out)
  * its own without a lock); the shell and experiments reset between runs. */
 void cpuidle_reset_stats(void)
 {
+	WRITE_ONCE(stats_since, arch_clock_ns());
 	for (int cpu = 0; cpu < cpu_topology.nr_cpus; cpu++)
 		memset(devices[cpu].usage, 0, sizeof(devices[cpu].usage));
 	for (int c = 0; c < cpu_topology.nr_clusters; c++) {
@@ -759,8 +768,49 @@ void cpuidle_reset_stats(void)
 	}
 }
 
+/* The state cpu is idle in now, as the statistics will count it (a cluster state only
+ * while its cluster is off), and since when in the window; -1 if none. Read from any CPU
+ * without a lock: a hint, off by at most the stretch being entered or left. */
+static int ongoing(unsigned int cpu, u64 *since)
+{
+	const struct cpuidle_device *dev = &devices[cpu];
+	int idx = READ_ONCE(dev->idle_idx);
+
+	if (idx < 0 || !enabled)
+		return -1;
+	*since = MAX(READ_ONCE(dev->entered_at), READ_ONCE(stats_since));
+	if (dev->states[idx].level && !READ_ONCE(cluster_of(cpu)->down))
+		idx = demote(dev, idx);
+	return idx;
+}
+
+/* Time in state idx since the reset, the stretch going on now included. */
+static u64 time_in_state_ns(unsigned int cpu, int idx, u64 now)
+{
+	u64 t = devices[cpu].usage[idx].time_ns, since;
+
+	if (ongoing(cpu, &since) == idx && now > since)
+		t += now - since;
+	return t;
+}
+
+void cpuidle_time_by_kind(u64 ns[3])
+{
+	u64 now = arch_clock_ns();
+
+	ns[0] = ns[1] = ns[2] = 0;
+	for (unsigned int cpu = 0; cpu < (unsigned int)cpu_topology.nr_cpus; cpu++) {
+		const struct cpuidle_device *dev = &devices[cpu];
+
+		for (int i = 0; cpu_online(cpu) && i < dev->nr_states; i++)
+			ns[!i ? 0 : dev->states[i].level ? 2 : 1] += time_in_state_ns(cpu, i, now);
+	}
+}
+
 void cpuidle_print(const char *prefix, const char *tag)
 {
+	u64 now = arch_clock_ns();
+
 	printk("%scpuidle%s enabled=%d governor=%s\n", prefix, tag, enabled,
 	       cpuidle_governor_name());
 	for (int cpu = 0; cpu < cpu_topology.nr_cpus; cpu++) {
@@ -773,7 +823,8 @@ void cpuidle_print(const char *prefix, const char *tag)
 			       dev->states[i].entry_latency_us + dev->states[i].exit_latency_us,
 			       dev->states[i].min_residency_us,
 			       (unsigned long long)dev->usage[i].usage,
-			       (unsigned long long)(dev->usage[i].time_ns / NSEC_PER_USEC),
+			       (unsigned long long)(time_in_state_ns((unsigned int)cpu, i, now) /
+						    NSEC_PER_USEC),
 			       (unsigned long long)dev->usage[i].above,
 			       (unsigned long long)dev->usage[i].below);
 	}

@@ -472,17 +472,79 @@ int sched_check_invariants(bool verbose)
 	return bad;
 }
 
+/* Idle time so far, the current stretch included (rq->lock held). */
+static u64 rq_idle_time(struct rq *rq, u64 now)
+{
+	u64 idle = rq->idle_time;
+
+	if (rq->curr == rq->idle && now > rq->idle_start)
+		idle += now - rq->idle_start;
+	return idle;
+}
+
 /* For the shell's idle %: idle time so far, the current idle stretch included. */
 u64 cpu_idle_time_ns(unsigned int cpu)
 {
 	struct rq *rq = cpu_rq(cpu);
 	unsigned long flags = spin_lock_irqsave(&rq->lock);
-	u64 idle = rq->idle_time, now = arch_clock_ns();
+	u64 idle = rq_idle_time(rq, arch_clock_ns());
 
-	if (rq->curr == rq->idle && now > rq->idle_start)
-		idle += now - rq->idle_start;
 	spin_unlock_irqrestore(&rq->lock, flags);
 	return idle;
+}
+
+/* The shell's IDLE% over the last second needs each CPU's idle time a second ago: the
+ * tick keeps one sample (clock, idle time) per 1/16 s slot, 32 slots (2 s) a CPU, taken
+ * at the slot's first tick, under rq->lock. An idle CPU's tick is stopped (NO_HZ) and
+ * takes none: between two samples the idle time is interpolated, which is exact for a
+ * CPU busy throughout and, across a tick-stopped gap, off by the few ms it ran before
+ * its first tick. */
+#define IDLE_HIST_SLOTS 32
+#define IDLE_HIST_NS	(NSEC_PER_SEC / 16)
+struct idle_sample {
+	u64 t, idle;
+};
+static struct idle_sample idle_hist[NR_CPUS][IDLE_HIST_SLOTS];
+
+void idle_history_tick(void)
+{
+	struct rq *rq = this_rq();
+	u64 now = arch_clock_ns();
+	struct idle_sample *s = &idle_hist[rq->cpu][now / IDLE_HIST_NS % IDLE_HIST_SLOTS];
+
+	if (s->t && s->t / IDLE_HIST_NS == now / IDLE_HIST_NS)
+		return; /* this slot has its sample */
+	spin_lock(&rq->lock);
+	s->t = now;
+	s->idle = rq_idle_time(rq, now);
+	spin_unlock(&rq->lock);
+}
+
+u64 cpu_idle_time_since(unsigned int cpu, u64 t, u64 *now)
+{
+	struct rq *rq = cpu_rq(cpu);
+	unsigned long flags = spin_lock_irqsave(&rq->lock);
+	struct idle_sample a = { 0, 0 }, b; /* the last sample at or before t, the first after */
+	u64 at, idle_now;
+
+	b.t = arch_clock_ns();
+	b.idle = idle_now = rq_idle_time(rq, b.t);
+	*now = b.t;
+	for (int i = 0; i < IDLE_HIST_SLOTS; i++) {
+		const struct idle_sample *s = &idle_hist[cpu][i];
+
+		if (s->t && s->t <= t && s->t >= a.t)
+			a = *s;
+		else if (s->t > t && s->t < b.t)
+			b = *s;
+	}
+	spin_unlock_irqrestore(&rq->lock, flags);
+	if (t >= *now)
+		return 0;
+	at = a.idle;
+	if (b.t > a.t && b.idle > a.idle)
+		at += (b.idle - a.idle) * (t - a.t) / (b.t - a.t);
+	return idle_now - MIN(at, idle_now);
 }
 
 bool sched_pelt_timing;

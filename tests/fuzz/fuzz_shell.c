@@ -1,5 +1,5 @@
 /* fuzz_shell.c - libFuzzer target for the console shell's pure half
- * (kernel/shell_parse.c): any bytes typed as keys into the line editor
+ * (kernel/shell/shell_parse.c): any bytes typed as keys into the line editor
  * (Backspace, Ctrl-U, Ctrl-C, escape sequences, history Up/Down, lines of
  * any length), each finished line split into words and handed to every
  * argument parser the commands use. Checks what callers rely on: the line

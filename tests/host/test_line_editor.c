@@ -1,4 +1,4 @@
-/* test_line_editor.c - the shell's line editor (kernel/shell_parse.c) fed keys as a
+/* test_line_editor.c - the shell's line editor (kernel/shell/shell_parse.c) fed keys as a
  * terminal sends them: Left/Right (ESC [ D / ESC [ C) move the cursor and keys insert
  * or delete there, as in readline; a line longer than the buffer is refused at Enter
  * rather than cut. The expected lines are what the keys spell, worked out by hand. */

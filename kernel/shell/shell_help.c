@@ -1,8 +1,8 @@
 /* shell_help.c - what `help CMD` prints after a command's usage line: its
  * columns, state letters, flags and units, one entry per command in a table
  * (a command without an entry shows its usage and one-line help only). The
- * commands themselves are kernel/shell.c; `help selftest` and `help run` add
- * the suites (ktest.c) and the benchmarks' keys (kernel/bench/bench.c). */
+ * commands themselves are kernel/shell/; `help selftest` and `help run` add
+ * the suites (ktest.c) and the benchmarks' keys (kernel/bench/bench_spec.c). */
 #include "kernel.h"
 #include "shell_help.h"
 
@@ -49,7 +49,9 @@ static const struct cmd_help helps[] = {
 	  "  IRQ_UTIL   avg_irq.util_avg: PELT of interrupt time\n"
 	  "             CAPACITY = (CAP_ORIG - RT_UTIL) x (CAP_ORIG - IRQ_UTIL) / CAP_ORIG\n"
 	  "  NR_RUNNING tasks queued or running (all classes, idle excluded)\n"
-	  "  IDLE%      share of time idle since the previous cpus or top\n"
+	  "  IDLE%      share of time idle over the last second, or since the previous\n"
+	  "             cpus or top screen if that was less than a second ago (the\n"
+	  "             header says which)\n"
 	  "  util and capacity are in capacity units: 1024 = the biggest CPU at max OPP.\n" },
 	{ "cpu", "  states: online, offline (powered off by PSCI CPU_OFF), and the hotplug\n"
 		 "  steps between; (inactive): online but taking no tasks yet. Taking a CPU\n"
@@ -81,8 +83,9 @@ static const struct cmd_help helps[] = {
 		     "  stats: per policy, time at each OPP (ms) and the transition table: row\n"
 		     "  = the OPP it left, column = the OPP it went to (counts).\n" },
 	{ "cpuidle", "  per CPU and state: latency_us (exit), residency_us (minimum worth it),\n"
-		     "  usage (entries), time_us, above/below (the menu governor chose too\n"
-		     "  deep/too shallow); per cluster: power-downs.\n" },
+		     "  usage (entries), time_us since the reset (a stay that began before it\n"
+		     "  counts from the reset; the one going on is included), above/below (the\n"
+		     "  governor chose too deep/too shallow); per cluster: power-downs.\n" },
 	{ "energy", "  joules per CPU and cluster since reset (the emulated energy meter:\n"
 		    "  busy power at the OPP, idle power of the state), average watts.\n" },
 	{ "spawn", "  work=US    us of work per chunk/period (emulated, scaled by the CPU's\n"
@@ -114,14 +117,22 @@ static const struct cmd_help helps[] = {
 		    "  SCHED_DEADLINE admission allows the same share; a value that would not\n"
 		    "  fit the admitted DL bandwidth is refused.\n" },
 	{ "run", "  'help run' lists each benchmark's and experiment's keys and defaults;\n"
-		 "  an unknown key or benchmark is refused before anything starts.\n" },
+		 "  an unknown key or benchmark is refused before anything starts.\n"
+		 "  After the benchmark's own lines (and after each experiment half), one\n"
+		 "  line: totals: the run's length, the joules of every CPU and the average\n"
+		 "  power, the share of the online CPUs' time idle and of it in WFI, in a\n"
+		 "  CPU's own power-down and with its cluster off. run -r prints instead the\n"
+		 "  per-CPU and per-state RESULT energy and RESULT cpuidle lines that\n"
+		 "  benchmark and experiment boots print for the host tools.\n" },
 	{ "selftest", "  runs the named KTEST suites, KTAP output. The suites and their cases:\n" },
 	{ "eas", "  eas [UTIL]: EAS on, or why not (Linux 6.1's conditions); the root\n"
 		 "  domain's overutilized flag; with UTIL, the energy a task of that util\n"
 		 "  would add on each CPU (energy-model units, lowest wins).\n" },
 	{ "cgcreate", "  cgcreate PATH [weight=W] [uclamp.min=N] [uclamp.max=N]: a task group\n"
-		      "  (nested with A/B); the clamps restrict its tasks' requests. Weight is\n"
-		      "  stored only: the CFS group hierarchy is not built yet.\n" },
+		      "  (nested with A/B); the clamps restrict its tasks' requests. weight is\n"
+		      "  cpu.weight (1-10000, default 100): busy sibling groups share CPU time\n"
+		      "  in proportion to it, whatever their number of tasks (Linux's CFS group\n"
+		      "  scheduling: calc_group_shares()).\n" },
 	{ "trace", "  start: fresh per-CPU buffers, events on; stop: off; dump: ftrace text\n"
 		   "  (tools/trace.py turns it into a picture); bench: one tracepoint's cost.\n"
 		   "  start EVENT ...: record only those events (default: all), e.g.\n"

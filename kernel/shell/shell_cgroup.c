@@ -1,15 +1,11 @@
 /* shell_cgroup.c - the console's task-group commands, in the spirit of the
  * cgroup tools: cgcreate (nested paths, weight, uclamp), cgclassify, cgdelete
  * and the cgroups listing (kernel/sched/group.c does the work; cgexec lives
- * in shell.c beside `run`). External input: refused with a message. */
+ * in shell_run.c beside `run`). External input: refused with a message. */
 #include "kernel.h"
 #include "sched.h"
+#include "shell_internal.h"
 #include "shell_parse.h"
-
-int shell_cgroup_cgcreate(int argc, char **argv);
-int shell_cgroup_cgclassify(int argc, char **argv);
-int shell_cgroup_cgdelete(int argc, char **argv);
-int shell_cgroup_cgroups(int argc, char **argv);
 
 /* "A/B": the parent "A" must exist; the last component is created. */
 static struct task_group *create_path(const char *path)
