@@ -402,7 +402,7 @@ static void busy_for(u64 ns)
 
 struct periodic {
 	u64 end_ns;
-	u64 *lat;
+	u64 *lat, *at; /* at: each sample's timer deadline (trace) */
 	unsigned int n;
 };
 
@@ -420,8 +420,10 @@ static void periodic_thread(void *arg)
 			break;
 		sleep_until_ns(next);
 		lat = arch_clock_ns() - next;
-		if (k >= WAKEUP_SETTLE && p->n < WAKEUP_MAX)
+		if (k >= WAKEUP_SETTLE && p->n < WAKEUP_MAX) {
+			p->at[p->n] = next;
 			p->lat[p->n++] = lat;
+		}
 	}
 }
 
@@ -466,7 +468,7 @@ static void sort_u64(u64 *a, unsigned int n)
 		}
 }
 
-static int bench_spin_wakeup(bool big, u64 slice_us, u64 ms)
+static int bench_spin_wakeup(bool big, u64 slice_us, u64 ms, bool trace)
 {
 	struct hog h[WAKEUP_HOGS] = { 0 };
 	struct task_struct *th[WAKEUP_HOGS], *pt;
@@ -479,10 +481,17 @@ static int bench_spin_wakeup(bool big, u64 slice_us, u64 ms)
 		return -1;
 	}
 	p.lat = kzalloc(sizeof(u64) * WAKEUP_MAX);
-	if (!p.lat) {
+	p.at = kzalloc(sizeof(u64) * WAKEUP_MAX);
+	if (!p.lat || !p.at) {
 		printk("bench spin,wakeup: out of memory\n");
+		kfree(p.lat);
+		kfree(p.at);
 		return -1;
 	}
+	/* trace: the scheduler's last events of the run ("# littlebig trace begin wakeup") and
+	 * each wakeup's latency ("# wakeup" lines, ms from the start) */
+	if (trace && trace_start())
+		printk("bench spin: no memory for the trace buffers; not traced\n");
 	p.end_ns = arch_clock_ns() + ms * NSEC_PER_MSEC;
 	for (int i = 0; i < WAKEUP_HOGS; i++) {
 		h[i].end_ns = p.end_ns;
@@ -494,6 +503,16 @@ static int bench_spin_wakeup(bool big, u64 slice_us, u64 ms)
 			kthread_join(th[i]);
 	if (pt)
 		kthread_join(pt);
+	if (trace && trace_on) {
+		trace_stop();
+		trace_dump_labelled("wakeup");
+	}
+	for (unsigned int i = 0; trace && i < p.n; i++)
+		printk("# wakeup at_ms=%llu.%03llu lat_us=%llu.%03llu\n",
+		       (p.at[i] + ms * NSEC_PER_MSEC - p.end_ns) / NSEC_PER_MSEC,
+		       (p.at[i] + ms * NSEC_PER_MSEC - p.end_ns) / 1000 % 1000, p.lat[i] / 1000,
+		       p.lat[i] % 1000);
+	kfree(p.at);
 	if (!pt || !p.n || bench_interrupted()) {
 		kfree(p.lat);
 		return -1;
@@ -564,7 +583,7 @@ int bench_spin(const char *spec)
 		return bench_spin_up(&v, bench_flag(spec, "trace"));
 	if (bench_flag(spec, "wakeup"))
 		return bench_spin_wakeup(bench_flag(spec, "big"), bench_arg(spec, "slice", 0),
-					 bench_arg(spec, "ms", 2000));
+					 bench_arg(spec, "ms", 2000), bench_flag(spec, "trace"));
 	if (bench_arg(spec, "nice", 0))
 		return bench_spin_nice(bench_arg(spec, "nice", 0), bench_arg(spec, "ms", 1000));
 	if (bench_flag(spec, "spread"))
