@@ -215,6 +215,17 @@ class Linux612(unittest.TestCase):
                 self.assertEqual(cmd.split()[3], "0" if base else "1000", key)
                 self.assertEqual("slice=1000" in spec, not base, key)
 
+    def test_trace_wakeup(self):
+        saved = list(compare.WORKLOADS)
+        try:
+            compare.trace_wakeup()
+            for (key, spec, cmd), (_, spec0, cmd0) in zip(compare.WORKLOADS, saved):
+                traced = key.startswith("wakeup")
+                self.assertEqual(spec, spec0 + ",trace" if traced else spec0)
+                self.assertEqual(cmd, cmd0 + " trace" if traced else cmd0)
+        finally:
+            compare.WORKLOADS[:] = saved
+
     def parse(self, text):
         with tempfile.NamedTemporaryFile("w", suffix=".log") as f:
             f.write(text)

@@ -346,6 +346,14 @@ def trace_up():
             WORKLOADS[i] = (key, spec + ",trace", LINUX_TRACE % (cmd + " trace"))
 
 
+def trace_wakeup():
+    """The wakeup rows, each wakeup's latency printed on both kernels ("# wakeup" lines)
+    and littlebig's scheduler trace of each run."""
+    for i, (key, spec, cmd) in enumerate(WORKLOADS):
+        if key.startswith("wakeup"):
+            WORKLOADS[i] = (key, spec + ",trace", cmd + " trace")
+
+
 def up_timeline(log):
     """The "# up" lines of a log, as printed by either side."""
     with open(log, errors="replace") as f:
@@ -367,12 +375,16 @@ def main(argv=None):
         "sched=eevdf (COMPARE_LINUX; make compare LINUX=6.12)")
     ap.add_argument("--trace-up", action="store_true",
                     help="spin up with its util timeline on both kernels (# up lines)")
+    ap.add_argument("--trace-wakeup", action="store_true",
+                    help="the wakeup rows with each wakeup's latency (# wakeup lines)")
     ap.add_argument("-v", "--verbose", action="store_true")
     opt = ap.parse_args(argv)
     LINUX.update(version=opt.linux, **LINUXES[opt.linux])
     machine(opt)
     if opt.trace_up or os.environ.get("COMPARE_TRACE_UP") == "1":
         trace_up()
+    if opt.trace_wakeup:
+        trace_wakeup()
     opt.qemu = os.environ.get("QEMU", "qemu-system-aarch64")
     cdir = os.path.join(opt.build, "compare")
     if opt.table:

@@ -10,8 +10,9 @@
  *               and when the spread settled (issue 31).
  *   spin up trace  the same, printing the parent's util and cpu0's, and the spinner's
  *               CPU and util every 2 ms ("# up" lines).
- *   spin wakeup little|big US MS  a periodic thread's wakeup latency beside 3 spinners on
- *               one LITTLE (big) CPU, its slice US (sched_attr.sched_runtime; issue 29).
+ *   spin wakeup little|big US MS [trace]  a periodic thread's wakeup latency beside 3
+ *               spinners on one LITTLE (big) CPU, its slice US (sched_attr.sched_runtime;
+ *               issue 29); trace: each wakeup's latency too ("# wakeup" lines).
  *   spin nice N MS  nice 0's share of one big CPU beside nice N (issue 29).
  * As kernel/bench/bench_spin.c's RESULT spin, spin_up, spread, wakeup and nice lines. */
 #include "work.h"
@@ -380,7 +381,7 @@ static void *hog_fn(void *arg)
 }
 
 static unsigned long long wk_slice_ns, wk_slice_get_ns;
-static unsigned long long wk_lat[WAKEUP_MAX];
+static unsigned long long wk_lat[WAKEUP_MAX], wk_at[WAKEUP_MAX];
 static unsigned int wk_n;
 
 static void *periodic_fn(void *arg)
@@ -413,8 +414,10 @@ static void *periodic_fn(void *arg)
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL))
 			;
 		lat = now_ns() - next;
-		if (k >= WAKEUP_SETTLE && wk_n < WAKEUP_MAX)
+		if (k >= WAKEUP_SETTLE && wk_n < WAKEUP_MAX) {
+			wk_at[wk_n] = next;
 			wk_lat[wk_n++] = lat;
+		}
 	}
 	return NULL;
 }
@@ -437,7 +440,7 @@ static int pick_cpu(int want_big)
 	return best;
 }
 
-static int spin_wakeup(int want_big, long slice_us, long ms)
+static int spin_wakeup(int want_big, long slice_us, long ms, int trace)
 {
 	struct hog h[WAKEUP_HOGS];
 	int cpu = pick_cpu(want_big);
@@ -459,6 +462,10 @@ static int spin_wakeup(int want_big, long slice_us, long ms)
 	pin_self(-1);
 	if (!wk_n)
 		return 1;
+	for (unsigned int i = 0; trace && i < wk_n; i++) /* as bench_spin.c's spin,wakeup,trace */
+		printf("# wakeup at_ms=%.3f lat_us=%.3f\n",
+		       (wk_at[i] + (unsigned long long)ms * 1000000ull - end_ns) / 1e6,
+		       wk_lat[i] / 1e3);
 	qsort(wk_lat, wk_n, sizeof(wk_lat[0]), cmp_ull);
 	for (unsigned int i = 0; i < wk_n; i++)
 		sum += wk_lat[i];
@@ -517,7 +524,8 @@ int main(int argc, char **argv)
 	for (int c = 0; c < ncpus; c++)
 		big[c] = caps[c] == maxcap;
 	if (argc > 4 && !strcmp(argv[1], "wakeup"))
-		return spin_wakeup(!strcmp(argv[2], "big"), atol(argv[3]), atol(argv[4]));
+		return spin_wakeup(!strcmp(argv[2], "big"), atol(argv[3]), atol(argv[4]),
+				   argc > 5 && !strcmp(argv[5], "trace"));
 	if (argc > 3 && !strcmp(argv[1], "nice"))
 		return spin_nice(atoi(argv[2]), atol(argv[3]));
 	if (argc > 3 && !strcmp(argv[1], "spread"))
@@ -529,6 +537,6 @@ int main(int argc, char **argv)
 	if (argc > 2)
 		return spin_share(atoi(argv[1]), atol(argv[2]));
 	fprintf(stderr, "usage: spin N MS | spin up [trace] | spin spread N MS | spin wakeup "
-			"little|big SLICE_US MS | spin nice N MS\n");
+			"little|big SLICE_US MS [trace] | spin nice N MS\n");
 	return 2;
 }
