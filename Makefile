@@ -20,6 +20,7 @@
 #                 a bad B= or E= is refused, with what is valid, before anything boots)
 #   make profile B=pipe,n=20000  the benchmark's instructions per kernel function (QEMU plugin)
 #   make compare  Debian's Linux 6.1 and this kernel, same machine and workloads, side by side
+#                 (LINUX=6.12: Debian's 6.12 beside this kernel's sched=eevdf)
 #   make linux-source  the Linux source "Linux 6.1" means (Debian 12's linux-source-6.1,
 #                 6.1.192-3, the kernel make compare boots), unpacked for reading under
 #                 build/linux-source/ (docs/deviations.md, "The reference")
@@ -404,12 +405,14 @@ FUZZ_TIME ?= 60
 fuzz: fuzzers | $(DEPS)
 	$(PYTHON) tools/runtests.py --build $(BUILD) -k fuzz_ --fuzz-time $(FUZZ_TIME)
 
-# make compare: Debian's arm64 Linux 6.1 beside this kernel on the same QEMU line, the
-# same workloads, their RESULT lines and ratios side by side (docs/compare.md). Not part of
-# make test. tools/compare/fetch.sh downloads Linux and busybox-static (apt-get download,
-# unpacked under build/compare/, nothing installed); arm64 must be an apt architecture,
-# which it adds only with consent (COMPARE_OK=1 or y at its prompt). The workloads are
-# static arm64 programs (tools/compare/linux_*.c; glibc's libc.a from libc6-dev-arm64-cross).
+# make compare: Debian's arm64 Linux 6.1 beside this kernel (sched=cfs) on the same QEMU
+# line, the same workloads, their RESULT lines and ratios side by side (docs/compare.md);
+# LINUX=6.12: Debian's 6.12 beside sched=eevdf. Not part of make test.
+# tools/compare/fetch.sh downloads Linux and busybox-static (apt-get download, unpacked under
+# build/compare/, nothing installed) with apt's arm64 lists kept private under
+# build/compare/apt/: the system's apt (architectures, sources) is not changed. The workloads
+# are static arm64 programs (tools/compare/linux_*.c; glibc's libc.a from libc6-dev-arm64-cross).
+LINUX ?= 6.1
 COMPARE_DIR := $(BUILD)/compare
 COMPARE_PROGS := $(addprefix $(COMPARE_DIR)/bin/,pipe hackbench spin)
 $(COMPARE_DIR)/.deps-ok: tools/deps.sh | $(DEPS)
@@ -419,11 +422,11 @@ $(COMPARE_DIR)/.deps-ok: tools/deps.sh | $(DEPS)
 $(COMPARE_DIR)/bin/%: tools/compare/linux_%.c tools/compare/work.h | $(COMPARE_DIR)/.deps-ok
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)$(CC) -static -O2 -Wall -Wextra -Werror -pthread $< -o $@
-$(COMPARE_DIR)/.fetched: tools/compare/fetch.sh | $(COMPARE_DIR)/.deps-ok
-	bash tools/compare/fetch.sh $(COMPARE_DIR)
+$(COMPARE_DIR)/.fetched-%: tools/compare/fetch.sh | $(COMPARE_DIR)/.deps-ok
+	bash tools/compare/fetch.sh $(COMPARE_DIR) $*
 	@touch $@
-compare: $(BUILD)/Image dtbs $(COMPARE_PROGS) $(COMPARE_DIR)/.fetched | $(DEPS)
-	$(PYTHON) tools/compare/compare.py --build $(BUILD)
+compare: $(BUILD)/Image dtbs $(COMPARE_PROGS) $(COMPARE_DIR)/.fetched-$(LINUX) | $(DEPS)
+	$(PYTHON) tools/compare/compare.py --build $(BUILD) --linux $(LINUX)
 
 # make linux-source: the reference every "Linux 6.1" comment means - Debian 12's
 # linux-source-6.1 (6.1.192-3, the source of the kernel make compare boots), `apt-get

@@ -149,5 +149,151 @@ class Table(unittest.TestCase):
         self.assertEqual(row[3:7], ["40", "40-44", "never", "-"])  # key "spin up": 2 words
 
 
+class Linux612(unittest.TestCase):
+    """--linux 6.12: Debian's 6.12 beside sched=eevdf; the EEVDF rows (issue 29)."""
+    LINUX = ("compare: run wakeup little\nRESULT wakeup cpu=0 capacity=462 slice_us=1000 "
+             "slice_get_us=1000 n=188 mean_us=1000.000 p99_us=3900.000 max_us=4000.000\n"
+             "compare: run nice 0:5\nRESULT nice cpu=4 nice=5 ms=1000 share=0.752 "
+             "weight_share=0.753\n")
+    LB = ("bench: run spin,wakeup,slice=1000,ms=2000\nRESULT wakeup cpu=0 capacity=462 "
+          "slice_us=1000 n=189 mean_us=500.000 p99_us=2000.000 max_us=3000.000 features=X "
+          "sched=eevdf\nRESULT energy bench=spin total joules=1.5\n"
+          "bench: run spin,nice=5,ms=1000\nRESULT nice cpu=4 nice=5 ms=1000 share=0.752 "
+          "weight_share=0.753 features=X sched=eevdf\n")
+
+    def setUp(self):
+        self.saved = dict(compare.LINUX)
+
+    def tearDown(self):
+        compare.LINUX.clear()
+        compare.LINUX.update(self.saved)
+
+    def use(self, version):
+        compare.LINUX.update(version=version, **compare.LINUXES[version])
+
+    def test_log_names(self):
+        self.assertEqual(compare.log_name("linux", 0), "linux-0.log")
+        self.assertEqual(compare.log_name("littlebig"), "littlebig.log")
+        self.use("6.12")
+        self.assertEqual(compare.log_name("linux", 2), "linux-6.12-2.log")
+        self.assertEqual(compare.log_name("littlebig"), "littlebig-eevdf.log")
+
+    def boot_argv(self, version):
+        """The QEMU line run_littlebig() would boot, boot() replaced."""
+        self.use(version)
+        seen = []
+        real = compare.boot
+        compare.boot = lambda argv, log, verbose: seen.append((argv, log))
+        try:
+            opt = type("Opt", (), {"qemu": "qemu", "build": "b", "verbose": False})()
+            compare.MACHINE["dtb"] = "t.dtb"
+            compare.run_littlebig(opt, "c")
+        finally:
+            compare.boot = real
+        (argv, log), = seen
+        return argv[argv.index("-append") + 1], log
+
+    def test_littlebig_boots_the_policy(self):
+        append, log = self.boot_argv("6.12")
+        self.assertIn(" sched=eevdf ", append)
+        self.assertTrue(log.endswith("littlebig-eevdf.log"))
+        append, _ = self.boot_argv("6.1")
+        self.assertIn(" sched=cfs ", append)
+        self.assertIn(";spin,wakeup,big,slice=1000,ms=2000;", append)
+
+    def test_every_eevdf_row_runs_on_both(self):
+        keys = [k for k, _, _ in compare.WORKLOADS]
+        for key in ("wakeup little", "wakeup big", "wakeup little base", "wakeup big base",
+                    "nice 0:5", "spin up", "spread"):  # the placement rows stay
+            self.assertIn(key, keys)
+        for key, spec, cmd in compare.WORKLOADS:
+            if key.startswith("wakeup"):
+                big = " big" in key
+                base = key.endswith("base")
+                self.assertEqual(",big," in spec, big, key)
+                self.assertEqual(cmd.split()[2], "big" if big else "little", key)
+                self.assertEqual(cmd.split()[3], "0" if base else "1000", key)
+                self.assertEqual("slice=1000" in spec, not base, key)
+
+    def test_trace_wakeup(self):
+        saved = list(compare.WORKLOADS)
+        try:
+            compare.trace_wakeup()
+            for (key, spec, cmd), (_, spec0, cmd0) in zip(compare.WORKLOADS, saved):
+                traced = key.startswith("wakeup")
+                self.assertEqual(spec, spec0 + ",trace" if traced else spec0)
+                self.assertEqual(cmd, cmd0 + " trace" if traced else cmd0)
+        finally:
+            compare.WORKLOADS[:] = saved
+
+    def parse(self, text):
+        with tempfile.NamedTemporaryFile("w", suffix=".log") as f:
+            f.write(text)
+            f.flush()
+            return compare.parse(f.name)
+
+    def test_wakeup_and_nice_rows(self):
+        self.use("6.12")
+        lx, lb = self.parse(self.LINUX), self.parse(self.LB)
+        self.assertEqual(lx["wakeup little"]["slice_get_us"], "1000")
+        t = compare.table([lx], lb).splitlines()
+        rows = {tuple(l.split()[:3]): l.split() for l in t[1:]}
+        self.assertEqual(rows[("wakeup", "little", "mean_us")][3:7],
+                         ["1000", "1000-1000", "500", "0.50"])
+        self.assertEqual(rows[("wakeup", "little", "max_us")][5], "3000")
+        self.assertEqual(rows[("nice", "0:5", "share")][3:8],
+                         ["0.752", "0.752-0.752", "0.752", "1.00", "-"])  # 6.1's figures only
+        self.use("6.1")
+        t = compare.table([lx], lb)
+        self.assertTrue(next(l for l in t.splitlines() if "share" in l).endswith("0.754"))
+
+
+class Fetch(unittest.TestCase):
+    """tools/compare/fetch.sh against stand-ins for apt-get and apt-cache (no network): it
+    keeps apt's state under OUT/apt and says clearly when the kernel package is missing."""
+    FETCH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "compare", "fetch.sh")
+
+    def run_fetch(self, version, search_out=""):
+        d = tempfile.mkdtemp()
+        fake = os.path.join(d, "fakebin")
+        os.makedirs(fake)
+        calls = os.path.join(d, "calls")
+        for tool, body in (("apt-get", "exit 0"),
+                           ("apt-cache", 'case " $* " in *" search "*) printf "%%s" "%s";; '
+                            'esac; exit 0' % search_out)):
+            with open(os.path.join(fake, tool), "w") as f:
+                f.write('#!/bin/sh\necho "%s $*" >> %s\n%s\n' % (tool, calls, body))
+            os.chmod(os.path.join(fake, tool), 0o755)
+        env = dict(os.environ, PATH=fake + os.pathsep + os.environ["PATH"])
+        p = subprocess.run(["bash", self.FETCH, os.path.join(d, "out"), version], env=env,
+                           capture_output=True, text=True)
+        with open(calls) if os.path.exists(calls) else open(os.devnull) as f:
+            return p, f.read(), d
+
+    def test_unknown_version(self):
+        p, calls, _ = self.run_fetch("5.10")
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("only 6.1 and 6.12", p.stderr)
+        self.assertEqual(calls, "")
+
+    @unittest.skipUnless(os.path.exists("/usr/share/keyrings/debian-archive-keyring.gpg"),
+                         "no debian-archive-keyring")
+    def test_missing_package_private_state(self):
+        p, calls, d = self.run_fetch("6.12")
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("Linux 6.12 is missing", p.stderr)
+        apt = os.path.join(d, "out", "apt")
+        with open(os.path.join(apt, "sources.list")) as f:
+            sources = f.read()
+        self.assertIn("bookworm-backports main", sources)
+        self.assertTrue(all("[arch=arm64 " in l for l in sources.splitlines()))
+        for line in calls.splitlines():  # every call on the private state, arm64 only
+            self.assertIn("Dir::Etc::sourcelist=%s/sources.list" % os.path.realpath(apt), line)
+            self.assertIn("Dir::Etc::sourceparts=/dev/null", line)
+            self.assertIn("APT::Architectures::=arm64", line)
+        self.assertIn("apt-get", calls.split()[0])
+        self.assertNotIn("dpkg", calls)
+
+
 if __name__ == "__main__":
     unittest.main()

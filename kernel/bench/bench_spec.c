@@ -46,9 +46,11 @@ static const struct bench_keys bench_keys[] = {
 	  "an rt-app workload: a built-in file, file=initrd; no name lists them" },
 	{ "stress", "n=20000 a=200 s=1 oom",
 	  "n threads created, a alive at once, seed s (oom: exhaust memory too)" },
-	{ "spin", "t=1 ms=1000 up spread trace",
+	{ "spin", "t=1 ms=1000 up spread trace wakeup big slice=0 nice=0",
 	  "t spinning threads for ms: share of time on big CPUs (up: time to a big CPU, "
-	  "trace: its samples; spread: how t threads spread)" },
+	  "trace: its samples; spread: how t threads spread; wakeup: a periodic task's "
+	  "wakeup latency beside 3 hogs on a LITTLE or big CPU, its slice in us; nice=N: "
+	  "nice 0's share beside nice N)" },
 	{ "crowd", "t=10 ms=200", "t never-blocking threads on one CPU for ms: the cost per task" },
 };
 static const struct bench_keys experiment_keys[] = {

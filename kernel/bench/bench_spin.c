@@ -9,6 +9,9 @@
  *                  and the scheduler's trace of the run
  *   spin,spread,t=N,ms=M  N threads per CPU for M ms: the threads on each CPU
  *                  every 100 ms, and when the spread settled (issue 31)
+ *   spin,wakeup[,big],slice=US,ms=M  a periodic task's wakeup latency beside 3 hogs
+ *                  on one LITTLE (big) CPU, its EEVDF request US (issue 29)
+ *   spin,nice=N,ms=M  nice 0's share of one big CPU beside nice N (issue 29)
  * and experiment=placement, which runs them and the ping-pong one after the
  * other (make test judges their RESULT lines against Linux's figures).
  * Busy is cpu_work() in SPIN_CHUNK pieces (docs/design.md: work is timer deadlines,
@@ -359,12 +362,230 @@ static int bench_spin_up(u64 *us_out, bool trace)
 	return 0;
 }
 
+/* spin,wakeup[,big],slice=US,ms=M (issue 29): EEVDF's point, the same workload as
+ * tools/compare/linux_spin.c's `spin wakeup little|big US MS`. On the first LITTLE CPU (the
+ * smallest capacity; big: the first of the largest) WAKEUP_HOGS CPU-bound tasks and one
+ * periodic task, all pinned there, nice 0: every WAKEUP_PERIOD_NS the periodic task wakes
+ * (an absolute timer), is busy WAKEUP_WORK_NS of time from then on and sleeps to its next
+ * period. Its request is slice US (sched_set_slice(), Linux 6.12's sched_runtime; 0: the base
+ * slice; ignored under sched=cfs as Linux 6.1 ignores it). Its wakeup latency, from the
+ * timer's deadline to running again, over M ms less the first WAKEUP_SETTLE periods: mean,
+ * p99 and max. Busy is cpu_work() in SPIN_CHUNK pieces until the time is up, on both
+ * sides measured by the clock, so a LITTLE CPU runs the same time as Linux's. */
+#define WAKEUP_HOGS	 3
+#define WAKEUP_PERIOD_NS 10000000ull
+#define WAKEUP_WORK_NS	 500000ull
+#define WAKEUP_SETTLE	 10
+#define WAKEUP_MAX	 1024
+
+struct hog {
+	u64 end_ns, runtime;
+};
+
+static void hog_thread(void *arg)
+{
+	struct hog *h = arg;
+
+	while (arch_clock_ns() < h->end_ns && !bench_interrupted())
+		cpu_work(SPIN_CHUNK);
+	sleep_ns(10 * NSEC_PER_USEC); /* a dequeue brings sum_exec_runtime up to date */
+	h->runtime = current->se.sum_exec_runtime;
+}
+
+static void busy_for(u64 ns)
+{
+	u64 end = arch_clock_ns() + ns;
+
+	while (arch_clock_ns() < end)
+		cpu_work(SPIN_CHUNK / 5 < ns ? SPIN_CHUNK / 5 : ns);
+}
+
+struct periodic {
+	u64 end_ns;
+	u64 *lat, *at; /* at: each sample's timer deadline (trace) */
+	unsigned int n;
+};
+
+static void periodic_thread(void *arg)
+{
+	struct periodic *p = arg;
+	u64 next = arch_clock_ns();
+
+	for (unsigned int k = 0; !bench_interrupted(); k++) {
+		u64 lat;
+
+		busy_for(WAKEUP_WORK_NS);
+		next += WAKEUP_PERIOD_NS;
+		if (next >= p->end_ns)
+			break;
+		sleep_until_ns(next);
+		lat = arch_clock_ns() - next;
+		if (k >= WAKEUP_SETTLE && p->n < WAKEUP_MAX) {
+			p->at[p->n] = next;
+			p->lat[p->n++] = lat;
+		}
+	}
+}
+
+/* The first online CPU of the smallest (big: largest) capacity. */
+static int pick_cpu(bool big)
+{
+	int best = -1;
+
+	for (unsigned int c = 0; c < nr_cpu_ids; c++) {
+		if (!cpu_online(c))
+			continue;
+		if (best < 0 || (big ? capacity_orig_of(c) > capacity_orig_of((unsigned int)best)
+				     : capacity_orig_of(c) < capacity_orig_of((unsigned int)best)))
+			best = (int)c;
+	}
+	return best;
+}
+
+static struct task_struct *start_pinned(void (*fn)(void *), void *arg, const char *name, int cpu,
+					int nice, u64 slice_ns)
+{
+	struct task_struct *t = kthread_create(fn, arg, name);
+
+	if (t) {
+		set_user_nice(t, nice);
+		if (slice_ns)
+			sched_set_slice(t, slice_ns);
+		set_cpus_allowed(t, cpumask_of((unsigned int)cpu));
+		wake_up_new_task(t);
+	}
+	return t;
+}
+
+static void sort_u64(u64 *a, unsigned int n)
+{
+	for (unsigned int i = 1; i < n; i++)
+		for (unsigned int j = i; j > 0 && a[j - 1] > a[j]; j--) {
+			u64 x = a[j];
+
+			a[j] = a[j - 1];
+			a[j - 1] = x;
+		}
+}
+
+static int bench_spin_wakeup(bool big, u64 slice_us, u64 ms, bool trace)
+{
+	struct hog h[WAKEUP_HOGS] = { 0 };
+	struct task_struct *th[WAKEUP_HOGS], *pt;
+	struct periodic p = { 0 };
+	int cpu = pick_cpu(big);
+	u64 sum = 0, mean, p99, max;
+
+	if (cpu < 0 || !ms || (slice_us && (slice_us < 100 || slice_us > 100000))) {
+		printk("bench spin,wakeup: slice must be 0 or 100..100000 us, ms at least 1\n");
+		return -1;
+	}
+	p.lat = kzalloc(sizeof(u64) * WAKEUP_MAX);
+	p.at = kzalloc(sizeof(u64) * WAKEUP_MAX);
+	if (!p.lat || !p.at) {
+		printk("bench spin,wakeup: out of memory\n");
+		kfree(p.lat);
+		kfree(p.at);
+		return -1;
+	}
+	/* trace: the scheduler's last events of the run ("# littlebig trace begin wakeup") and
+	 * each wakeup's latency ("# wakeup" lines, ms from the start) */
+	if (trace && trace_start())
+		printk("bench spin: no memory for the trace buffers; not traced\n");
+	p.end_ns = arch_clock_ns() + ms * NSEC_PER_MSEC;
+	for (int i = 0; i < WAKEUP_HOGS; i++) {
+		h[i].end_ns = p.end_ns;
+		th[i] = start_pinned(hog_thread, &h[i], "whog", cpu, 0, 0);
+	}
+	pt = start_pinned(periodic_thread, &p, "wperiodic", cpu, 0, slice_us * NSEC_PER_USEC);
+	for (int i = 0; i < WAKEUP_HOGS; i++)
+		if (th[i])
+			kthread_join(th[i]);
+	if (pt)
+		kthread_join(pt);
+	if (trace && trace_on) {
+		trace_stop();
+		trace_dump_labelled("wakeup");
+	}
+	for (unsigned int i = 0; trace && i < p.n; i++)
+		printk("# wakeup at_ms=%llu.%03llu lat_us=%llu.%03llu\n",
+		       (p.at[i] + ms * NSEC_PER_MSEC - p.end_ns) / NSEC_PER_MSEC,
+		       (p.at[i] + ms * NSEC_PER_MSEC - p.end_ns) / 1000 % 1000, p.lat[i] / 1000,
+		       p.lat[i] % 1000);
+	kfree(p.at);
+	if (!pt || !p.n || bench_interrupted()) {
+		kfree(p.lat);
+		return -1;
+	}
+	sort_u64(p.lat, p.n);
+	for (unsigned int i = 0; i < p.n; i++)
+		sum += p.lat[i];
+	mean = sum / p.n;
+	p99 = p.lat[(p.n * 99 + 99) / 100 - 1]; /* the ceil(0.99 n)-th smallest */
+	max = p.lat[p.n - 1];
+	kfree(p.lat);
+	printk("# wakeup: a periodic task (%llu us every %llu ms, slice %llu us) beside %d hogs "
+	       "on cpu%d: latency mean %llu us, p99 %llu us, max %llu us\n",
+	       WAKEUP_WORK_NS / 1000, WAKEUP_PERIOD_NS / NSEC_PER_MSEC, slice_us, WAKEUP_HOGS, cpu,
+	       mean / 1000, p99 / 1000, max / 1000);
+	printk("RESULT wakeup cpu=%d capacity=%lu slice_us=%llu period_us=%llu work_us=%llu "
+	       "hogs=%d n=%u mean_us=%llu.%03llu p99_us=%llu.%03llu max_us=%llu.%03llu%s\n",
+	       cpu, capacity_orig_of((unsigned int)cpu), slice_us, WAKEUP_PERIOD_NS / 1000,
+	       WAKEUP_WORK_NS / 1000, WAKEUP_HOGS, p.n, mean / 1000, mean % 1000, p99 / 1000,
+	       p99 % 1000, max / 1000, max % 1000, bench_features());
+	return 0;
+}
+
+/* spin,nice=N,ms=M (issue 29): two CPU-bound tasks of nice 0 and nice N pinned to the first
+ * big CPU for M ms; the nice-0 one's share of their run time, and its weight's share
+ * (sched_prio_to_weight). As linux_spin.c's `spin nice N MS`. */
+static int bench_spin_nice(u64 nice, u64 ms)
+{
+	struct hog h[2] = { 0 };
+	struct task_struct *th[2];
+	int cpu = pick_cpu(true);
+	u64 w0, w1, share, want, total;
+
+	if (cpu < 0 || nice > 19 || !ms) {
+		printk("bench spin,nice: nice must be 0..19 and ms at least 1\n");
+		return -1;
+	}
+	h[0].end_ns = h[1].end_ns = arch_clock_ns() + ms * NSEC_PER_MSEC;
+	th[0] = start_pinned(hog_thread, &h[0], "nice0", cpu, 0, 0);
+	th[1] = start_pinned(hog_thread, &h[1], "niceN", cpu, (int)nice, 0);
+	/* sched_prio_to_weight's, read while both run (joined, they are gone) */
+	w0 = th[0] ? th[0]->se.load.weight : 0;
+	w1 = th[1] ? th[1]->se.load.weight : 0;
+	for (int i = 0; i < 2; i++)
+		if (th[i])
+			kthread_join(th[i]);
+	total = h[0].runtime + h[1].runtime;
+	if (!th[0] || !th[1] || !total || bench_interrupted())
+		return -1;
+	share = milli(h[0].runtime, total);
+	want = milli(w0, w0 + w1);
+	printk("# nice: nice 0 and nice %llu on cpu%d for %llu ms: %llu and %llu ms, nice 0's "
+	       "share %llu.%03llu (weights: %llu.%03llu)\n",
+	       nice, cpu, ms, h[0].runtime / NSEC_PER_MSEC, h[1].runtime / NSEC_PER_MSEC,
+	       share / 1000, share % 1000, want / 1000, want % 1000);
+	printk("RESULT nice cpu=%d nice=%llu ms=%llu share=%llu.%03llu "
+	       "weight_share=%llu.%03llu%s\n",
+	       cpu, nice, ms, share / 1000, share % 1000, want / 1000, want % 1000,
+	       bench_features());
+	return 0;
+}
+
 int bench_spin(const char *spec)
 {
 	u64 v;
 
 	if (bench_flag(spec, "up"))
 		return bench_spin_up(&v, bench_flag(spec, "trace"));
+	if (bench_flag(spec, "wakeup"))
+		return bench_spin_wakeup(bench_flag(spec, "big"), bench_arg(spec, "slice", 0),
+					 bench_arg(spec, "ms", 2000), bench_flag(spec, "trace"));
+	if (bench_arg(spec, "nice", 0))
+		return bench_spin_nice(bench_arg(spec, "nice", 0), bench_arg(spec, "ms", 1000));
 	if (bench_flag(spec, "spread"))
 		return bench_spin_spread(bench_arg(spec, "t", 2), bench_arg(spec, "ms", 1000));
 	return bench_spin_share(bench_arg(spec, "t", 1), bench_arg(spec, "ms", 1000), &v);

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """compare.py - `make compare`: the same workloads on Debian's Linux 6.1 and on
-littlebig, on the same QEMU machine, side by side.
+littlebig (sched=cfs), or with --linux 6.12 on Debian's 6.12 and littlebig under
+sched=eevdf, on the same QEMU machine, side by side.
 
 Owns: the list of workloads (WORKLOADS: the kernel/bench/ spec and the Linux
 program line of each), the initramfs Linux boots (a cpio "newc" archive
@@ -11,7 +12,8 @@ boots ~3x slower under -icount), booting both kernels, parsing their RESULT
 lines and the table with their ratio. Not fetching Linux (fetch.sh) nor
 building the programs (the Makefile).
 
-    tools/compare/compare.py [--build build] [--runs N] [--only linux|littlebig] [-v]
+    tools/compare/compare.py [--build build] [--linux 6.1|6.12] [--runs N]
+                             [--only linux|littlebig] [--rows KEY,...] [-v]
     tools/compare/compare.py --table LITTLEBIG.log LINUX.log...   (parse logs only)
 
 Linux's numbers vary from boot to boot even under -icount (littlebig's do not):
@@ -43,6 +45,14 @@ WORKLOADS = [
     # 2 threads per CPU until the spread settles (issue 31): 2 x max_load_balance_interval
     # (100 ms per CPU) as tests/kernel/selftest_sched.c's sched_spread; machine() sets MS.
     ("spread", "spin,spread,t=2,ms=1600", "/bin/spin spread 2 1600"),
+    # EEVDF's point (issue 29): a periodic task (0.5 ms every 10 ms) beside 3 hogs on one
+    # LITTLE / big CPU, its request 1 ms (sched_attr.sched_runtime; Linux 6.1 and sched=cfs
+    # ignore it) or the base slice; then nice 0's share of a big CPU beside nice 5.
+    ("wakeup little", "spin,wakeup,slice=1000,ms=2000", "/bin/spin wakeup little 1000 2000"),
+    ("wakeup big", "spin,wakeup,big,slice=1000,ms=2000", "/bin/spin wakeup big 1000 2000"),
+    ("wakeup little base", "spin,wakeup,ms=2000", "/bin/spin wakeup little 0 2000"),
+    ("wakeup big base", "spin,wakeup,big,ms=2000", "/bin/spin wakeup big 0 2000"),
+    ("nice 0:5", "spin,nice=5,ms=1000", "/bin/spin nice 5 1000"),
 ]
 PROGRAMS = ["pipe", "hackbench", "spin"]
 
@@ -55,10 +65,18 @@ REFERENCE = {
     ("hackbench g4", "seconds"): 1.222, ("spin t1", "big_share"): 0.97,
     ("spin t4", "big_share"): 0.98, ("spin t8", "big_share"): 0.52,
     ("spin up", "first_big_ms"): 52.438,
+    ("nice 0:5", "share"): 0.754,  # the weights' share, 1024 / (1024 + 335)
 }
 # Which value of each row the table shows (the rest stay in the RESULT lines).
 SHOWN = {"pingpong": ["usec_per_op", "migrations"], "hackbench": ["seconds"],
-         "spin": ["big_share"], "spin_up": ["first_big_ms"], "spread": ["settled_ms"]}
+         "spin": ["big_share"], "spin_up": ["first_big_ms"], "spread": ["settled_ms"],
+         "wakeup": ["mean_us", "p99_us", "max_us"], "nice": ["share"]}
+
+# --linux: which Debian kernel (tools/compare/fetch.sh VERSION unpacks it in DIR) and the
+# policy littlebig runs beside it (sched=).
+LINUXES = {"6.1": {"dir": "linux", "sched": "cfs"},
+           "6.12": {"dir": "linux-6.12", "sched": "eevdf"}}
+LINUX = {"version": "6.1", **LINUXES["6.1"]}
 
 # qemu-bl44's line in tests/runs.py (QEMU_BL44 + QEMU_SELFTEST): both kernels get it.
 # machine() adapts it to another tree (--machine): its CPU count, GICv3 past 8, 2G.
@@ -159,8 +177,11 @@ def write_linux_dtb(src, dst):
 
 # ---- booting ------------------------------------------------------------------------------
 def log_name(kernel, run=None):
-    """linux-N.log / littlebig.log on qemu-bl44; with the tree's name on another."""
+    """linux-N.log / littlebig.log on qemu-bl44 beside Linux 6.1; with the tree's name on
+    another; beside 6.12 linux-6.12-N.log and littlebig-eevdf.log."""
     tag = "" if MACHINE["name"] == "qemu-bl44" else "-" + MACHINE["name"]
+    if LINUX["version"] != "6.1":
+        kernel += "-" + (LINUX["version"] if kernel == "linux" else LINUX["sched"])
     return "%s%s%s.log" % (kernel, tag, "" if run is None else "-%d" % run)
 
 
@@ -173,10 +194,11 @@ def boot(argv, log, verbose):
 
 
 def run_linux(opt, cdir, run):
-    vmlinuz = sorted(glob.glob(os.path.join(cdir, "linux/boot/vmlinuz-*")))
+    vmlinuz = sorted(glob.glob(os.path.join(cdir, LINUX["dir"], "boot/vmlinuz-*")))
     busybox = os.path.join(cdir, "busybox/bin/busybox")
     if not vmlinuz or not os.path.exists(busybox):
-        sys.exit("compare: no Linux under %s (tools/compare/fetch.sh fetches it)" % cdir)
+        sys.exit("compare: no Linux %s under %s/%s (tools/compare/fetch.sh %s %s fetches it)"
+                 % (LINUX["version"], cdir, LINUX["dir"], cdir, LINUX["version"]))
     dtb = os.path.join(cdir, "%s-linux.dtb" % MACHINE["name"])
     write_linux_dtb(MACHINE["dtb"], dtb)
     initrd = os.path.join(cdir, "initramfs.cpio")
@@ -195,7 +217,7 @@ def run_littlebig(opt, cdir):
     # 2.1 ms a wakeup), which is the machine model, not the scheduler, compared.
     boot([opt.qemu] + QEMU_LINE + ["-dtb", MACHINE["dtb"],
                                    "-kernel", os.path.join(opt.build, "Image"), "-append",
-                                   "cpuidle=off bench=" +
+                                   "cpuidle=off sched=%s bench=" % LINUX["sched"] +
                                    ";".join(spec for _, spec, _ in WORKLOADS)],
          log, opt.verbose)
     return log
@@ -254,7 +276,7 @@ def table(linux_runs, lb):
             raw = (lb.get(key) or {}).get(name)  # "never" stays as it is
             b = num(raw)
             ratio = "%.2f" % (b / a) if a and b is not None else "-"
-            ref = REFERENCE.get((key, name))
+            ref = REFERENCE.get((key, name)) if LINUX["version"] == "6.1" else None
             rows.append((key, name, "-" if a is None else fmt(a),
                          "%s-%s" % (fmt(min(xs)), fmt(max(xs))) if xs else "-",
                          raw or "-" if b is None else fmt(b), ratio,
@@ -324,6 +346,14 @@ def trace_up():
             WORKLOADS[i] = (key, spec + ",trace", LINUX_TRACE % (cmd + " trace"))
 
 
+def trace_wakeup():
+    """The wakeup rows, each wakeup's latency printed on both kernels ("# wakeup" lines)
+    and littlebig's scheduler trace of each run."""
+    for i, (key, spec, cmd) in enumerate(WORKLOADS):
+        if key.startswith("wakeup"):
+            WORKLOADS[i] = (key, spec + ",trace", cmd + " trace")
+
+
 def up_timeline(log):
     """The "# up" lines of a log, as printed by either side."""
     with open(log, errors="replace") as f:
@@ -340,13 +370,21 @@ def main(argv=None):
                     help="a tree of build/dts or build/tests/dts (COMPARE_MACHINE)")
     ap.add_argument("--rows", default=os.environ.get("COMPARE_ROWS"),
                     help="only these workloads, comma-separated keys (COMPARE_ROWS)")
+    ap.add_argument("--linux", choices=sorted(LINUXES), default=os.environ.get(
+        "COMPARE_LINUX", "6.1"), help="Debian's 6.1 beside sched=cfs, or 6.12 beside "
+        "sched=eevdf (COMPARE_LINUX; make compare LINUX=6.12)")
     ap.add_argument("--trace-up", action="store_true",
                     help="spin up with its util timeline on both kernels (# up lines)")
+    ap.add_argument("--trace-wakeup", action="store_true",
+                    help="the wakeup rows with each wakeup's latency (# wakeup lines)")
     ap.add_argument("-v", "--verbose", action="store_true")
     opt = ap.parse_args(argv)
+    LINUX.update(version=opt.linux, **LINUXES[opt.linux])
     machine(opt)
     if opt.trace_up or os.environ.get("COMPARE_TRACE_UP") == "1":
         trace_up()
+    if opt.trace_wakeup:
+        trace_wakeup()
     opt.qemu = os.environ.get("QEMU", "qemu-system-aarch64")
     cdir = os.path.join(opt.build, "compare")
     if opt.table:

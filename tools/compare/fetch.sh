@@ -1,69 +1,85 @@
 #!/usr/bin/env bash
-# fetch.sh - gets Debian's own arm64 Linux 6.1 kernel and busybox-static for
-# `make compare`: `apt-get download` of the two .deb files and `dpkg-deb -x`
-# under OUT (build/compare/); nothing is installed on the host. Needs arm64
-# as a foreign architecture in apt: a change to the system, made only with
-# consent (COMPARE_OK=1 or y at the prompt) and as root or through sudo, as
-# tools/deps.sh does for packages; otherwise it stops with the exact command.
-#   tools/compare/fetch.sh OUT      leaves OUT/linux/boot/vmlinuz-* and OUT/busybox/bin/busybox
+# fetch.sh - gets Debian's own arm64 Linux kernel (6.1 from bookworm, or 6.12 from
+# bookworm-backports) and busybox-static for `make compare`: `apt-get download` of the
+# .deb files and `dpkg-deb -x` under OUT (build/compare/); nothing is installed on the
+# host and nothing on the system changes. apt's lists of arm64 packages are kept private
+# under OUT/apt/ (its own sources list, list directory and cache, arm64 only, checked with
+# the system's debian-archive-keyring), so neither arm64 as a foreign architecture nor the
+# backports source enters the system's apt: no consent is asked, none is needed.
+#   tools/compare/fetch.sh OUT [6.1|6.12]
+#     6.1 (default): OUT/linux/boot/vmlinuz-*; 6.12: OUT/linux-6.12/boot/vmlinuz-*;
+#     both: OUT/busybox/bin/busybox
 set -euo pipefail
 
-out=${1:?usage: fetch.sh OUTDIR}
-mkdir -p "$out/deb"
-
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then
-	if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else sudo="unavailable"; fi
-fi
-refuse() {	# refuse WHY COMMAND: say what to run by hand, and stop
-	echo "fetch.sh: $1; to do it yourself, as root:" >&2
-	echo "    $2" >&2
+out=${1:?usage: fetch.sh OUTDIR [6.1|6.12]}
+ver=${2:-6.1}
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+mirror=http://deb.debian.org/debian
+security=http://deb.debian.org/debian-security
+die() {
+	echo "fetch.sh: $*" >&2
 	exit 1
 }
-consent() {	# consent WHAT: COMPARE_OK=1, or y at an interactive prompt
-	[ "${COMPARE_OK-}" = 1 ] && return 0
-	[ -t 0 ] || return 1
-	local a
-	read -r -p "fetch.sh: $1 [y/N] " a
-	case "$a" in y | Y | yes) return 0 ;; *) return 1 ;; esac
-}
+case "$ver" in
+6.1)
+	# The 6.1 ABI packages (linux-image-6.1.0-N-arm64-unsigned), newest of bookworm's
+	# suites, security updates included.
+	kre='^linux-image-6\.1\.[0-9]+-[0-9]+-arm64-unsigned$'
+	kdir=linux
+	suites="bookworm bookworm-updates"
+	;;
+6.12)
+	# Named by upstream version (linux-image-6.12.N+deb12-arm64-unsigned): bookworm-backports
+	# has them, and bookworm-security too since Debian 12 took 6.12 in (the newest wins).
+	kre='^linux-image-6\.12\.[0-9]+\+deb12-arm64-unsigned$'
+	kdir=linux-6.12
+	suites="bookworm bookworm-updates bookworm-backports"
+	;;
+*) die "Linux $ver: only 6.1 and 6.12 are known" ;;
+esac
+[ -r "$keyring" ] || die "no $keyring (apt-get install debian-archive-keyring)"
 
-# 1. arm64 packages visible to apt (dpkg --add-architecture, then the lists).
-native=$(dpkg --print-architecture)
-addarch="dpkg --add-architecture arm64 && apt-get update"
-if [ "$native" != arm64 ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
-	consent "make compare needs arm64 as a foreign architecture in apt ($addarch):
-a change to this system. Do it?" ||
-		refuse "arm64 is not an apt architecture here (set COMPARE_OK=1 to allow it)" \
-			"$addarch"
-	[ "$sudo" = unavailable ] && refuse "not root and no sudo" "$addarch"
-	echo "fetch.sh: enabling the arm64 architecture in apt: $addarch" >&2
-	$sudo dpkg --add-architecture arm64
-	$sudo apt-get update >/dev/null || refuse "apt-get update failed" "apt-get update"
-fi
-if ! apt-cache show busybox-static:arm64 >/dev/null 2>&1; then
-	[ "$sudo" = unavailable ] && refuse "apt has no arm64 package lists" "apt-get update"
-	echo "fetch.sh: apt has no arm64 package lists yet: apt-get update" >&2
-	$sudo apt-get update >/dev/null || refuse "apt-get update failed" "apt-get update"
-fi
+# 1. A private apt state: OUT/apt/{sources.list,lists,cache}, arm64 only.
+apt="$out/apt"
+mkdir -p "$out/deb" "$apt/lists/partial" "$apt/cache/archives/partial"
+apt=$(cd "$apt" && pwd)
+{
+	for s in $suites; do
+		echo "deb [arch=arm64 signed-by=$keyring] $mirror $s main"
+	done
+	echo "deb [arch=arm64 signed-by=$keyring] $security bookworm-security main"
+} >"$apt/sources.list"
+aptopt=(-o "Dir::Etc::sourcelist=$apt/sources.list" -o Dir::Etc::sourceparts=/dev/null
+	-o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache"
+	-o "Dir::State::status=/dev/null" -o APT::Architectures::=arm64
+	-o APT::Architecture=arm64 -o Debug::NoLocking=1)
+echo "fetch.sh: arm64 package lists of $suites, bookworm-security, kept in $apt" \
+	"(the system's apt is not changed): apt-get update" >&2
+apt-get "${aptopt[@]}" update 2>&1 >/dev/null | { grep -v "unsandboxed as root" >&2 || true; }
+apt-cache "${aptopt[@]}" show busybox-static >/dev/null 2>&1 ||
+	die "apt-get update found no arm64 packages (network? see $apt/sources.list)"
 
-# 2. The newest 6.1 arm64 kernel image (unsigned: the same kernel, without the
-# Secure Boot signature) and busybox-static, downloaded, not installed.
-kpkg=$(apt-cache search --names-only '^linux-image-6\.1\.[0-9]+-[0-9]+-arm64-unsigned$' |
-	awk '{print $1}' | sort -V | tail -n 1)
-[ -n "$kpkg" ] || refuse "no linux-image-6.1.*-arm64-unsigned package in apt" "$addarch"
+# 2. The newest kernel image of that series (unsigned: the same kernel, without the Secure
+# Boot signature) and busybox-static, downloaded, not installed.
+kpkg=$(apt-cache "${aptopt[@]}" search --names-only "$kre" | awk '{print $1}' | sort -V |
+	tail -n 1)
+[ -n "$kpkg" ] || die "no package matching $kre in $suites (arm64): Linux $ver is missing there"
 cd "$out/deb"
-for p in "$kpkg:arm64" busybox-static:arm64; do
-	ls "${p%%:*}"_*_arm64.deb >/dev/null 2>&1 && continue
-	echo "fetch.sh: apt-get download $p" >&2
+for p in "$kpkg" busybox-static; do
+	ls "${p}"_*_arm64.deb >/dev/null 2>&1 && continue
+	echo "fetch.sh: apt-get download $p:arm64 ($(apt-cache "${aptopt[@]}" policy "$p" |
+		awk '/Candidate:/ {print $2}'))" >&2
 	# As root, apt warns that its _apt user cannot write here: harmless, not shown.
-	apt-get download "$p" 2>&1 >/dev/null | { grep -v "unsandboxed as root" >&2 || true; }
+	apt-get "${aptopt[@]}" download "$p:arm64" 2>&1 >/dev/null |
+		{ grep -v "unsandboxed as root" >&2 || true; }
+	ls "${p}"_*_arm64.deb >/dev/null 2>&1 || die "apt-get download $p:arm64 failed"
 done
 
 # 3. Unpacked, not installed.
-rm -rf ../linux ../busybox
+rm -rf "../$kdir" ../busybox
 debs=("$kpkg"_*_arm64.deb)
-dpkg-deb -x "${debs[-1]}" ../linux
+echo "fetch.sh: dpkg-deb -x ${debs[-1]} $out/$kdir" >&2
+dpkg-deb -x "${debs[-1]}" "../$kdir"
 debs=(busybox-static_*_arm64.deb)
 dpkg-deb -x "${debs[-1]}" ../busybox
-ls ../linux/boot/vmlinuz-* ../busybox/bin/busybox >/dev/null
+ls "../$kdir"/boot/vmlinuz-* ../busybox/bin/busybox

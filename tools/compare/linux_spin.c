@@ -10,8 +10,16 @@
  *               and when the spread settled (issue 31).
  *   spin up trace  the same, printing the parent's util and cpu0's, and the spinner's
  *               CPU and util every 2 ms ("# up" lines).
- * As kernel/bench/bench_spin.c's RESULT spin and RESULT spin_up lines. */
+ *   spin wakeup little|big US MS [trace]  a periodic thread's wakeup latency beside 3
+ *               spinners on one LITTLE (big) CPU, its slice US (sched_attr.sched_runtime;
+ *               issue 29); trace: each wakeup's latency too ("# wakeup" lines).
+ *   spin nice N MS  nice 0's share of one big CPU beside nice N (issue 29).
+ * As kernel/bench/bench_spin.c's RESULT spin, spin_up, spread, wakeup and nice lines. */
 #include "work.h"
+
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 
 static int big[MAX_CPUS];
 static unsigned long long end_ns;
@@ -329,6 +337,181 @@ static int spin_spread(int per, long ms)
 	return 0;
 }
 
+/* spin wakeup little|big US MS (issue 29): EEVDF's point, as kernel/bench/bench_spin.c's
+ * spin,wakeup. On the first CPU of the smallest (big: largest) capacity, WAKEUP_HOGS spinning
+ * threads and one periodic thread, all pinned there, nice 0: every WAKEUP_PERIOD_NS the
+ * periodic thread wakes (clock_nanosleep TIMER_ABSTIME, timer slack 1 ns), spins for
+ * WAKEUP_WORK_NS of time and sleeps to its next period. Its request is US microseconds
+ * (sched_setattr(), SCHED_OTHER with sched_runtime: Linux 6.12's slice; 6.1 takes it and
+ * ignores it), 0 leaves the base slice; slice_get_us is what sched_getattr() gives back. Its
+ * wakeup latency, from the timer's deadline to running again, over MS ms less the first
+ * WAKEUP_SETTLE periods: mean, p99, max. */
+#define WAKEUP_HOGS	 3
+#define WAKEUP_PERIOD_NS 10000000ull
+#define WAKEUP_WORK_NS	 500000ull
+#define WAKEUP_SETTLE	 10
+#define WAKEUP_MAX	 1024
+
+struct lb_sched_attr { /* the syscall's struct (SCHED_ATTR_SIZE_VER0, 48 bytes) */
+	unsigned int size, policy;
+	unsigned long long flags;
+	int nice;
+	unsigned int priority;
+	unsigned long long runtime, deadline, period;
+};
+
+struct hog {
+	pthread_t t;
+	int nice;
+	unsigned long long cpu_ns; /* its CLOCK_THREAD_CPUTIME_ID at the end */
+};
+
+static void *hog_fn(void *arg)
+{
+	struct hog *h = arg;
+	struct timespec ts;
+
+	if (h->nice && setpriority(PRIO_PROCESS, (id_t)gettid(), h->nice))
+		perror("setpriority");
+	while (now_ns() < end_ns)
+		;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	h->cpu_ns = (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+	return NULL;
+}
+
+static unsigned long long wk_slice_ns, wk_slice_get_ns;
+static unsigned long long wk_lat[WAKEUP_MAX], wk_at[WAKEUP_MAX];
+static unsigned int wk_n;
+
+static void *periodic_fn(void *arg)
+{
+	unsigned long long next = now_ns();
+	struct lb_sched_attr a;
+
+	(void)arg;
+	prctl(PR_SET_TIMERSLACK, 1ul, 0ul, 0ul, 0ul);
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.policy = SCHED_OTHER;
+	a.runtime = wk_slice_ns;
+	if (wk_slice_ns && syscall(SYS_sched_setattr, 0, &a, 0))
+		perror("sched_setattr");
+	memset(&a, 0, sizeof(a));
+	if (!syscall(SYS_sched_getattr, 0, &a, sizeof(a), 0))
+		wk_slice_get_ns = a.runtime;
+	for (unsigned int k = 0;; k++) {
+		struct timespec ts;
+		unsigned long long lat, t = now_ns();
+
+		while (now_ns() - t < WAKEUP_WORK_NS)
+			;
+		next += WAKEUP_PERIOD_NS;
+		if (next >= end_ns)
+			break;
+		ts.tv_sec = (time_t)(next / 1000000000ull);
+		ts.tv_nsec = (long)(next % 1000000000ull);
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL))
+			;
+		lat = now_ns() - next;
+		if (k >= WAKEUP_SETTLE && wk_n < WAKEUP_MAX) {
+			wk_at[wk_n] = next;
+			wk_lat[wk_n++] = lat;
+		}
+	}
+	return NULL;
+}
+
+static int cmp_ull(const void *a, const void *b)
+{
+	unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The first CPU of the smallest (big: largest) capacity. */
+static int pick_cpu(int want_big)
+{
+	int best = 0;
+
+	for (int c = 1; c < ncpus; c++)
+		if (want_big ? caps[c] > caps[best] : caps[c] < caps[best])
+			best = c;
+	return best;
+}
+
+static int spin_wakeup(int want_big, long slice_us, long ms, int trace)
+{
+	struct hog h[WAKEUP_HOGS];
+	int cpu = pick_cpu(want_big);
+	unsigned long long sum = 0, mean, p99, max;
+	pthread_t pt;
+
+	if (slice_us < 0 || ms < 1)
+		return 1;
+	memset(h, 0, sizeof(h));
+	wk_slice_ns = (unsigned long long)slice_us * 1000ull;
+	pin_self(cpu); /* the threads are born there with its mask */
+	end_ns = now_ns() + (unsigned long long)ms * 1000000ull;
+	for (int i = 0; i < WAKEUP_HOGS; i++)
+		h[i].t = start_thread(hog_fn, &h[i]);
+	pt = start_thread(periodic_fn, NULL);
+	for (int i = 0; i < WAKEUP_HOGS; i++)
+		pthread_join(h[i].t, NULL);
+	pthread_join(pt, NULL);
+	pin_self(-1);
+	if (!wk_n)
+		return 1;
+	for (unsigned int i = 0; trace && i < wk_n; i++) /* as bench_spin.c's spin,wakeup,trace */
+		printf("# wakeup at_ms=%.3f lat_us=%.3f\n",
+		       (wk_at[i] + (unsigned long long)ms * 1000000ull - end_ns) / 1e6,
+		       wk_lat[i] / 1e3);
+	qsort(wk_lat, wk_n, sizeof(wk_lat[0]), cmp_ull);
+	for (unsigned int i = 0; i < wk_n; i++)
+		sum += wk_lat[i];
+	mean = sum / wk_n;
+	p99 = wk_lat[(wk_n * 99 + 99) / 100 - 1]; /* the ceil(0.99 n)-th smallest */
+	max = wk_lat[wk_n - 1];
+	printf("RESULT wakeup cpu=%d capacity=%d slice_us=%ld slice_get_us=%llu period_us=%llu "
+	       "work_us=%llu hogs=%d n=%u mean_us=%.3f p99_us=%.3f max_us=%.3f\n",
+	       cpu, caps[cpu], slice_us, wk_slice_get_ns / 1000, WAKEUP_PERIOD_NS / 1000,
+	       WAKEUP_WORK_NS / 1000, WAKEUP_HOGS, wk_n, mean / 1e3, p99 / 1e3, max / 1e3);
+	return 0;
+}
+
+/* spin nice N MS (issue 29): two spinning threads of nice 0 and nice N on the first big CPU
+ * for MS ms; nice 0's share of their CPU time and its weight's share (w: the weights of
+ * nice 0..19, sched_prio_to_weight's values). As kernel/bench/bench_spin.c's spin,nice. */
+static int spin_nice(int nice, long ms)
+{
+	struct hog h[2];
+	int cpu = pick_cpu(1);
+	unsigned long long total;
+	double share, want;
+	static const int w[20] = { 1024, 820, 655, 526, 423, 335, 272, 215, 172, 137,
+				   110,	 87,  70,  56,	45,  36,  29,  23,  18,	 15 };
+
+	if (nice < 1 || nice > 19 || ms < 1)
+		return 1;
+	memset(h, 0, sizeof(h));
+	h[1].nice = nice;
+	pin_self(cpu);
+	end_ns = now_ns() + (unsigned long long)ms * 1000000ull;
+	for (int i = 0; i < 2; i++)
+		h[i].t = start_thread(hog_fn, &h[i]);
+	for (int i = 0; i < 2; i++)
+		pthread_join(h[i].t, NULL);
+	pin_self(-1);
+	total = h[0].cpu_ns + h[1].cpu_ns;
+	if (!total)
+		return 1;
+	share = (double)h[0].cpu_ns / total;
+	want = 1024.0 / (1024 + w[nice]);
+	printf("RESULT nice cpu=%d nice=%d ms=%ld share=%.3f weight_share=%.3f\n", cpu, nice, ms,
+	       share, want);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int maxcap = 0, ncpu = (int)sysconf(_SC_NPROCESSORS_CONF);
@@ -340,6 +523,11 @@ int main(int argc, char **argv)
 	}
 	for (int c = 0; c < ncpus; c++)
 		big[c] = caps[c] == maxcap;
+	if (argc > 4 && !strcmp(argv[1], "wakeup"))
+		return spin_wakeup(!strcmp(argv[2], "big"), atol(argv[3]), atol(argv[4]),
+				   argc > 5 && !strcmp(argv[5], "trace"));
+	if (argc > 3 && !strcmp(argv[1], "nice"))
+		return spin_nice(atoi(argv[2]), atol(argv[3]));
 	if (argc > 3 && !strcmp(argv[1], "spread"))
 		return spin_spread(atoi(argv[2]), atol(argv[3]));
 	if (argc > 1 && !strcmp(argv[1], "up")) {
@@ -348,6 +536,7 @@ int main(int argc, char **argv)
 	}
 	if (argc > 2)
 		return spin_share(atoi(argv[1]), atol(argv[2]));
-	fprintf(stderr, "usage: spin N MS | spin up [trace] | spin spread N MS\n");
+	fprintf(stderr, "usage: spin N MS | spin up [trace] | spin spread N MS | spin wakeup "
+			"little|big SLICE_US MS [trace] | spin nice N MS\n");
 	return 2;
 }
