@@ -1293,6 +1293,53 @@ LAB8_SCRIPT = [("offline-%d" % c, "cpu offline %d\r" % c, [r"^cpu: CPU%d offline
     ("poweroff", "poweroff\r", []),
 ]
 
+LAB9_MEAN = {}
+
+
+def lab9_wakeup(key, below=None):
+    """Lab 9: record the periodic task's mean wakeup latency from `run spin,wakeup,...`'s
+    RESULT line; with below, it must be lower than that earlier run's mean."""
+    def check(lines):
+        import re
+        for l in lines:
+            m = re.match(r"^RESULT wakeup .*slice_us=\d+ .* n=(\d+) mean_us=([\d.]+) ", l)
+            if m and int(m.group(1)) > 0:
+                LAB9_MEAN[key] = float(m.group(2))
+                if below and not LAB9_MEAN[key] < LAB9_MEAN.get(below, 0):
+                    return "mean %s us (%s) is not below %s us (%s)" % (
+                        LAB9_MEAN[key], key, LAB9_MEAN.get(below), below)
+                return None
+        return "a RESULT wakeup line with wakeups"
+    return check
+
+
+def lab9_nice_share(lines):
+    """Lab 9: nice 0's share beside nice 5 under eevdf within 2 % of the weights'."""
+    import re
+    want = nice_weight(0) / float(nice_weight(0) + nice_weight(5))
+    for l in lines:
+        m = re.match(r"^RESULT nice .*nice=5 .*share=([\d.]+)", l)
+        if m:
+            share = float(m.group(1))
+            if abs(share - want) > 0.02:
+                return "nice 0's share %.3f, the weights give %.3f +- 0.02" % (share, want)
+            return None
+    return "a RESULT nice line"
+
+
+# Lab 9: the same periodic task beside 3 hogs on big cpu4 under CFS, then under EEVDF with a
+# 1 ms slice and with the base slice; nice shares under EEVDF.
+LAB9_SCRIPT = [
+    ("sched-cfs", "sched\r", [r"^sched: cfs"]),
+    ("run-cfs", "run spin,wakeup,big,slice=1000\r", [r"^# wakeup: ", lab9_wakeup("cfs")]),
+    ("sched-eevdf", "sched eevdf\r", [r"^sched: eevdf"]),
+    ("run-eevdf-base", "run spin,wakeup,big\r", [r"^# wakeup: ", lab9_wakeup("base")]),
+    ("run-eevdf-short", "run spin,wakeup,big,slice=1000\r",
+     [r"^# wakeup: ", lab9_wakeup("short", below="base")]),
+    ("run-nice", "run spin,nice=5\r", [r"^# nice: ", lab9_nice_share]),
+    ("poweroff", "poweroff\r", []),
+]
+
 # The excerpts each lab's markdown shows, made from the lab run's session by `make labs`
 # (tools/labs.py) and compared with every fresh run by make test: {name: [(step, keep)]},
 # keep a regex choosing the step's output lines (None: all), "..." marking the rest.
@@ -1326,6 +1373,10 @@ LAB_EXCERPTS = {
                     ("top-symmetric", None), ("why-never", r"^misfit", 1)],
         "online": [("online-4", None), ("domains-asym", r"^cpu0 "), ("let-go", None),
                    ("sleep-moved", None), ("why-moved", r"^last balance", 1)]},
+    9: {"cfs": [("sched-cfs", None), ("run-cfs", r"^# wakeup: |^RESULT wakeup")],
+        "eevdf": [("sched-eevdf", None), ("run-eevdf-base", r"^# wakeup: |^RESULT wakeup"),
+                  ("run-eevdf-short", r"^# wakeup: |^RESULT wakeup")],
+        "nice": [("run-nice", r"^# nice: |^RESULT nice")]},
 }
 
 # Each lab's pictures: {name: {"panels": [(the `trace dump` step, panel title)], "power":
@@ -1351,5 +1402,6 @@ RUNS += [
     for n, what, script in ((1, "topology", LAB1_SCRIPT), (2, "cfs-nice", LAB2_SCRIPT),
                             (3, "pelt", LAB3_SCRIPT), (4, "asym-wakeup", LAB4_SCRIPT),
                             (5, "misfit", LAB5_SCRIPT), (6, "schedutil", LAB6_SCRIPT),
-                            (7, "eas", LAB7_SCRIPT), (8, "hotplug", LAB8_SCRIPT))
+                            (7, "eas", LAB7_SCRIPT), (8, "hotplug", LAB8_SCRIPT),
+                            (9, "cfs-or-eevdf", LAB9_SCRIPT))
 ]
