@@ -685,8 +685,11 @@ void __schedule(bool preempt)
 	spin_lock(&rq->lock);
 	update_rq_clock(rq);
 	rq->need_resched = false;
+	/* Linux 6.12: a special state (here TASK_DEAD) is dequeued at once, never delayed:
+	 * a dying task left queued would be freed while still on the tree. */
 	if (!prev->is_idle && prev->state != TASK_RUNNING && !preempt)
-		deactivate_task(rq, prev, DEQUEUE_SLEEP);
+		deactivate_task(rq, prev,
+				DEQUEUE_SLEEP | (prev->state == TASK_DEAD ? DEQUEUE_SPECIAL : 0));
 	next = pick_next_task(rq, prev);
 	rq->need_resched = false;
 	if (next != prev) {

@@ -486,8 +486,8 @@ static bool delay_dequeue(struct rq *rq, struct task_struct *p, int flags)
 	struct sched_entity *se = &p->se;
 	struct cfs_rq *cfs_rq = cfs_rq_of(se);
 
-	if (!sched_eevdf() || !sched_feat(DELAY_DEQUEUE) || (flags & DEQUEUE_DELAYED) ||
-	    !(flags & DEQUEUE_SLEEP))
+	if (!sched_eevdf() || !sched_feat(DELAY_DEQUEUE) ||
+	    (flags & (DEQUEUE_DELAYED | DEQUEUE_SPECIAL)) || !(flags & DEQUEUE_SLEEP))
 		return false;
 	update_curr(cfs_rq);
 	clear_buddies(cfs_rq, se);

@@ -30,6 +30,7 @@
 #define DEQUEUE_SLEEP	  0x01
 #define DEQUEUE_SAVE	  0x02 /* change_task() takes it off to change it */
 #define DEQUEUE_DELAYED	  0x04 /* EEVDF: the delayed dequeue of a sleeper is finished */
+#define DEQUEUE_SPECIAL	  0x08 /* a state no spurious wakeup may end (TASK_DEAD): never delayed */
 
 /* wake flags (select_task_rq) */
 #define WF_TTWU	    0x08

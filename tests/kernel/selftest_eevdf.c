@@ -176,4 +176,39 @@ static void eevdf_short_slice_latency(struct ktest *t)
 	EXPECT_LT(t, avg_s, avg_b);
 }
 
-KTEST_SUITE(eevdf, KTEST_CASE(eevdf_nice_shares), KTEST_CASE(eevdf_short_slice_latency));
+/* A task that exits while not eligible (it has just run, beside a hog) leaves the queue
+ * at once: Linux 6.12 never delays the dequeue of a special state such as TASK_DEAD
+ * (DEQUEUE_SPECIAL). Left delayed, the dead task stayed on the tree after its memory
+ * was freed, and the next thread created there corrupted it. */
+static void exit_fn(void *arg)
+{
+	cpu_work(3 * MS);
+}
+
+static void eevdf_exit_not_delayed(struct ktest *t)
+{
+	bool was = sched_policy_is_eevdf();
+	struct ehog h = { 0 };
+	int cpu = biggest_cpu();
+	struct task_struct *hog, *th;
+	unsigned int left;
+
+	ASSERT_EQ(t, sched_policy_set("eevdf"), 0);
+	hog = start_on(ehog_fn, &h, "ehog", cpu, 0);
+	for (int i = 0; hog && i < 20; i++)
+		if ((th = start_on(exit_fn, NULL, "eexit", cpu, 0)))
+			kthread_join(th);
+	msleep(5);
+	/* the hog alone (and this thread, if it runs there) */
+	left = cpu_nr_running((unsigned int)cpu) - (arch_cpu_id() == (unsigned int)cpu);
+	h.stop = true;
+	if (hog)
+		kthread_join(hog);
+	sched_policy_set(was ? "eevdf" : "cfs");
+	ASSERT_TRUE(t, hog != NULL);
+	ktest_diag(t, "cpu%d runs %u task(s) after 20 exits beside a hog", cpu, left);
+	EXPECT_EQ(t, left, 1u);
+}
+
+KTEST_SUITE(eevdf, KTEST_CASE(eevdf_nice_shares), KTEST_CASE(eevdf_short_slice_latency),
+	    KTEST_CASE(eevdf_exit_not_delayed));
