@@ -177,6 +177,11 @@ RUNS = [
     {"name": "eevdf-bl44", "kind": "qemu",
      "append": "sched=eevdf selftest=sched,cgroup,threads,pipe,mutex,rt,eevdf",
      "qemu": QEMU_BL44},
+    # Every suite under sched=eevdf, release build (as bl44-gicv2-el1 runs them under
+    # cfs): it found a dying task left delayed on the tree (cpuidle) and a delayed
+    # sleeper moved between CPUs counted by uclamp (sched_random_ops).
+    {"name": "selftest-eevdf-bl44", "kind": "qemu", "release": True,
+     "append": "selftest sched=eevdf", "qemu": QEMU_BL44},
     # Board-sized memory (the HiKey960 has 3 GiB): the allocators take all of it and give
     # it all back (alloc_exhaustion, stress_oom), and a boot at 1 GiB is no different.
     {"name": "mem-1g-bl44", "kind": "qemu", "append": "selftest=boot,alloc,threads",

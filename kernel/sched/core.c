@@ -152,7 +152,11 @@ bool need_resched(void)
  * class sees it (the class's cpufreq update then reads the new clamps). */
 void enqueue_task(struct rq *rq, struct task_struct *p, int flags)
 {
-	uclamp_rq_inc(rq, p);
+	/* Linux 6.12: a delayed sleeper moved between CPUs (or restored) stays asleep
+	 * and uncounted; only its wakeup (ENQUEUE_DELAYED) counts it again. Counted, it
+	 * would stay in its bucket when the pick finishes its dequeue. */
+	if (!p->se.sched_delayed || (flags & ENQUEUE_DELAYED))
+		uclamp_rq_inc(rq, p);
 	p->sched_class->enqueue_task(rq, p, flags);
 }
 
