@@ -120,8 +120,8 @@ class Pictures(unittest.TestCase):
         pics = {"9-x": {"panels": [("trace-dump", "x moves")], "eevdf": 4}}
         csv = labs.fresh_pictures(dict(TRACE_RUN, doc="docs/labs/09-x.md", pictures=pics),
                                   log)["9-x"]
-        self.assertIn("1,eevdf,4,6.000,,x,pick/0/700000/1", csv)
-        self.assertIn("1,eevdf,4,6.000,,y,queued/-5000/900000/0", csv)
+        self.assertIn("1,eevdf,4,6.000,,x,pick/0/700/1", csv)
+        self.assertIn("1,eevdf,4,6.000,,y,queued/-5/900/0", csv)
         self.assertFalse([l for l in csv if ",eevdf,0," in l])
         _, panels = labs.ktrace().read_timeline_csv(csv)
         self.assertEqual(panels[0][1]["eevdf"][4][1], (0.006, "y", "queued", -5000, 900000, 0))

@@ -108,8 +108,8 @@ class TraceTool(unittest.TestCase):
         is drawn from), in ms from the first event; and csvplot draws them."""
         tl = ktrace.timeline(ktrace.parse(EEVDF_SAMPLE))
         lines = ktrace.timeline_csv([("eevdf", tl)], [[4]])
-        self.assertIn("1,eevdf,4,0.000,,hog1,queued/-300000/2500000/0", lines)
-        self.assertIn("1,eevdf,4,0.500,,hog2,pick/40000/1850000/1", lines)
+        self.assertIn("1,eevdf,4,0.000,,hog1,queued/-300/2500/0", lines)
+        self.assertIn("1,eevdf,4,0.500,,hog2,pick/40/1850/1", lines)
         _, panels = ktrace.read_timeline_csv(lines)
         got = panels[0][1]["eevdf"][4]
         self.assertEqual([(c, ev, lag, dl, el) for _, c, ev, lag, dl, el in got],

@@ -489,8 +489,8 @@ def timeline_csv(panels, clusters, comment=""):
     per panel its title and length; per cluster its CPUs, capacity and misfit threshold;
     each running interval (run), each cluster's frequency steps (freq, MHz), each user
     task's util_avg samples (util), each cluster's power steps (power, W) and each
-    sched_eevdf pick record (eevdf: value "pick|queued/vlag/vdeadline/eligible", virtual ns
-    against V)."""
+    sched_eevdf pick or place record (eevdf: value "pick|queued|place/vlag/vdeadline/eligible",
+    against V in virtual us)."""
     import csv
     import io
     buf = io.StringIO()
@@ -523,8 +523,8 @@ def timeline_csv(panels, clusters, comment=""):
                 w.writerow([n, "power", k, _ms(ts - t0), "", "", "%.6f" % watts])
         for c in sorted(tl.get("eevdf") or {}):
             for ts, comm, ev, vlag, vdl, elig in tl["eevdf"][c]:
-                w.writerow([n, "eevdf", c, _ms(ts - t0), "", comm,
-                            "%s/%d/%d/%d" % (ev, vlag, vdl, elig)])
+                w.writerow([n, "eevdf", c, _ms(ts - t0), "", comm,  # us, as the times
+                            "%s/%d/%d/%d" % (ev, round(vlag / 1e3), round(vdl / 1e3), elig)])
     head = ["# " + l for l in comment.splitlines()] + [CSV_HEADER]
     return head + buf.getvalue().splitlines()
 
@@ -560,8 +560,8 @@ def read_timeline_csv(lines):
             tl["power"][int(cpu)].append((t, float(value)))
         elif kind == "eevdf":
             ev, vlag, vdl, elig = value.split("/")
-            tl["eevdf"].setdefault(int(cpu), []).append((t, task, ev, int(vlag), int(vdl),
-                                                         int(elig)))
+            tl["eevdf"].setdefault(int(cpu), []).append((t, task, ev, int(vlag) * 1000,
+                                                         int(vdl) * 1000, int(elig)))
         else:
             raise ValueError("unknown row kind %r" % kind)
     out = []
