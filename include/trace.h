@@ -17,6 +17,10 @@ struct task_struct;
 #define TRACEPOINT(name, proto, args)                                                              \
 	static inline void trace_##name proto                                                      \
 	{                                                                                          \
+	}                                                                                          \
+	static inline bool trace_##name##_enabled(void)                                            \
+	{                                                                                          \
+		return false;                                                                      \
 	}
 #else
 extern bool trace_on;
@@ -26,6 +30,11 @@ extern bool trace_on;
 	{                                                                                          \
 		if (__builtin_expect(*(volatile bool *)&trace_on, 0))                              \
 			__trace_##name args;                                                       \
+	}                                                                                          \
+	/* Linux: trace_NAME_enabled(), for work done only to feed the event */                    \
+	static inline bool trace_##name##_enabled(void)                                            \
+	{                                                                                          \
+		return __builtin_expect(*(volatile bool *)&trace_on, 0);                           \
 	}
 #endif
 
@@ -65,9 +74,10 @@ TRACEPOINT(sched_cache_refill,
 	   (p, from, to, ns, l2_bytes, dram_bytes))
 
 /* EEVDF (sched=eevdf, kernel/sched/fair_eevdf.c): one entity's request on cpu's cfs_rq,
- * what = 'P' placed, 'D' new deadline (request served), 'K' picked, 'W' wakeup preempts;
- * V is the cfs_rq's zero_vruntime (the average vruntime as last computed). Linux has no
- * such event: enough to draw each task's lag and deadline against V over time. */
+ * what = 'P' placed, 'D' new deadline (request served), 'W' wakeup preempts (V: the
+ * cfs_rq's zero_vruntime, the average vruntime as last computed); at each pick 'K' the
+ * picked entity and 'Q' every other queued one, against V as it is then (eevdf_trace_pick).
+ * Linux has no such event: enough to draw each task's lag and deadline against V over time. */
 struct sched_entity;
 TRACEPOINT(sched_eevdf,
 	   (unsigned int cpu, const struct sched_entity *se, char what, u64 V, bool eligible),

@@ -462,6 +462,7 @@ static void print_entry(const struct trace_entry *e)
 			  e->ev.what == 'P'   ? "place"
 			  : e->ev.what == 'D' ? "deadline"
 			  : e->ev.what == 'K' ? "pick"
+			  : e->ev.what == 'Q' ? "queued"
 					      : "preempt",
 			  (long long)e->ev.lag, (long long)e->ev.vdl,
 			  (unsigned long long)e->ev.slice, e->ev.eligible);

@@ -1342,7 +1342,9 @@ def lab9_nice_share(lines):
 
 
 # Lab 9: the same periodic task beside 3 hogs on big cpu4 under CFS, then under EEVDF with a
-# 1 ms slice and with the base slice; nice shares under EEVDF.
+# 1 ms slice and with the base slice; nice shares under EEVDF. Then its picture: p (1 ms
+# slice) and 3 hogs on cpu4 again, a 40 ms stretch traced with each pick's lags and deadlines.
+LAB9_TRACE, LAB9_DUMP = trace_steps(["sched_switch", "sched_eevdf"])
 LAB9_SCRIPT = [
     ("sched-cfs", "sched\r", [r"^sched: cfs"]),
     ("run-cfs", "run spin,wakeup,big,slice=1000\r", [r"^# wakeup: ", lab9_wakeup("cfs")]),
@@ -1351,6 +1353,14 @@ LAB9_SCRIPT = [
     ("run-eevdf-short", "run spin,wakeup,big,slice=1000\r",
      [r"^# wakeup: ", lab9_wakeup("short", below="base")]),
     ("run-nice", "run spin,nice=5\r", [r"^# nice: ", lab9_nice_share]),
+] + [("spawn-hog%d" % k, "spawn hog%d cpus=4\r" % k, [r"spawned hog%d pid \d+" % k])
+     for k in (1, 2, 3)] + [
+    ("spawn-p", "spawn p work=500 period=10000 cpus=4 slice=1000\r", [r"spawned p pid \d+"]),
+    ("sleep-settle", "sleep 50\r", []),
+    LAB9_TRACE,
+    ("sleep-traced", "sleep 40\r", []),
+] + LAB9_DUMP + [
+    ("kill-p", "kill p\r", [r"killed \d+"]),
     ("poweroff", "poweroff\r", []),
 ]
 
@@ -1394,7 +1404,8 @@ LAB_EXCERPTS = {
 }
 
 # Each lab's pictures: {name: {"panels": [(the `trace dump` step, panel title)], "power":
-# draw each cluster's power (needs cpu_idle), "title": over the panels}}. make labs writes
+# draw each cluster's power (needs cpu_idle), "eevdf": CPU: draw that CPU's EEVDF picks
+# instead (needs sched_eevdf), "title": over the panels}}. make labs writes
 # docs/labs/img/NAME.csv (the timeline's data) and NAME.png (drawn from it); make test
 # compares the CSV with a fresh run's (tools/labs.py), not the pixels.
 LAB_PICTURES = {
@@ -1404,6 +1415,8 @@ LAB_PICTURES = {
                                                    "schedutil")]}},
     7: {"07-eas": {"panels": [("trace-dump-on", "lab 7: EAS on, task s"),
                               ("trace-dump-off", "lab 7: NO_EAS, task t")], "power": True}},
+    9: {"09-eevdf": {"panels": [("trace-dump", "lab 9: p (500 us every 10 ms, slice=1000) "
+                                               "beside hog1-3, sched eevdf")], "eevdf": 4}},
 }
 
 # kind "script": the steps are read by the kernel from the initrd (boot option script),

@@ -180,8 +180,8 @@ def picture_paths(run, name):
 
 def fresh_pictures(run, log_text):
     """{name: CSV lines} of the run's pictures (tests/runs.py "pictures": {name: {"panels":
-    [(step, title)], "power": bool}}): each panel is the first trace that step's output
-    holds (a `trace dump`), titled with what it did (tools/trace.py half_stats); the
+    [(step, title)], "power": bool, "eevdf": CPU}}): each panel is the first trace that
+    step's output holds (a `trace dump`), titled with what it did (tools/trace.py half_stats); the
     clusters, capacities and (with "power") energy model come from the session's
     topology lines."""
     tr = ktrace()
@@ -204,6 +204,9 @@ def fresh_pictures(run, log_text):
             panels.append(("%s\n%s" % (title, tr.half_stats(events, clusters)), events))
         model = tr.power_model_from_log(text) if spec.get("power") else None
         tls = tr.panel_timelines(panels, clusters, model, tr.capacities_from_log(text))
+        cpu = spec.get("eevdf")  # that CPU's sched_eevdf picks: an EEVDF picture
+        for _, tl in tls:
+            tl["eevdf"] = {cpu: tl["eevdf"][cpu]} if cpu in tl["eevdf"] else {}
         csv, png = picture_paths(run, name)
         out[name] = tr.timeline_csv(
             tls, clusters, "%s: the data of %s, from run %s's trace dump(s) (tools/labs.py:\n"

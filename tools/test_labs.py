@@ -106,6 +106,32 @@ class Pictures(unittest.TestCase):
         self.assertIn(("picture-9-x", diag), labs.compare(run, TRACE_LOG))
 
 
+    def test_eevdf_picture(self):
+        """"eevdf": 4 keeps cpu4's sched_eevdf pick records (not cpu0's) as eevdf rows; read
+        back they are what the PNG draws; a picture without it keeps none."""
+        ev = "sched_eevdf"
+        log = TRACE_LOG.replace("# littlebig trace end", (
+            ftrace(1.006, "x", 5, 4, ev, "comm=x pid=5 ev=pick vlag=0 vdeadline=700000 "
+                   "slice=2800000 eligible=1") +
+            ftrace(1.006, "x", 5, 4, ev, "comm=y pid=6 ev=queued vlag=-5000 vdeadline=900000 "
+                   "slice=2800000 eligible=0") +
+            ftrace(1.006, "x", 5, 0, ev, "comm=z pid=7 ev=pick vlag=0 vdeadline=1 "
+                   "slice=2800000 eligible=1")).rstrip("\r\n") + "\r\n# littlebig trace end")
+        pics = {"9-x": {"panels": [("trace-dump", "x moves")], "eevdf": 4}}
+        csv = labs.fresh_pictures(dict(TRACE_RUN, doc="docs/labs/09-x.md", pictures=pics),
+                                  log)["9-x"]
+        self.assertIn("1,eevdf,4,6.000,,x,pick/0/700/1", csv)
+        self.assertIn("1,eevdf,4,6.000,,y,queued/-5/900/0", csv)
+        self.assertFalse([l for l in csv if ",eevdf,0," in l])
+        _, panels = labs.ktrace().read_timeline_csv(csv)
+        self.assertEqual(panels[0][1]["eevdf"][4][1], (0.006, "y", "queued", -5000, 900000, 0))
+        plain = labs.fresh_pictures(dict(TRACE_RUN, doc="docs/labs/09-x.md"), log)["9-x"]
+        self.assertFalse([l for l in plain if ",eevdf," in l])
+        run = dict(self.run_in_tmp(), pictures=pics)
+        self.assertEqual(labs.rewrite_pictures(run, log), ["9-x.csv", "9-x.png"])
+        self.assertEqual(labs.compare_pictures(run, log), [("9-x", None)])
+
+
 class Labs(unittest.TestCase):
     def test_split_session(self):
         boot, steps = labs.split_session(LOG)

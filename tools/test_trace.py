@@ -43,6 +43,23 @@ topology: idle cpu=1 state=2 name=b entry_us=1 exit_us=1 residency_us=1 level=1 
 timer_stop=1 psci=0x0
 """
 
+# A pick on cpu4 as eevdf_trace_pick records it (kernel/sched/fair_eevdf.c): the picked
+# entity, then the others queued, all against one V; then the next pick.
+EEVDF_SAMPLE = """\
+            hog1-40      [004] d..2.     1.000100: sched_eevdf: comm=p pid=43 ev=pick \
+vlag=120000 vdeadline=880000 slice=1000000 eligible=1
+            hog1-40      [004] d..2.     1.000100: sched_eevdf: comm=hog1 pid=40 ev=queued \
+vlag=-300000 vdeadline=2500000 slice=2800000 eligible=0
+            hog1-40      [004] d..2.     1.000100: sched_eevdf: comm=hog2 pid=41 ev=queued \
+vlag=90000 vdeadline=1900000 slice=2800000 eligible=1
+               p-43      [004] d..2.     1.000600: sched_eevdf: comm=hog2 pid=41 ev=pick \
+vlag=40000 vdeadline=1850000 slice=2800000 eligible=1
+               p-43      [004] d..2.     1.000600: sched_eevdf: comm=hog1 pid=40 ev=deadline \
+vlag=-1 vdeadline=1 slice=2800000 eligible=1
+            hog2-41      [004] d..2.     1.000700: sched_eevdf: comm=p pid=43 ev=place \
+vlag=430000 vdeadline=570000 slice=1000000 eligible=1
+""".splitlines()
+
 
 class TraceTool(unittest.TestCase):
     def test_cluster_power(self):
@@ -59,6 +76,55 @@ class TraceTool(unittest.TestCase):
         self.assertEqual([ts for ts, _ in got], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
         for (_, w), x in zip(got, want):
             self.assertAlmostEqual(w, x)
+
+    def test_eevdf_picks(self):
+        """sched_eevdf's pick and queued records parse, round-trip, and group into one entry
+        per pick with each queued task's lag, deadline and eligibility (a deadline record
+        is not kept, a placement is kept but is not part of a pick)."""
+        events = ktrace.parse(EEVDF_SAMPLE)
+        self.assertEqual(ktrace.parse([ktrace.format_event(e) for e in events]), events)
+        e = events[1]
+        self.assertEqual((e["event"], e["comm"], e["ev"], e["vlag"], e["vdeadline"],
+                          e["eligible"], e["common_cpu"]),
+                         ("sched_eevdf", "hog1", "queued", "-300000", "2500000", "0", 4))
+        tl = ktrace.timeline(events)
+        self.assertEqual(list(tl["eevdf"]), [4])
+        self.assertEqual(tl["eevdf"][4][0], (1.0001, "p", "pick", 120000, 880000, 1))
+        self.assertEqual(tl["eevdf"][4][-1], (1.0007, "p", "place", 430000, 570000, 1))
+        self.assertEqual(len(tl["eevdf"][4]), 5)
+        picks = ktrace.eevdf_picks(tl["eevdf"][4])
+        self.assertEqual(picks, [
+            (1.0001, "p", {"p": (120000, 880000, 1), "hog1": (-300000, 2500000, 0),
+                           "hog2": (90000, 1900000, 1)}),
+            (1.0006, "hog2", {"hog2": (40000, 1850000, 1)})])
+        # The pick is eligible and has the earliest deadline of the eligible ones.
+        ts, picked, q = picks[0]
+        self.assertEqual(picked, min((v[1], c) for c, v in q.items() if v[2])[1])
+        # Queued records before the first pick (its tail cut by the trace start) are dropped.
+        self.assertEqual(ktrace.eevdf_picks([(0.5, "x", "queued", 1, 2, 1)]), [])
+
+    def test_eevdf_csv_round_trip(self):
+        """The EEVDF picks survive timeline_csv and read_timeline_csv (what the lab's PNG
+        is drawn from), in ms from the first event; and csvplot draws them."""
+        tl = ktrace.timeline(ktrace.parse(EEVDF_SAMPLE))
+        lines = ktrace.timeline_csv([("eevdf", tl)], [[4]])
+        self.assertIn("1,eevdf,4,0.000,,hog1,queued/-300/2500/0", lines)
+        self.assertIn("1,eevdf,4,0.500,,hog2,pick/40/1850/1", lines)
+        _, panels = ktrace.read_timeline_csv(lines)
+        got = panels[0][1]["eevdf"][4]
+        self.assertEqual([(c, ev, lag, dl, el) for _, c, ev, lag, dl, el in got],
+                         [(c, ev, lag, dl, el) for _, c, ev, lag, dl, el in tl["eevdf"][4]])
+        self.assertAlmostEqual(got[3][0], 0.0005)
+        with tempfile.TemporaryDirectory() as d:
+            csv, png = os.path.join(d, "e.csv"), os.path.join(d, "e.png")
+            with open(csv, "w") as f:
+                f.write("\n".join(lines) + "\n")
+            here = os.path.dirname(os.path.abspath(__file__))
+            r = subprocess.run(["/usr/bin/python3", os.path.join(here, "trace.py"), "csvplot",
+                                csv, png], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(png, "rb") as f:
+                self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
 
     def test_round_trip(self):
         blocks = ktrace.extract("noise\r\n" + SAMPLE.replace("\n", "\r\n") + "more noise\n")

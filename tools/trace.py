@@ -104,10 +104,12 @@ def timeline(events):
     """What a plot needs from a trace: t0 and t1 (s), running intervals per
     CPU [(start, end, comm)] from sched_switch (a CPU's task before its first
     switch is the one its first event names), each cluster's frequency steps
-    by first CPU, and util_avg samples per task (comm-pid)."""
+    by first CPU, util_avg samples per task (comm-pid), and per CPU the EEVDF view at each
+    pick (eevdf: [(ts, comm, ev, vlag, vdeadline, eligible)] from sched_eevdf's pick,
+    queued and place records, lag and deadline against V in virtual ns)."""
     t0 = min(e["ts"] for e in events)
     t1 = max(e["ts"] for e in events)
-    runs, cur, freq, util = {}, {}, {}, {}
+    runs, cur, freq, util, eevdf = {}, {}, {}, {}, {}
     for e in events:
         c = e["common_cpu"]
         if c not in cur:
@@ -121,10 +123,19 @@ def timeline(events):
             freq.setdefault(int(e["cpu_id"]), []).append((e["ts"], int(e["state"]) / 1000))
         elif e["event"] == "sched_pelt_se":
             util.setdefault("%s-%s" % (e["comm"], e["pid"]), []).append((e["ts"], int(e["util"])))
+        elif e["event"] == "sched_eevdf" and e["ev"] in EEVDF_EVENTS:
+            eevdf.setdefault(c, []).append((e["ts"], e["comm"], e["ev"], int(e["vlag"]),
+                                            int(e["vdeadline"]), int(e["eligible"])))
     for c, (comm, pid, ts) in cur.items():
         if pid != 0:
             runs.setdefault(c, []).append((ts, t1, comm))
-    return {"t0": t0, "t1": t1, "runs": runs, "freq": freq, "util": util}
+    return {"t0": t0, "t1": t1, "runs": runs, "freq": freq, "util": util, "eevdf": eevdf}
+
+
+# sched_eevdf's records of a pick (kernel/sched/fair_eevdf.c eevdf_trace_pick): the picked
+# entity, then every other queued one, all at the same instant and against the same V; and
+# each placement (a wakeup: where the wait for the next pick begins).
+EEVDF_EVENTS = ("pick", "queued", "place")
 
 
 IDLE_EXIT = 0xffffffff  # cpu_idle's state when a CPU leaves idle (PWR_EVENT_EXIT)
@@ -320,6 +331,104 @@ def plot_panels(panels, out, clusters=("0-3", "4-7"), suptitle="", ncols=None, m
                    ncols)
 
 
+def eevdf_picks(samples):
+    """A CPU's sched_eevdf pick records (timeline()'s eevdf[cpu]) -> [(ts, picked task,
+    {task: (vlag, vdeadline, eligible)})], one entry per pick: a pick record opens it,
+    the queued records that follow it (same instant, same V) join it; placements do not."""
+    picks = []
+    for ts, comm, ev, vlag, vdl, elig in samples:
+        if ev == "pick":
+            picks.append((ts, comm, {}))
+        elif ev != "queued" or not picks:
+            continue  # a placement, or the tail of a pick from before the trace began
+        picks[-1][2][comm] = (vlag, vdl, elig)
+    return picks
+
+
+def plot_eevdf(panels, out, suptitle=""):
+    """A lab's EEVDF picture: per panel, for the CPU its sched_eevdf records are from (the
+    busiest if several), three rows on one time axis: each task's lane (a solid bar while it
+    runs, a pale one while it waits eligible, a hatched one while it waits not eligible, as
+    each pick found it, or from its wakeup's placement); each task's lag V - v at every pick
+    (a filled marker eligible, a cross not: the pick must be at or above 0) and placement
+    (a hollow diamond); each task's deadline d - V at every pick
+    (a star: the one picked, the earliest eligible deadline)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    nan = float("nan")
+    n = len(panels)
+    fig, axes = plt.subplots(3, n, figsize=(11 * n + 2, 9), sharex="col", squeeze=False,
+                             gridspec_kw={"height_ratios": [2, 2, 2]})
+    for i, (title, tl) in enumerate(panels):
+        cpu = max(tl["eevdf"], key=lambda c: len(tl["eevdf"][c]))
+        picks = eevdf_picks(tl["eevdf"][cpu])
+        t0 = tl["t0"]
+        tasks = sorted({comm for _, _, q in picks for comm in q})
+        slots = colour_slots(set(tasks) | {c for _, _, c in tl["runs"].get(cpu, [])})
+        cmap = plt.get_cmap("tab20")
+        color = lambda c: slots[c] if isinstance(slots[c], str) else cmap(slots[c])  # noqa: E731
+        lane, lag, dl = (axes[k][i] for k in range(3))
+        row = {c: k for k, c in enumerate(tasks)}
+        for ts, te, comm in tl["runs"].get(cpu, []):
+            if comm in row:
+                lane.broken_barh([((ts - t0) * 1e3, (te - ts) * 1e3)], (row[comm], 0.8),
+                                 color=color(comm))
+        ends = [p[0] for p in picks[1:]] + [tl["t1"]]
+        for (ts, picked, q), te in zip(picks, ends):
+            for comm, (_, _, elig) in q.items():
+                if comm != picked:
+                    lane.broken_barh([((ts - t0) * 1e3, (te - ts) * 1e3)],
+                                     (row[comm] + 0.25, 0.3), facecolor=color(comm),
+                                     alpha=0.35 if elig else 0.1, hatch=None if elig else "//",
+                                     edgecolor=color(comm))
+        for ts, comm, ev, vlag, vdl, elig in tl["eevdf"][cpu]:
+            # A wakeup's wait, from its placement to the next pick.
+            te = min([p[0] for p in picks if p[0] >= ts] or [tl["t1"]])
+            if ev == "place" and comm in row:
+                lane.broken_barh([((ts - t0) * 1e3, (te - ts) * 1e3)], (row[comm] + 0.25, 0.3),
+                                 facecolor=color(comm), alpha=0.35 if elig else 0.1,
+                                 hatch=None if elig else "//", edgecolor=color(comm))
+                lag.scatter([(ts - t0) * 1e3], [vlag / 1e6], marker="D", s=22,
+                            facecolor="none", edgecolor=color(comm))
+        lane.set_yticks([k + 0.4 for k in range(len(tasks))], tasks)
+        lane.set_ylim(len(tasks), -0.2)
+        lane.set_title("%s\ncpu%d: solid runs, pale waits eligible, hatched waits not eligible"
+                       % (title, cpu), fontsize="medium")
+        for comm in tasks:
+            pts = [(ts, q[comm], comm == picked) for ts, picked, q in picks if comm in q]
+            x = [(ts - t0) * 1e3 for ts, _, _ in pts]
+            # The lines break where a pick did not find the task queued (asleep).
+            gap = [((ts - t0) * 1e3, q[comm][:2] if comm in q else (nan, nan))
+                   for ts, _, q in picks]
+            lag.plot([t for t, _ in gap], [v[0] / 1e6 for _, v in gap], color=color(comm),
+                     linewidth=0.8, label=comm)
+            dl.plot([t for t, _ in gap], [v[1] / 1e6 for _, v in gap], color=color(comm),
+                    linewidth=0.5, alpha=0.5)
+            for ax, k in ((lag, 0), (dl, 1)):
+                for want, mk in ((1, "o"), (0, "x")):
+                    sel = [(t, v[k] / 1e6) for t, (_, v, _) in zip(x, pts) if v[2] == want]
+                    ax.scatter([a for a, _ in sel], [b for _, b in sel], marker=mk, s=14,
+                               color=color(comm))
+            star = [(t, v[1] / 1e6) for t, (_, v, p) in zip(x, pts) if p]
+            dl.scatter([a for a, _ in star], [b for _, b in star], marker="*", s=90,
+                       color=color(comm), edgecolor="k", linewidth=0.5, zorder=3)
+        for ax in (lag, dl):
+            ax.axhline(0, color="k", linewidth=0.8)
+        lag.set_ylabel("lag V - vruntime (ms)\neligible at or above 0")
+        lag.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.0, 1.0))
+        dl.set_ylabel("deadline - V (ms)\n* picked")
+        dl.set_xlabel("time (ms from the first event); markers: each pick (o eligible, "
+                      "x not), each wakeup's placement (hollow diamond)")
+        lane.set_xlim(0, (tl["t1"] - t0) * 1e3)
+    if suptitle:
+        fig.suptitle(suptitle)
+    fig.tight_layout()
+    fig.savefig(out, dpi=72)
+    plt.close(fig)
+
+
 def plot_timelines(panels, out, clusters, suptitle="", ncols=None):
     """plot_panels' drawing, from [(title, timeline)] (a timeline as timeline() makes it,
     or as read back from a CSV by read_timeline_csv)."""
@@ -327,6 +436,8 @@ def plot_timelines(panels, out, clusters, suptitle="", ncols=None):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    if any(tl.get("eevdf") for _, tl in panels):
+        return plot_eevdf(panels, out, suptitle)
     tls = [tl for _, tl in panels]
     color = _colors(tls)
     n = len(panels)
@@ -377,7 +488,9 @@ def timeline_csv(panels, clusters, comment=""):
     plot_timelines draws, times in ms from each panel's first event (the trace's us):
     per panel its title and length; per cluster its CPUs, capacity and misfit threshold;
     each running interval (run), each cluster's frequency steps (freq, MHz), each user
-    task's util_avg samples (util) and each cluster's power steps (power, W)."""
+    task's util_avg samples (util), each cluster's power steps (power, W) and each
+    sched_eevdf pick or place record (eevdf: value "pick|queued|place/vlag/vdeadline/eligible",
+    against V in virtual us)."""
     import csv
     import io
     buf = io.StringIO()
@@ -408,6 +521,10 @@ def timeline_csv(panels, clusters, comment=""):
         for k, pts in enumerate(tl.get("power") or []):
             for ts, watts in pts:
                 w.writerow([n, "power", k, _ms(ts - t0), "", "", "%.6f" % watts])
+        for c in sorted(tl.get("eevdf") or {}):
+            for ts, comm, ev, vlag, vdl, elig in tl["eevdf"][c]:
+                w.writerow([n, "eevdf", c, _ms(ts - t0), "", comm,  # us, as the times
+                            "%s/%d/%d/%d" % (ev, round(vlag / 1e3), round(vdl / 1e3), elig)])
     head = ["# " + l for l in comment.splitlines()] + [CSV_HEADER]
     return head + buf.getvalue().splitlines()
 
@@ -427,7 +544,7 @@ def read_timeline_csv(lines):
                 capacity.append((len(clusters) - 1, int(cap), float(thr)))
             continue
         tl = panels.setdefault(int(panel), {"title": "", "t0": 0.0, "t1": 0.0, "runs": {},
-                                            "freq": {}, "util": {}, "power": []})
+                                            "freq": {}, "util": {}, "power": [], "eevdf": {}})
         t = float(start) / 1000
         if kind == "panel":
             tl["title"], tl["t1"] = task.replace("\\n", "\n"), float(end) / 1000
@@ -441,6 +558,10 @@ def read_timeline_csv(lines):
             while len(tl["power"]) <= int(cpu):
                 tl["power"].append([])
             tl["power"][int(cpu)].append((t, float(value)))
+        elif kind == "eevdf":
+            ev, vlag, vdl, elig = value.split("/")
+            tl["eevdf"].setdefault(int(cpu), []).append((t, task, ev, int(vlag) * 1000,
+                                                         int(vdl) * 1000, int(elig)))
         else:
             raise ValueError("unknown row kind %r" % kind)
     out = []

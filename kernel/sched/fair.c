@@ -550,8 +550,7 @@ static void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	if (se->on_rq) {
 		if (sched_eevdf())
-			trace_sched_eevdf(rq_of(cfs_rq)->cpu, se, 'K', cfs_rq->zero_vruntime,
-					  entity_eligible(cfs_rq, se));
+			eevdf_trace_pick(cfs_rq, se);
 		__dequeue_entity(cfs_rq, se);
 		update_load_avg(cfs_rq, se, UPDATE_TG);
 		if (sched_eevdf())

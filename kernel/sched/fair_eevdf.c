@@ -61,13 +61,11 @@ static struct sched_entity *queued_curr(struct cfs_rq *cfs_rq)
 	return curr && curr->on_rq ? curr : NULL;
 }
 
-/* V, rounded towards -inf (so that an entity at V is eligible), and the origin moved to
- * it. Linux 6.12.117: avg_vruntime(). */
-u64 avg_vruntime(struct cfs_rq *cfs_rq)
+/* V - zero_vruntime, rounded towards -inf (so that an entity at V is eligible). */
+static s64 avg_vruntime_delta(struct cfs_rq *cfs_rq)
 {
 	struct sched_entity *curr = queued_curr(cfs_rq);
 	long weight = cfs_rq->avg_load;
-	s64 delta = 0;
 
 	if (weight) {
 		s64 runtime = cfs_rq->avg_vruntime;
@@ -78,11 +76,15 @@ u64 avg_vruntime(struct cfs_rq *cfs_rq)
 		}
 		if (runtime < 0)
 			runtime -= weight - 1; /* floor, not C's truncation */
-		delta = runtime / weight;
-	} else if (curr) {
-		delta = entity_key(cfs_rq, curr); /* alone: it is the average */
+		return runtime / weight;
 	}
-	update_zero_vruntime(cfs_rq, delta);
+	return curr ? entity_key(cfs_rq, curr) : 0; /* alone: it is the average */
+}
+
+/* V, and the origin moved to it. Linux 6.12.117: avg_vruntime(). */
+u64 avg_vruntime(struct cfs_rq *cfs_rq)
+{
+	update_zero_vruntime(cfs_rq, avg_vruntime_delta(cfs_rq));
 	return cfs_rq->zero_vruntime;
 }
 
@@ -295,6 +297,29 @@ const char *eevdf_pick_rule(struct cfs_rq *cfs_rq, struct sched_entity *se)
 		return "not eligible (lag < 0): not the pick";
 	return pick_eevdf(cfs_rq) == se ? "earliest eligible virtual deadline"
 					: "eligible, a later deadline than the pick";
+}
+
+/* The trace's view of a pick (only while tracing): se, then every other queued entity,
+ * each with its lag and deadline against V as it is now, so that a timeline can show who
+ * was eligible and whose deadline came first at each pick. V is computed, not stored:
+ * tracing must not move the origin. Linux has no such event. */
+void eevdf_trace_pick(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	unsigned int cpu = rq_of(cfs_rq)->cpu;
+	struct sched_entity *curr = queued_curr(cfs_rq);
+	struct rb_node *n;
+	u64 V;
+
+	if (!trace_sched_eevdf_enabled())
+		return;
+	V = cfs_rq->zero_vruntime + (u64)avg_vruntime_delta(cfs_rq);
+	trace_sched_eevdf(cpu, se, 'K', V, entity_eligible(cfs_rq, se));
+	if (curr && curr != se)
+		trace_sched_eevdf(cpu, curr, 'Q', V, entity_eligible(cfs_rq, curr));
+	for (n = rb_first_cached(&cfs_rq->tasks_timeline); n; n = rb_next(n))
+		if (node_se(n) != se)
+			trace_sched_eevdf(cpu, node_se(n), 'Q', V,
+					  entity_eligible(cfs_rq, node_se(n)));
 }
 
 /* vd = v + r / w once v reaches vd: a new request. True when the request ran out, the

@@ -808,6 +808,7 @@ void eevdf_reweight(struct sched_entity *se, u64 avruntime, unsigned long weight
 struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq);
 struct sched_entity *eevdf_pick_next_entity(struct cfs_rq *cfs_rq);
 void eevdf_set_protect_slice(struct sched_entity *se);
+void eevdf_trace_pick(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void eevdf_cancel_protect_slice(struct sched_entity *se);
 u64 cfs_rq_min_slice(struct cfs_rq *cfs_rq);
 void eevdf_propagate(struct sched_entity *se);
