@@ -1397,10 +1397,12 @@ LAB_EXCERPTS = {
                     ("top-symmetric", None), ("why-never", r"^misfit", 1)],
         "online": [("online-4", None), ("domains-asym", r"^cpu0 "), ("let-go", None),
                    ("sleep-moved", None), ("why-moved", r"^last balance", 1)]},
-    9: {"cfs": [("sched-cfs", None), ("run-cfs", r"^# wakeup: |^RESULT wakeup")],
-        "eevdf": [("sched-eevdf", None), ("run-eevdf-base", r"^# wakeup: |^RESULT wakeup"),
-                  ("run-eevdf-short", r"^# wakeup: |^RESULT wakeup")],
-        "nice": [("run-nice", r"^# nice: |^RESULT nice")]},
+    # The summaries only: the RESULT lines' ns digits can differ by one between runs of
+    # the same Image on a loaded host (seen once in four runs).
+    9: {"cfs": [("sched-cfs", None), ("run-cfs", r"^# wakeup: ")],
+        "eevdf": [("sched-eevdf", None), ("run-eevdf-base", r"^# wakeup: "),
+                  ("run-eevdf-short", r"^# wakeup: ")],
+        "nice": [("run-nice", r"^# nice: ")]},
 }
 
 # Each lab's pictures: {name: {"panels": [(the `trace dump` step, panel title)], "power":
