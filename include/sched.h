@@ -339,10 +339,11 @@ unsigned long capacity_of(unsigned int cpu);
 unsigned long capacity_orig_of(unsigned int cpu);
 void sched_print_task(const struct task_struct *p); /* /proc/<pid>/sched-like */
 void sched_print_rq_stats(unsigned int cpu);
-void sched_why_print(struct task_struct *p);	    /* the shell's `why` (why.c) */
-u64 task_min_vruntime(const struct task_struct *p); /* its own cfs_rq's (its group's) */
-void sched_print_domains(void);			    /* each CPU's sched domains (shell) */
-u64 cpu_idle_time_ns(unsigned int cpu);		    /* idle so far, the current stretch included */
+void sched_why_print(struct task_struct *p);		      /* the shell's `why` (why.c) */
+const char *sched_why_last_rule(const struct task_struct *p); /* its newest wakeup's rule */
+u64 task_min_vruntime(const struct task_struct *p);	      /* its own cfs_rq's (its group's) */
+void sched_print_domains(void);				      /* each CPU's sched domains (shell) */
+u64 cpu_idle_time_ns(unsigned int cpu); /* idle so far, the current stretch included */
 /* Idle time of cpu between t (at most 2 s ago) and *now, which it sets (kernel/sched/stats.c:
  * from the samples idle_history_tick() keeps at each CPU's tick). */
 u64 cpu_idle_time_since(unsigned int cpu, u64 t, u64 *now);

@@ -835,10 +835,15 @@ RUNS += [
     for m in ("qemu-bl44", "qemu-sym8")
 ] + [
     # E2: tbench over pipes beside the video background, SIS_DEBOUNCE off/on:
-    # migrations with it under half of those without, throughput kept.
-    {"name": "e2-short-qemu-sym8", "kind": "qemu", "append": "experiment=2,short", "release": True,
-     "qemu": a53_virt("qemu-sym8"),
-     "expect": [("e2-table", r"^video playing +\d+ +-> \d+ ")]},
+    # migrations with it under half of those without, throughput kept. With `why` (each
+    # thread's placements at each half's end) and the migration cost on: an untraced
+    # debounce-on half collapsed to 24.6 MB/s this way before cpu_work() stopped wrapping
+    # a task's owed refill (docs/experiments.md, issue 27).
+    {"name": "e2-short-qemu-sym8", "kind": "qemu", "append": "experiment=2,short,why cache=on",
+     "release": True, "qemu": a53_virt("qemu-sym8"),
+     "expect": [("e2-table", r"^video playing +\d+ +-> \d+ "),
+                ("e2-why", r"^why-sum \d+ \(tb-client\): on CPU \d+, .* owed \d+ ns; last rule: "
+                           r"(SIS_DEBOUNCE|select_idle|no idle CPU|find_)")]},
     # E3: hackbench time linear in the groups; a PELT update under a tenth of a wakeup.
     {"name": "e3-short-qemu-sym8", "kind": "qemu", "append": "experiment=3,short", "release": True,
      "qemu": a53_virt("qemu-sym8"),
@@ -863,7 +868,11 @@ RUNS += [
                 ("spin-up-result", r"^RESULT spin_up from_cpu=0 first_big_ms=\d+\.\d{3} ")]},
     {"name": "bench-smoke", "kind": "qemu", "append": "experiment=smoke", "release": True,
      "qemu": QEMU_BL44,
-     "expect": [("result-lines", r"^RESULT sysbench_cpu threads=1 events=\d+ .*features=")]},
+     "expect": [("result-lines", r"^RESULT sysbench_cpu threads=1 events=\d+ .*features="),
+                # tbench's `why` flag: each client's placements, its newest wakeup's rule named
+                ("tbench-why", r"^why-sum \d+ \(tb-client\): on CPU \d+, .* last rule: "
+                               r"(SIS_DEBOUNCE|select_idle|no idle CPU|find_)"),
+                ("tbench-why-rule", r"^    rule: ")]},
 ]
 
 # E5 shortened (2 s per run) on the symmetric 8-CPU machine: with RT_UTIL_TRACKING the

@@ -328,7 +328,7 @@ static int bench_one(const char *spec)
 		struct tbench_result r;
 
 		if (bench_tbench(bench_arg(spec, "c", 2), bench_arg(spec, "d", 1000),
-				 bench_arg(spec, "bg", 0), &r))
+				 bench_arg(spec, "bg", 0), bench_flag(spec, "why"), &r))
 			return -1;
 		bench_tbench_print(&r);
 		return 0;

@@ -87,19 +87,19 @@ void experiment_half_begin(const char *label);
 void experiment_half_end(void);
 
 /* bench_tbench.c: c client/server pairs over pipes for ms of emulated time, beside
- * bg periodic "video" tasks (0: none). */
+ * bg periodic "video" tasks (0: none); why: print each thread's `why` at the end. */
 struct tbench_result {
 	u64 clients, bg_tasks, ns, trips, bytes, migrations;
 	u64 bounced; /* wakeup moves within the tick of the last placement */
 };
-int bench_tbench(u64 clients, u64 ms, u64 bg_tasks, struct tbench_result *r);
+int bench_tbench(u64 clients, u64 ms, u64 bg_tasks, bool why, struct tbench_result *r);
 void bench_tbench_print(const struct tbench_result *r);
 
 /* Experiments (experiments.c and exp_*.c): a KTAP result line numbered by *n,
  * and "+x.y %" of the change from -> to. */
 void ktap_check(int *n, bool ok, const char *name);
 int pct_change(u64 from, u64 to, char *buf, size_t size);
-int experiment_e2(bool shortrun);
+int experiment_e2(bool shortrun, bool why); /* why: each thread's `why` per run */
 int experiment_e3(bool shortrun);
 int experiment_e4(bool shortrun);
 

@@ -37,7 +37,9 @@ static const struct bench_keys bench_keys[] = {
 	{ "hackbench", "g=1 l=10 w=0 m=ALL",
 	  "g groups of 20 senders + 20 receivers, l loops, w work units per message, m: a "
 	  "decimal mask of the first 64 CPUs" },
-	{ "tbench", "c=2 d=1000 bg=0", "c client/server pairs for d ms beside bg 'video' tasks" },
+	{ "tbench", "c=2 d=1000 bg=0 why",
+	  "c client/server pairs for d ms beside bg 'video' tasks (why: each thread's `why` at "
+	  "the end)" },
 	{ "sysbench-threads", "t=8 m=8 y=100 w=0 d=1000",
 	  "t threads over m mutexes, y yields per event, w work units per yield, for d ms" },
 	{ "sysbench-cpu", "t=1 w=1000000 real d=1000",
@@ -56,7 +58,9 @@ static const struct bench_keys bench_keys[] = {
 static const struct bench_keys experiment_keys[] = {
 	{ "1", "short trace n=50000 idle r=20 l=2500",
 	  "E1: pipe ping-pong, ASYM_PREFER_PREV off/on (short: n=1000 and KTAP checks)" },
-	{ "2", "short trace", "E2: tbench beside video tasks, SIS_DEBOUNCE off/on" },
+	{ "2", "short trace why",
+	  "E2: tbench beside video tasks, SIS_DEBOUNCE off/on (why: `why` of its threads at "
+	  "each half's end)" },
 	{ "3", "short trace", "E3: hackbench scaling and the cost of a PELT update" },
 	{ "4", "short trace", "E4: SELECT_IDLE_CAPACITY off/on (hackbench, sysbench)" },
 	{ "5", "short trace", "E5: RT_UTIL_TRACKING off/on (rt-app + sysbench-cpu)" },
@@ -156,5 +160,6 @@ void bench_print_help(void)
 	for (size_t i = 0; i < ARRAY_SIZE(experiment_keys); i++)
 		printk("  %-16s %-24s %s\n", experiment_keys[i].name, experiment_keys[i].keys,
 		       experiment_keys[i].what);
-	printk("flags: short (shortened, with KTAP checks), trace (each off/on half traced)\n");
+	printk("flags: short (shortened, with KTAP checks), trace (each off/on half traced), "
+	       "why (E2: its threads' `why` at each half's end)\n");
 }

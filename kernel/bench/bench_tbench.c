@@ -3,9 +3,11 @@
  * the server works on it and writes a response, the client reads it and
  * works on it; for D ms of emulated time. Optionally beside a background of
  * periodic tasks (the "video playing" case of E2). Reports round trips, MB/s
- * and the client and server threads' migrations. State: one tb_ctx per run,
+ * and the client and server threads' migrations; with `why`, each thread's
+ * placements at the end (the shell's `why`). State: one tb_ctx per run,
  * owned by the caller's thread; the threads only write their own slots. */
 #include "bench_internal.h"
+#include "cache.h"
 #include "hrsleep.h"
 #include "kernel.h"
 #include "mm.h"
@@ -23,10 +25,11 @@
 
 struct tb_ctx {
 	struct pipe req[TB_MAX_CLIENTS], resp[TB_MAX_CLIENTS];
-	struct barrier start;
+	struct barrier start, done; /* done: with why, clients wait while it is printed */
 	u64 end_ns, bg_stop;
 	u64 trips[TB_MAX_CLIENTS], mig[2 * TB_MAX_CLIENTS], bounced[2 * TB_MAX_CLIENTS];
 	volatile bool bg_done;
+	bool why;
 };
 
 struct tb_arg {
@@ -52,6 +55,10 @@ static void tb_client(void *arg)
 	}
 	c->mig[a->id] = current->se.nr_migrations - m0;
 	c->bounced[a->id] = current->stats.nr_wakeups_bounced - b0;
+	if (c->why) { /* alive, with the server blocked, while the caller prints */
+		barrier_wait(&c->done);
+		barrier_wait(&c->done);
+	}
 	req[0] = TB_QUIT;
 	pipe_write(&c->req[a->id], req, TB_REQ);
 }
@@ -101,6 +108,18 @@ static void tb_background(void *arg)
 	}
 }
 
+/* One thread's run in a line (its counts are the run's: each thread is new),
+ * then its last placements (kernel/sched/why.c). */
+static void tb_why(struct task_struct *p)
+{
+	printk("why-sum %d (%s): on CPU %d, switched in %llu, wakeups %llu (%llu moved), "
+	       "migrations %llu, refills %llu (%llu us), owed %llu ns; last rule: %s\n",
+	       p->pid, p->comm, p->cpu, p->stats.nr_switches, p->stats.nr_wakeups,
+	       p->stats.nr_wakeups_migrate, p->se.nr_migrations, p->cache.nr,
+	       p->cache.total_ns / 1000, p->cache.uncredited, sched_why_last_rule(p));
+	sched_why_print(p);
+}
+
 /* Every thread is created before any starts: out of memory for one of them
  * discards the others (none has run) and refuses, rather than panicking. */
 static bool tb_spawn(struct task_struct **t, void (*fn)(void *), struct tb_arg *a, const char *name,
@@ -117,7 +136,7 @@ static bool tb_spawn(struct task_struct **t, void (*fn)(void *), struct tb_arg *
 	return true;
 }
 
-int bench_tbench(u64 clients, u64 ms, u64 bg_tasks, struct tbench_result *r)
+int bench_tbench(u64 clients, u64 ms, u64 bg_tasks, bool why, struct tbench_result *r)
 {
 	struct task_struct *th[2 * TB_MAX_CLIENTS], *bg[TB_MAX_BG];
 	struct task_struct *made[2 * TB_MAX_CLIENTS + TB_MAX_BG];
@@ -143,6 +162,8 @@ int bench_tbench(u64 clients, u64 ms, u64 bg_tasks, struct tbench_result *r)
 			goto out;
 	}
 	barrier_init(&c->start, (unsigned int)(2 * clients + 1));
+	barrier_init(&c->done, (unsigned int)(clients + 1));
+	c->why = why;
 	for (u64 i = 0; i < clients; i++) {
 		args[i] = (struct tb_arg){ c, (int)i };
 		if (!tb_spawn(&th[i], tb_client, &args[i], "tb-client", made, &nr) ||
@@ -154,10 +175,20 @@ int bench_tbench(u64 clients, u64 ms, u64 bg_tasks, struct tbench_result *r)
 	c->end_ns = arch_clock_ns() + ms * NSEC_PER_MSEC;
 	t0 = arch_clock_ns();
 	barrier_wait(&c->start);
+	*r = (struct tbench_result){ .clients = clients, .bg_tasks = bg_tasks };
+	if (why) {
+		barrier_wait(&c->done);
+		r->ns = arch_clock_ns() - t0;
+		for (u64 i = 0; i < 2 * clients; i++)
+			tb_why(th[i]);
+		for (u64 i = 0; i < bg_tasks; i++)
+			tb_why(bg[i]);
+		barrier_wait(&c->done);
+	}
 	for (u64 i = 0; i < 2 * clients; i++)
 		kthread_join(th[i]);
-	*r = (struct tbench_result){ .clients = clients, .bg_tasks = bg_tasks };
-	r->ns = arch_clock_ns() - t0;
+	if (!why)
+		r->ns = arch_clock_ns() - t0;
 	WRITE_ONCE(c->bg_done, true);
 	for (u64 i = 0; i < bg_tasks; i++)
 		kthread_join(bg[i]);

@@ -1,7 +1,8 @@
 /* exp_debounce.c - E2 of docs/experiments.md: wakeup debounce (the 2017
  * RFC), SIS_DEBOUNCE off and on. A 2-client tbench over pipes (bench_tbench.c),
  * alone and beside the "video playing" background, three runs each,
- * counting the client and server threads' migrations and the throughput.
+ * counting the client and server threads' migrations and the throughput
+ * (with `why`: each thread's placements at the end of each run).
  * No state beyond the feature word, restored at the end. */
 #include "bench.h"
 #include "bench_internal.h"
@@ -18,7 +19,7 @@ struct e2_case {
 	u64 bounced[E2_RUNS]; /* moves within the tick of the last placement */
 };
 
-static int e2_case_run(const char *feat, u64 runs, u64 ms, u64 bg, struct e2_case *c)
+static int e2_case_run(const char *feat, u64 runs, u64 ms, u64 bg, bool why, struct e2_case *c)
 {
 	for (u64 i = 0; i < runs; i++) {
 		struct tbench_result r;
@@ -28,7 +29,7 @@ static int e2_case_run(const char *feat, u64 runs, u64 ms, u64 bg, struct e2_cas
 		ksnprintf(label, sizeof(label), "%s %s run%llu", feat, bg ? "video" : "idle",
 			  i + 1);
 		experiment_half_begin(label);
-		err = bench_tbench(2, ms, bg, &r);
+		err = bench_tbench(2, ms, bg, why, &r);
 		experiment_half_end();
 		if (err)
 			return -1;
@@ -105,7 +106,7 @@ static void e2_print(const struct e2_case idle[2], const struct e2_case video[2]
 	       e2_mean(video[0].trips, runs), e2_mean(video[1].trips, runs));
 }
 
-int experiment_e2(bool shortrun)
+int experiment_e2(bool shortrun, bool why)
 {
 	/* Short: the idle case briefly (it hardly migrates), the video case
 	 * long enough for some moves within a tick without the debounce. */
@@ -120,9 +121,9 @@ int experiment_e2(bool shortrun)
 		const char *feat = on ? "SIS_DEBOUNCE" : "NO_SIS_DEBOUNCE";
 
 		sched_feat_set(feat);
-		ret = e2_case_run(feat, runs, ms_idle, 0, &idle[on]);
+		ret = e2_case_run(feat, runs, ms_idle, 0, why, &idle[on]);
 		if (!ret)
-			ret = e2_case_run(feat, runs, ms, E2_BG, &video[on]);
+			ret = e2_case_run(feat, runs, ms, E2_BG, why, &video[on]);
 	}
 	sched_feat_set(was ? "SIS_DEBOUNCE" : "NO_SIS_DEBOUNCE");
 	if (ret)

@@ -117,11 +117,13 @@ static int experiment_e1(bool shortrun, u64 loops, bool idle_on, u64 runs, u64 m
  * arguments, as KTAP (make test). Numbers are printed, not judged. */
 static int bench_smoke(void)
 {
-	static const char *const good[] = {
-		"pipe,n=200",		"hackbench,g=2,l=2",	 "sysbench-threads,t=4,y=10,d=20",
-		"tbench,c=2,d=20,bg=3", "sysbench-cpu,t=2,d=20", "sysbench-cpu,real,d=20",
-		"spin,t=2,ms=20"
-	};
+	static const char *const good[] = { "pipe,n=200",
+					    "hackbench,g=2,l=2",
+					    "sysbench-threads,t=4,y=10,d=20",
+					    "tbench,c=2,d=20,bg=3,why",
+					    "sysbench-cpu,t=2,d=20",
+					    "sysbench-cpu,real,d=20",
+					    "spin,t=2,ms=20" };
 	static const char *const bad[] = { "pipe,n=0",		"hackbench,g=0",
 					   "hackbench,g=99",	"sysbench-threads,t=0",
 					   "sysbench-cpu,t=65", "tbench,c=5",
@@ -178,7 +180,7 @@ static int experiment_seed(const char *spec, bool shortrun)
 				    bench_arg(spec, "r", shortrun ? 3 : 20),
 				    bench_arg(spec, "l", shortrun ? 200 : 2500));
 	else if (spec[0] == '2')
-		ret = experiment_e2(shortrun);
+		ret = experiment_e2(shortrun, bench_flag(spec, "why"));
 	else if (spec[0] == '3')
 		ret = experiment_e3(shortrun);
 	else if (spec[0] == '4')

@@ -55,7 +55,7 @@ void cpu_work(u64 units)
 	update_curr_now();
 	target = p->work_done + units;
 	for (;;) {
-		u64 left, rate, owed, t0;
+		u64 left, rate, owed, t0, paid;
 		unsigned long flags;
 		int cpu;
 
@@ -70,6 +70,7 @@ void cpu_work(u64 units)
 		 * wait is longer by it, and what of it passed is taken back from the work
 		 * credited for the wait (update_curr credits all running time). */
 		owed = p->cache.uncredited;
+		paid = p->cache.stalled_ns;
 		t0 = arch_clock_ns();
 		timer_add(&deadline, t0 + owed + (rate ? (left << 20) / rate + 1 : left));
 		/* Interrupts are taken inside arch_idle(), and a preemption there
@@ -81,6 +82,13 @@ void cpu_work(u64 units)
 		}
 		if (owed) { /* cumulative work_done: the loop's next update credits the wait */
 			u64 done = MIN(owed, arch_clock_ns() - t0);
+
+			/* Preempted in the wait, it paid what was owed as a stall on leaving
+			 * (cache_pay()), and what it owes now is a new refill: take nothing
+			 * back, and never more than is owed (it would wrap to 2^64 ns). */
+			if (p->cache.stalled_ns != paid)
+				done = 0;
+			done = MIN(done, p->cache.uncredited);
 
 			p->cache.uncredited -= done;
 			p->work_done -= MIN(p->work_done, (done * rate) >> 20);

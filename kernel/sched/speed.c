@@ -527,10 +527,10 @@ u64 speed_stalled_ns(unsigned int cpu)
 struct cache_model cache_model;
 
 /* Boot option cache=on|off, once the topology is parsed. Off by default: with the 32 KiB
- * default working set, E1 overshoots the published gain eightfold and E2's video half
- * collapses (docs/experiments.md, issue 27), so it is opt-in until a board measures the
- * workloads' footprints. A board pays its own misses: there (and with speed=native) it
- * stays off whatever the option says. */
+ * default working set, E1 overshoots the published gain eightfold (E2's video half
+ * collapsed through a cpu_work() bug, since fixed: docs/experiments.md, issue 27), so it
+ * is opt-in until a board measures the workloads' footprints. A board pays its own
+ * misses: there (and with speed=native) it stays off whatever the option says. */
 void cache_init(const struct topology *topo)
 {
 	char v[8];

@@ -82,6 +82,18 @@ static const char *rule_text(const struct why_wakeup *w)
 	return "?";
 }
 
+/* The rule of p's newest recorded wakeup (a copy's: a hint), "none" before any. */
+const char *sched_why_last_rule(const struct task_struct *p)
+{
+	struct why_wakeup w;
+	unsigned int nr = p->why.nr;
+
+	if (!nr)
+		return "none";
+	w = p->why.wakeup[(nr - 1) % WHY_NR_WAKEUPS];
+	return rule_text(&w);
+}
+
 /* The CPUs the rule looked at: the scan's span for the scanning rules, the
  * named CPUs for the others (domains as they are now). */
 static void considered(const struct task_struct *p, const struct why_wakeup *w, cpumask_t *m)
