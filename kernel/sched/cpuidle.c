@@ -418,13 +418,15 @@ static struct cluster_pm *cluster_of(unsigned int cpu)
 /* A CPU that has been sent a wakeup (a task queued on it, a reschedule) is
  * leaving idle, even while QEMU has not yet run its vCPU: on the board its
  * interrupt is pending and the power controller does not power the cluster
- * off (PSCI: a pending wakeup abandons the last man's cluster power-down). */
-static bool cluster_waking(const struct cluster_pm *cl, unsigned int self)
+ * off (PSCI: a pending wakeup abandons the last man's cluster power-down).
+ * The last man itself counts: a wakeup sent to it after its idle loop looked
+ * at need_resched (IRQs are masked from there to the wait) is pending too. */
+static bool cluster_waking(const struct cluster_pm *cl)
 {
 	unsigned int c;
 
 	for_each_cpu(c, &cl->requesting) {
-		if (c != self && (!idle_cpu((int)c) || READ_ONCE(cpu_rq(c)->need_resched)))
+		if (!idle_cpu((int)c) || READ_ONCE(cpu_rq(c)->need_resched))
 			return true;
 	}
 	return false;
@@ -440,7 +442,7 @@ static void cluster_enter(struct cluster_pm *cl, unsigned int cpu, u64 *gen, u64
 	/* the last man: every online CPU of the cluster asks for a cluster state */
 	cpumask_and(&awake, &cl->cpus, cpu_online_mask);
 	cpumask_andnot(&awake, &awake, &cl->requesting);
-	if (!cl->down && cpumask_empty(&awake) && !cluster_waking(cl, cpu)) {
+	if (!cl->down && cpumask_empty(&awake) && !cluster_waking(cl)) {
 		cl->down = true;
 		cl->gen++;
 		cl->down_since = now;
@@ -572,6 +574,10 @@ void cpuidle_idle_call(void)
 	u64 ticks;
 	int idx;
 
+	/* Linux 6.1 cpuidle_idle_call(): a wakeup that came since the idle loop's
+	 * check (here also during speed_busy_end()'s stall, IRQs masked) ends it. */
+	if (READ_ONCE(cpu_rq(cpu)->need_resched))
+		return;
 	if (!enabled || dev->nr_states <= 1) {
 		tick_nohz_idle_stop_tick(); /* NO_HZ idle: no tick while idle */
 		energy_cpu_state(cpu, 0);   /* WFI's power, not the OPP's */
