@@ -493,9 +493,13 @@ static int dl_mover_start(struct dl_mover *m, const char *name)
 /* Linux 6.1 push_dl_task(): a DL task (20 ms every 100 ms, deadline 50 ms) runs on
  * its CPU, the others idle; it starts a DL task of earlier deadline (8 ms in 20 ms)
  * there, which preempts it (EDF). Waiting behind an earlier deadline, it is pushed
- * to a free CPU after the switch, not left waiting the 8 ms. */
+ * to a free CPU after the switch, not left waiting the 8 ms. Both start on a CPU of
+ * the largest capacity: 10 ms in 20 ms does not fit a LITTLE one (9 ms at 462), and
+ * select_task_rq_dl() would place the earlier task elsewhere (nothing to push). */
 static void dl_push_to_free_cpu(struct ktest *t)
 {
+	cpumask_t saved = current->cpus_allowed;
+	int big = selftest_pick_cpu(false, false);
 	struct dl_mover early = {
 		.runtime = 10 * MS, .deadline = 20 * MS, .period = 100 * MS, .work = 8 * MS
 	};
@@ -507,8 +511,12 @@ static void dl_push_to_free_cpu(struct ktest *t)
 
 	if (num_online_cpus() < 2)
 		KTEST_SKIP(t, "one CPU");
+	ASSERT_TRUE(t, big >= 0);
+	/* late is forked here and wakes where it was forked (its CPU is free) */
+	set_cpus_allowed(current, cpumask_of((unsigned int)big));
 	late.start = arch_clock_ns() + 5 * MS;
 	ASSERT_EQ(t, dl_mover_start(&late, "dl-late"), 0);
+	set_cpus_allowed(current, &saved);
 	while (!late.done)
 		msleep(1);
 	while (early.task && !early.done)
