@@ -2,7 +2,7 @@
  * vCPU progress at its own rate (instructions per ns = R x capacity/1024) under MTTCG,
  * with no -icount and no stalls in the kernel (boot it with speed=native).
  *
- * Built on the host (tools/qemu/build-timectl.sh, or make build/host/timectl.so) and
+ * Built on the host (make build/host/timectl.so) and
  * loaded by QEMU 10 (bookworm-backports, unpacked privately by tools/qemu/fetch-qemu10.sh):
  *   -accel tcg,thread=multi -plugin build/host/timectl.so,mips=R,cap=C0:C1:...[,opts]
  *
