@@ -379,6 +379,13 @@ $(BUILD)/host/vcpu_insns.so: tools/qemu/vcpu_insns.c | $(DEPS)
 	@mkdir -p $(@D)
 	$(call msg,HOSTCC,$@)$(HOSTCC) -O2 -Wall -Wextra -Werror -shared -fPIC \
 		-fvisibility=hidden $< -o $@
+# Issue 26's lead 2 (a prototype, docs/experiments.md "lead 2"): a plugin for QEMU >= 9
+# (tools/qemu/timectl.c) that paces each vCPU at its own rate under MTTCG. Not in `host`:
+# Debian 12's QEMU 7.2 cannot load it (tools/qemu/fetch-qemu10.sh gets QEMU 10 privately).
+$(BUILD)/host/timectl.so: tools/qemu/timectl.c | $(DEPS)
+	@mkdir -p $(@D)
+	$(call msg,HOSTCC,$@)$(HOSTCC) -O2 -Wall -Wextra -Werror -shared -fPIC \
+		-fvisibility=hidden $< -o $@
 profile: check-bench-spec $(BUILD)/Image $(BUILD)/dts/$(MACHINE).dtb $(BUILD)/host/tbcount.so \
 		| $(DEPS)
 	$(PYTHON) tools/insn_profile.py --build $(BUILD) --machine $(MACHINE) \
