@@ -127,12 +127,12 @@ static struct vc vcs[MAX_VCPUS];
 static unsigned int nr_vcpus;
 static double mips = 100.0; /* R: instructions per us of the biggest CPU at f_max */
 static unsigned int cap[MAX_VCPUS];
-static uint64_t quantum = 2000;	      /* instructions between checks */
-static int64_t window = 50000;	      /* ns of model time a vCPU may lead the slowest */
-static int64_t slack = 20000;	      /* ns it may lead the host clock */
-static int64_t lag = 1000000;	      /* ns it may trail the host clock before dropping */
-static int64_t maxwait = 2000000;     /* ns of host time one check may wait */
-static int64_t poll = 20000;	      /* ns between looks at the peers while waiting */
+static uint64_t quantum = 2000;	  /* instructions between checks */
+static int64_t window = 50000;	  /* ns of model time a vCPU may lead the slowest */
+static int64_t slack = 20000;	  /* ns it may lead the host clock */
+static int64_t lag = 1000000;	  /* ns it may trail the host clock before dropping */
+static int64_t maxwait = 2000000; /* ns of host time one check may wait */
+static int64_t poll = 20000;	  /* ns between looks at the peers while waiting */
 static int pace = 1, causal = 1, verbose;
 static int64_t t_start;
 /* probe=N: once, at vCPU 0's 1000th check, ask qemu_plugin_update_ns() for the virtual
@@ -319,8 +319,7 @@ static long long num(const char *s)
 	return strtoll(s, NULL, 0);
 }
 
-EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc,
-			       char **argv)
+EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, char **argv)
 {
 	const char *caps = NULL;
 
