@@ -1407,7 +1407,8 @@ LAB_EXCERPTS = {
 
 # Each lab's pictures: {name: {"panels": [(the `trace dump` step, panel title)], "power":
 # draw each cluster's power (needs cpu_idle), "eevdf": CPU: draw that CPU's EEVDF picks
-# instead (needs sched_eevdf), "title": over the panels}}. make labs writes
+# instead (needs sched_eevdf), "title": over the panels, "alike": a regex of interchangeable
+# tasks, compared up to them (tools/labs.py same_picture())}}. make labs writes
 # docs/labs/img/NAME.csv (the timeline's data) and NAME.png (drawn from it); make test
 # compares the CSV with a fresh run's (tools/labs.py), not the pixels.
 LAB_PICTURES = {
@@ -1418,7 +1419,8 @@ LAB_PICTURES = {
     7: {"07-eas": {"panels": [("trace-dump-on", "lab 7: EAS on, task s"),
                               ("trace-dump-off", "lab 7: NO_EAS, task t")], "power": True}},
     9: {"09-eevdf": {"panels": [("trace-dump", "lab 9: p (500 us every 10 ms, slice=1000) "
-                                               "beside hog1-3, sched eevdf")], "eevdf": 4}},
+                                               "beside hog1-3, sched eevdf")], "eevdf": 4,
+                     "alike": r"hog\d"}},
 }
 
 # kind "script": the steps are read by the kernel from the initrd (boot option script),

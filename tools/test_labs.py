@@ -132,6 +132,29 @@ class Pictures(unittest.TestCase):
         self.assertEqual(labs.compare_pictures(run, log), [("9-x", None)])
 
 
+    def test_alike_tasks(self):
+        """A picture with "alike" tasks matches a run where they swap at a tie and times
+        drift by a us, and not one where the other task's rows move."""
+        head = ["# x", "panel,kind,cpu,start_ms,end_ms,task,value", ",cluster,4,,,4-7,1024/819.2"]
+        committed = head + ["1,run,4,0.000,1.108,hog2,", "1,run,4,1.108,1.730,hog3,",
+                            "1,run,4,1.730,4.737,hog1,", "1,eevdf,4,1.729,,hog1,pick/0/2798/1",
+                            "1,eevdf,4,4.737,,p,pick/430/800/1", "1,run,4,4.737,5.240,p,",
+                            "1,run,4,5.240,7.599,hog3,"]
+        swapped = head + ["1,run,4,0.000,1.108,hog2,", "1,run,4,1.108,4.737,hog3,",
+                          "1,eevdf,4,1.729,,hog3,pick/0/2798/1",
+                          "1,eevdf,4,4.736,,p,pick/431/799/1", "1,run,4,4.736,5.239,p,",
+                          "1,run,4,5.239,7.599,hog1,"]
+        spec = {"alike": r"hog\d"}
+        self.assertTrue(labs.same_picture(committed, swapped, spec))
+        self.assertFalse(labs.same_picture(committed, swapped, {}))  # exact without it
+        moved = [l.replace("5.239,p", "5.300,p").replace("5.239,7.599", "5.300,7.599")
+                 for l in swapped]
+        self.assertFalse(labs.same_picture(committed, moved, spec))
+        inelig = [l.replace("pick/431/799/1", "pick/431/799/0") for l in swapped]
+        self.assertFalse(labs.same_picture(committed, inelig, spec))
+        self.assertFalse(labs.same_picture(committed, swapped[:-1], spec))
+
+
 class Labs(unittest.TestCase):
     def test_split_session(self):
         boot, steps = labs.split_session(LOG)
