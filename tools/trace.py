@@ -371,6 +371,12 @@ def plot_eevdf(panels, out, suptitle=""):
         color = lambda c: slots[c] if isinstance(slots[c], str) else cmap(slots[c])  # noqa: E731
         lane, lag, dl = (axes[k][i] for k in range(3))
         row = {c: k for k, c in enumerate(tasks)}
+
+        def wait_bar(ts, te, comm, elig):  # pale eligible, hatched not eligible
+            lane.broken_barh([((ts - t0) * 1e3, (te - ts) * 1e3)], (row[comm] + 0.25, 0.3),
+                             facecolor=color(comm), alpha=0.35 if elig else 0.1,
+                             hatch=None if elig else "//", edgecolor=color(comm))
+
         for ts, te, comm in tl["runs"].get(cpu, []):
             if comm in row:
                 lane.broken_barh([((ts - t0) * 1e3, (te - ts) * 1e3)], (row[comm], 0.8),
@@ -379,17 +385,11 @@ def plot_eevdf(panels, out, suptitle=""):
         for (ts, picked, q), te in zip(picks, ends):
             for comm, (_, _, elig) in q.items():
                 if comm != picked:
-                    lane.broken_barh([((ts - t0) * 1e3, (te - ts) * 1e3)],
-                                     (row[comm] + 0.25, 0.3), facecolor=color(comm),
-                                     alpha=0.35 if elig else 0.1, hatch=None if elig else "//",
-                                     edgecolor=color(comm))
+                    wait_bar(ts, te, comm, elig)
         for ts, comm, ev, vlag, vdl, elig in tl["eevdf"][cpu]:
-            # A wakeup's wait, from its placement to the next pick.
-            te = min([p[0] for p in picks if p[0] >= ts] or [tl["t1"]])
             if ev == "place" and comm in row:
-                lane.broken_barh([((ts - t0) * 1e3, (te - ts) * 1e3)], (row[comm] + 0.25, 0.3),
-                                 facecolor=color(comm), alpha=0.35 if elig else 0.1,
-                                 hatch=None if elig else "//", edgecolor=color(comm))
+                # A wakeup's wait, from its placement to the next pick.
+                wait_bar(ts, min([p[0] for p in picks if p[0] >= ts] or [tl["t1"]]), comm, elig)
                 lag.scatter([(ts - t0) * 1e3], [vlag / 1e6], marker="D", s=22,
                             facecolor="none", edgecolor=color(comm))
         lane.set_yticks([k + 0.4 for k in range(len(tasks))], tasks)
